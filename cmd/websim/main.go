@@ -1,0 +1,100 @@
+// Command websim simulates web applications described in Excel workbooks.
+//
+// Exit status: 0 when done; 2 when the input is invalid (nothing was
+// written); 1 for anything else.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, documented in --help for scripts.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitInvalid = 2
+)
+
+// invalidInputError marks an error caused by the user's input: exit code 2.
+type invalidInputError struct{ err error }
+
+func (e *invalidInputError) Error() string { return e.err.Error() }
+func (e *invalidInputError) Unwrap() error { return e.err }
+
+// invalidInput wraps err so that main exits with code 2.
+func invalidInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &invalidInputError{err}
+}
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// run runs the command line args and returns the exit code; tests call it
+// in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(reorderArgs(app, args))
+	return exitCode(err, stderr)
+}
+
+// exitCode is the one place that maps errors to exit codes.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var silent *silentError
+	if !errors.As(err, &silent) {
+		fmt.Fprintln(stderr, "Error:", err)
+	}
+	var invalid *invalidInputError
+	if errors.As(err, &invalid) {
+		return exitInvalid
+	}
+	var exitCoder cli.ExitCoder
+	if errors.As(err, &exitCoder) && exitCoder.ExitCode() != 0 {
+		return exitCoder.ExitCode()
+	}
+	return exitFailure
+}
+
+// silentError carries an exit status for an error whose details were already
+// printed (validation problems, one per line).
+type silentError struct{ err error }
+
+func (e *silentError) Error() string { return e.err.Error() }
+func (e *silentError) Unwrap() error { return e.err }
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "websim",
+		Usage:     "simulate web applications modelled in Excel workbooks",
+		Version:   version,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Commands: []*cli.Command{
+			runCommand(),
+			validateCommand(),
+			newCommand(),
+			lbCommand(),
+			versionCommand(),
+		},
+		CustomAppHelpTemplate: cli.AppHelpTemplate + `
+EXIT STATUS:
+   0  done
+   1  a failure while running or writing (see the message)
+   2  the input is invalid; every problem is printed, nothing was written
+`,
+		// Only run() decides exit codes.
+		ExitErrHandler: func(*cli.Context, error) {},
+		HideVersion:    false,
+	}
+}
