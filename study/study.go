@@ -1,0 +1,67 @@
+// Package study runs a model's scenarios over its loads and replications
+// and gathers the results that reports and JSON present.
+package study
+
+import (
+	"time"
+
+	"github.com/websim/websim/engine"
+)
+
+// Study is the outcome of `websim run`: every scenario × load, with what is
+// needed to reproduce it.
+type Study struct {
+	// Model names the model (its folder); TimeUnit labels every time.
+	Model    string
+	TimeUnit string
+	// Version is websim's version; Seed the base random seed.
+	Version string
+	Seed    uint64
+	Started time.Time
+	// Scenarios and Loads are the labels run, in order; the first scenario
+	// is the baseline that differences are measured from.
+	Scenarios []string
+	Loads     []string
+	// Runs has one entry per scenario × load, scenario-major.
+	Runs []Run
+	// Settings are the settings used, as (name, value) text, base first; a
+	// scenario's overrides are in ScenarioSettings.
+	Settings         []Setting
+	ScenarioSettings map[string][]Setting
+	// Inputs are the input workbooks with their SHA-256.
+	Inputs []Input
+	// Warnings are problems that did not stop the run.
+	Warnings []string
+}
+
+// Setting is a name and its value as text.
+type Setting struct{ Name, Value string }
+
+// Input is an input file and its SHA-256 in hex.
+type Input struct{ Name, SHA256 string }
+
+// Run is one scenario at one load, its replications pooled.
+type Run struct {
+	Scenario string
+	Load     string
+	// Replications is how many independent runs were pooled.
+	Replications int
+	// Result holds the pooled figures; Result.Response.CIHalfWidth95 is the
+	// 95% half-width of the mean response (batch means for one
+	// replication, Student t across replications).
+	Result engine.Result
+	// Diff is the difference of mean response from the first scenario at
+	// the same load (paired over common random numbers); nil for the first
+	// scenario itself.
+	Diff *Diff
+	// PrecisionCapHit is true when TargetPrecision was set and the run
+	// stopped at its cap before reaching it.
+	PrecisionCapHit bool
+	// WallSeconds is the wall-clock time the run took.
+	WallSeconds float64
+}
+
+// Diff is a paired difference of means with its 95% half-width.
+type Diff struct {
+	Mean, HalfWidth95 float64
+}
