@@ -225,6 +225,10 @@ type EvalContext struct {
 	Params []float64
 	// State answers util(server), queue(server) and busy(server).
 	State ServerState
+	// Machine is scratch space owned by the expression evaluator (a reused
+	// virtual machine, say); one EvalContext is never shared between
+	// goroutines, so neither is Machine. The engine never touches it.
+	Machine any
 }
 
 // ServerState is the live state of servers, by index: external servers

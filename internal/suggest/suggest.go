@@ -1,0 +1,58 @@
+// Package suggest finds the known name closest to a misspelt one, for
+// messages such as `unknown server "GWy"; did you mean "GWay"?`.
+package suggest
+
+import "strings"
+
+// Closest returns the candidate nearest to name by edit distance, ignoring
+// case, or "" when none is near enough to be a likely misspelling (more
+// than a third of the longer name would have to change).
+func Closest(name string, candidates []string) string {
+	best, bestDist := "", -1
+	ln := strings.ToLower(name)
+	for _, c := range candidates {
+		d := distance(ln, strings.ToLower(c))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	longest := max(len([]rune(name)), len([]rune(best)))
+	if bestDist*3 > longest+1 {
+		return ""
+	}
+	return best
+}
+
+// DidYouMean returns `; did you mean "X"?` for the closest candidate, or ""
+// when there is none.
+func DidYouMean(name string, candidates []string) string {
+	if c := Closest(name, candidates); c != "" {
+		return `; did you mean "` + c + `"?`
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance between a and b, in runes.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
