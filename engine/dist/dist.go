@@ -27,7 +27,7 @@
 // underlying normal. Because Normal draws again when it gets a value of 0 or
 // less, its Mean is the mean of the normal truncated at 0:
 // mean + sd*φ(mean/sd)/Φ(mean/sd). Normal(10,2) has mean 10.000003;
-// Normal(1,3) has mean 2.85.
+// Normal(1,3) has mean 2.795.
 //
 // # Arena's names
 //

@@ -465,7 +465,7 @@ func (p *parser) number() (float64, *SyntaxError) {
 		for ; i < len(p.in) && isDigit(p.in[i]); i++ {
 		}
 		if i == expDigits {
-			return 0, p.errorf(e, "malformed number %q: expected digits after %q", p.in[start:i], p.in[e])
+			return 0, p.errorf(e, "malformed number %q: expected digits after %q", p.in[start:i], p.in[e:e+1])
 		}
 	}
 	text := p.in[start:i]
