@@ -1,0 +1,829 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/parser"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/suggest"
+)
+
+// Kind is what a cell's expression must yield.
+type Kind int
+
+const (
+	// Number is any finite number.
+	Number Kind = iota
+	// Count is a whole number >= 0.
+	Count
+	// Probability is a number from 0 to 1.
+	Probability
+	// Time is a number >= 0.
+	Time
+	// Bool is true or false.
+	Bool
+	// Mode is the text "parallel" or "sequential", in any case.
+	Mode
+)
+
+// String names the kind as in messages.
+func (k Kind) String() string {
+	switch k {
+	case Number:
+		return "Number"
+	case Count:
+		return "Count"
+	case Probability:
+		return "Probability"
+	case Time:
+		return "Time"
+	case Bool:
+		return "Bool"
+	case Mode:
+		return "Mode"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// expected says what a value of the kind looks like, for messages.
+func (k Kind) expected() string {
+	switch k {
+	case Count:
+		return "a whole number >= 0"
+	case Probability:
+		return "a probability from 0 to 1"
+	case Time:
+		return "a time >= 0"
+	case Bool:
+		return "true or false"
+	case Mode:
+		return `"parallel" or "sequential"`
+	}
+	return "a number"
+}
+
+func (k Kind) numeric() bool { return k >= Number && k <= Time }
+
+// Names are the names an expression may use besides AppUtil, Now, Load and
+// Attempt. Names are matched exactly first, then ignoring case.
+type Names struct {
+	// Attrs are the request attributes, in the order of EvalContext.Attrs.
+	Attrs []string
+	// Params are the Settings names, user parameters included, in the order
+	// of EvalContext.Params. An attribute hides a parameter of the same name.
+	Params []string
+	// Servers are the external servers, in the order of the engine's server
+	// indexes; "App" (any case) is the application servers, index
+	// len(Servers).
+	Servers []string
+}
+
+// Error is a problem found when compiling an expression.
+type Error struct {
+	// Src is the expression as the user wrote it.
+	Src string
+	// Pos is the 0-based rune column in Src where the problem is.
+	Pos int
+	// Msg says what is wrong.
+	Msg string
+	// Suggestion is the closest known name to a misspelt one, or "".
+	Suggestion string
+	// Hint says what to write instead, or "".
+	Hint string
+}
+
+// Error returns the problem on one line, with the 1-based column, for
+// example `unknown name "SwitchUtl" at column 11; did you mean "SwitchUtil"?`.
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s at column %d", e.Msg, e.Pos+1)
+	if e.Suggestion != "" {
+		fmt.Fprintf(&b, "; did you mean %q?", e.Suggestion)
+	}
+	if e.Hint != "" {
+		b.WriteString("; try: ")
+		b.WriteString(e.Hint)
+	}
+	return b.String()
+}
+
+// Caret returns two lines: the source (line breaks shown as spaces) and a
+// caret under column Pos.
+func (e *Error) Caret() string {
+	src := []rune(e.Src)
+	var line, mark strings.Builder
+	for i, r := range src {
+		if r == '\n' || r == '\r' {
+			r = ' '
+		}
+		line.WriteRune(r)
+		if i < e.Pos {
+			if r == '\t' {
+				mark.WriteRune('\t')
+			} else {
+				mark.WriteRune(' ')
+			}
+		}
+	}
+	for i := len(src); i < e.Pos; i++ {
+		mark.WriteRune(' ')
+	}
+	mark.WriteRune('^')
+	return line.String() + "\n" + mark.String()
+}
+
+// Variables every expression sees, as fields of engine.EvalContext.
+var envNames = []string{"AppUtil", "Now", "Load", "Attempt"}
+
+// Functions a user may call, besides AND, OR, NOT and IF.
+var (
+	serverFuncs = []string{"util", "queue", "busy"}
+	// mathFuncs are expr builtins also accepted in any case (ABS, MIN...).
+	mathFuncs = []string{"abs", "ceil", "floor", "round", "min", "max"}
+	// otherBuiltins are accepted as written.
+	otherBuiltins = []string{"int", "float", "len", "upper", "lower", "trim"}
+	excelFuncs    = []string{"AND", "OR", "NOT", "IF"}
+)
+
+// maxNodes bounds the size of an expression, and so its work.
+const maxNodes = 1000
+
+// Compile compiles src, an expression from a cell, into an Expr that yields
+// kind. Every problem is an *Error that points into src.
+func Compile(src string, kind Kind, names Names) (e *Expr, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e, err = nil, &Error{Src: src, Msg: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
+	if strings.TrimSpace(src) == "" || strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(src), "=")) == "" {
+		return nil, &Error{Src: src, Pos: len([]rune(src)), Msg: "empty expression"}
+	}
+	c := &compilation{src: src, kind: kind, names: names}
+	c.rw = rewriteExcel(src, c.isName)
+	cfg := newConfig()
+	tree, perr := parser.ParseWithConfig(c.rw.src, cfg)
+	if perr != nil {
+		return nil, c.fromExpr(perr)
+	}
+	c.walk(&tree.Node)
+	if c.err != nil {
+		return nil, c.err
+	}
+	t, cerr := checker.Check(tree, cfg)
+	if cerr != nil {
+		return nil, c.fromExpr(cerr)
+	}
+	if err := c.checkType(t, tree.Node); err != nil {
+		return nil, err
+	}
+	if oerr := optimizer.Optimize(&tree.Node, cfg); oerr != nil {
+		return nil, c.fromExpr(oerr)
+	}
+	if err := c.checkConstants(tree.Node); err != nil {
+		return nil, err
+	}
+	prog, perr := compiler.Compile(tree, cfg)
+	if perr != nil {
+		return nil, c.fromExpr(perr)
+	}
+	e = &Expr{src: src, kind: kind, prog: prog, names: names}
+	b := builder{c: c}
+	switch {
+	case kind.numeric():
+		e.num = b.num(tree.Node)
+		if n, ok := constNumber(tree.Node); ok {
+			e.isConst, e.value = true, n
+		}
+	case kind == Bool:
+		e.boolean = b.boolean(tree.Node)
+	case kind == Mode:
+		e.str = b.str(tree.Node)
+	}
+	return e, nil
+}
+
+// newConfig returns an expr configuration that sees an *engine.EvalContext,
+// knows the server, attribute and parameter functions, and has no builtin
+// outside the short list above (none reads the clock or the disk).
+func newConfig() *conf.Config {
+	cfg := conf.CreateNew()
+	cfg.WithEnv(&engine.EvalContext{})
+	cfg.DisableIfOperator = true // IF(c, a, b) is a function call here
+	cfg.MaxNodes = maxNodes
+	keep := map[string]bool{}
+	for _, n := range mathFuncs {
+		keep[n] = true
+	}
+	for _, n := range otherBuiltins {
+		keep[n] = true
+	}
+	for name := range cfg.Builtins {
+		if !keep[name] {
+			cfg.Disabled[name] = true
+			delete(cfg.Builtins, name)
+		}
+	}
+	for name, fn := range vmFuncs {
+		cfg.Functions[name] = &builtin.Function{
+			Name:  name,
+			Func:  fn,
+			Types: []reflect.Type{reflect.TypeOf(func(any, int) float64 { return 0 })},
+		}
+	}
+	cfg.Check()
+	return cfg
+}
+
+// vmFuncs read the EvalContext for programs run on expr's virtual machine:
+// a name resolved at compile time becomes param($env, 5), say.
+var vmFuncs = map[string]func(args ...any) (any, error){
+	"attr": func(args ...any) (any, error) {
+		c, i := args[0].(*engine.EvalContext), args[1].(int)
+		if i >= len(c.Attrs) {
+			return nil, errors.New("attribute has no value")
+		}
+		return c.Attrs[i], nil
+	},
+	"param": func(args ...any) (any, error) {
+		c, i := args[0].(*engine.EvalContext), args[1].(int)
+		if i >= len(c.Params) {
+			return nil, errors.New("setting has no value")
+		}
+		return c.Params[i], nil
+	},
+	"util":  serverFunc(engine.ServerState.Util),
+	"queue": serverFunc(engine.ServerState.Queue),
+	"busy":  serverFunc(engine.ServerState.Busy),
+}
+
+func serverFunc(f func(engine.ServerState, int) float64) func(args ...any) (any, error) {
+	return func(args ...any) (any, error) {
+		c, i := args[0].(*engine.EvalContext), args[1].(int)
+		if c.State == nil {
+			return nil, errors.New("no server state")
+		}
+		return f(c.State, i), nil
+	}
+}
+
+// compilation is the state of one Compile.
+type compilation struct {
+	src   string
+	kind  Kind
+	names Names
+	rw    rewritten
+	err   *Error
+}
+
+// isName reports whether s is a name the user defined (so TRUE stays a name
+// if someone called an attribute that).
+func (c *compilation) isName(s string) bool {
+	for _, list := range [][]string{c.names.Attrs, c.names.Params} {
+		for _, n := range list {
+			if n == s {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pos maps a node's location to a column of the user's text.
+func (c *compilation) pos(n ast.Node) int {
+	return c.rw.origPos(n.Location().From)
+}
+
+func (c *compilation) fail(at int, msg, suggestion, hint string) {
+	if c.err == nil {
+		c.err = &Error{Src: c.src, Pos: at, Msg: msg, Suggestion: suggestion, Hint: hint}
+	}
+}
+
+// fromExpr turns an error of expr into an *Error in the user's columns.
+func (c *compilation) fromExpr(err error) *Error {
+	var fe *file.Error
+	if !errors.As(err, &fe) {
+		return &Error{Src: c.src, Msg: err.Error()}
+	}
+	at := c.rw.origPos(fe.From)
+	e := &Error{Src: c.src, Pos: at, Msg: fe.Message}
+	if fe.Message == "unexpected token EOF" {
+		e.Pos, e.Msg = len([]rune(c.src)), "the expression ends too soon"
+	}
+	if r := []rune(c.src); at < len(r) {
+		switch r[at] {
+		case ';':
+			e.Hint = `separate arguments with "," and write one expression`
+		case '&':
+			e.Hint = `write "and" (or AND(a, b)) to require both conditions`
+		}
+	}
+	return e
+}
+
+// start is the column where the expression starts (after a leading "=").
+func (c *compilation) start() int {
+	for i, r := range []rune(c.rw.src) {
+		if !unicode.IsSpace(r) {
+			return c.rw.origPos(i)
+		}
+	}
+	return 0
+}
+
+// allNames lists every name for suggestions.
+func (c *compilation) allNames() []string {
+	all := append([]string{}, envNames...)
+	all = append(all, c.names.Attrs...)
+	return append(all, c.names.Params...)
+}
+
+// walk checks every name and rewrites it for the engine: attributes and
+// parameters become attr($env, i) and param($env, i), server names become
+// indexes, and Excel's AND, OR, NOT and IF become operators.
+func (c *compilation) walk(np *ast.Node) {
+	if c.err != nil || *np == nil {
+		return
+	}
+	switch n := (*np).(type) {
+	case *ast.NilNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.StringNode:
+	case *ast.IdentifierNode:
+		c.ident(np, n)
+	case *ast.UnaryNode:
+		c.walk(&n.Node)
+	case *ast.BinaryNode:
+		if n.Operator == ".." {
+			c.fail(c.pos(n), "ranges (a..b) are not supported", "", "")
+			return
+		}
+		c.walk(&n.Left)
+		c.walk(&n.Right)
+	case *ast.ChainNode:
+		c.walk(&n.Node)
+	case *ast.MemberNode:
+		c.walk(&n.Node)
+		if _, ok := n.Property.(*ast.StringNode); !ok {
+			c.walk(&n.Property)
+		}
+	case *ast.SliceNode:
+		c.walk(&n.Node)
+		c.walk(&n.From)
+		c.walk(&n.To)
+	case *ast.ConditionalNode:
+		c.walk(&n.Cond)
+		c.walk(&n.Exp1)
+		c.walk(&n.Exp2)
+	case *ast.ArrayNode:
+		for i := range n.Nodes {
+			c.walk(&n.Nodes[i])
+		}
+	case *ast.MapNode:
+		for i := range n.Pairs {
+			c.walk(&n.Pairs[i])
+		}
+	case *ast.PairNode:
+		if _, ok := n.Key.(*ast.StringNode); !ok {
+			c.walk(&n.Key)
+		}
+		c.walk(&n.Value)
+	case *ast.CallNode:
+		c.call(np, n)
+	case *ast.BuiltinNode:
+		if !contains(mathFuncs, n.Name) && !contains(otherBuiltins, n.Name) {
+			c.fail(c.pos(n), fmt.Sprintf("function %s is not supported", n.Name), "", "")
+			return
+		}
+		for i := range n.Arguments {
+			c.walk(&n.Arguments[i])
+		}
+	case *ast.VariableDeclaratorNode:
+		c.fail(c.pos(n), `"let" is not supported`, "", "write the value where it is used")
+	case *ast.SequenceNode:
+		c.fail(c.pos(n), `";" is not supported: a cell holds one expression`, "", `separate arguments with ","`)
+	default:
+		c.fail(c.pos(n), fmt.Sprintf("%s is not supported", n), "", "")
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup finds name in list, exactly first, then ignoring case.
+func lookup(list []string, name string) int {
+	for i, n := range list {
+		if n == name {
+			return i
+		}
+	}
+	for i, n := range list {
+		if strings.EqualFold(n, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (c *compilation) ident(np *ast.Node, n *ast.IdentifierNode) {
+	name := n.Value
+	if name != "$env" {
+		if i := lookup(envNames, name); i >= 0 && (envNames[i] == name || lookup(c.names.Attrs, name) < 0 && lookup(c.names.Params, name) < 0) {
+			n.Value = envNames[i]
+			return
+		}
+		if i := lookup(c.names.Attrs, name); i >= 0 {
+			c.replace(np, "attr", i)
+			return
+		}
+		if i := lookup(c.names.Params, name); i >= 0 {
+			c.replace(np, "param", i)
+			return
+		}
+		if c.kind == Mode && (strings.EqualFold(name, "parallel") || strings.EqualFold(name, "sequential")) {
+			s := &ast.StringNode{Value: strings.ToLower(name)}
+			ast.Patch(np, s)
+			return
+		}
+	}
+	msg := fmt.Sprintf("unknown name %q", name)
+	hint := ""
+	switch {
+	case strings.EqualFold(name, "parallel") || strings.EqualFold(name, "sequential"):
+		hint = fmt.Sprintf("%q in quotes", strings.ToLower(name))
+	case lookup(c.names.Servers, name) >= 0 || strings.EqualFold(name, "App"):
+		s := name
+		if i := lookup(c.names.Servers, name); i >= 0 {
+			s = c.names.Servers[i]
+		}
+		hint = fmt.Sprintf("util(%q), queue(%q) or busy(%q)", s, s, s)
+	}
+	sugg := ""
+	if hint == "" {
+		sugg = suggest.Closest(name, c.allNames())
+	}
+	c.fail(c.pos(n), msg, sugg, hint)
+}
+
+// replace patches *np into a call fn($env, index).
+func (c *compilation) replace(np *ast.Node, fn string, index int) {
+	loc := (*np).Location()
+	call := &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: fn},
+		Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, &ast.IntegerNode{Value: index}},
+	}
+	call.Callee.SetLocation(loc)
+	call.Arguments[0].SetLocation(loc)
+	call.Arguments[1].SetLocation(loc)
+	ast.Patch(np, call)
+}
+
+func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
+	id, ok := n.Callee.(*ast.IdentifierNode)
+	if !ok {
+		c.fail(c.pos(n), fmt.Sprintf("%s is not a function", n.Callee), "", "")
+		return
+	}
+	name, lower := id.Value, strings.ToLower(id.Value)
+	args := n.Arguments
+	switch {
+	case lower == "and" || lower == "or":
+		if len(args) == 0 {
+			c.fail(c.pos(n), fmt.Sprintf("%s needs at least one condition", strings.ToUpper(name)), "", strings.ToUpper(name)+"(a, b)")
+			return
+		}
+		for i := range args {
+			c.walk(&args[i])
+		}
+		node := args[0]
+		for _, a := range args[1:] {
+			b := &ast.BinaryNode{Operator: lower, Left: node, Right: a}
+			b.SetLocation(n.Location())
+			node = b
+		}
+		if len(args) == 1 {
+			u := &ast.UnaryNode{Operator: "not", Node: &ast.UnaryNode{Operator: "not", Node: node}}
+			u.Node.SetLocation(n.Location())
+			node = u
+		}
+		ast.Patch(np, node)
+	case lower == "not":
+		if len(args) != 1 {
+			c.fail(c.pos(n), "NOT takes one condition", "", "NOT(a)")
+			return
+		}
+		c.walk(&args[0])
+		ast.Patch(np, &ast.UnaryNode{Operator: "not", Node: args[0]})
+	case lower == "if":
+		if len(args) != 3 {
+			c.fail(c.pos(n), fmt.Sprintf("IF takes 3 arguments, not %d", len(args)), "", "IF(condition, value if true, value if false) or condition ? a : b")
+			return
+		}
+		for i := range args {
+			c.walk(&args[i])
+		}
+		ast.Patch(np, &ast.ConditionalNode{Ternary: true, Cond: args[0], Exp1: args[1], Exp2: args[2]})
+	case contains(serverFuncs, lower):
+		c.server(np, n, lower)
+	case contains(mathFuncs, lower):
+		for i := range args {
+			c.walk(&args[i])
+		}
+		ast.Patch(np, &ast.BuiltinNode{Name: lower, Arguments: args})
+	case lower == "now":
+		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), "", "Now, the simulated time (no clock is available)")
+	default:
+		if lookup(c.allNames(), name) >= 0 {
+			c.fail(c.pos(n), fmt.Sprintf("%s is not a function", name), "", "")
+			return
+		}
+		funcs := append(append(append([]string{}, serverFuncs...), mathFuncs...), otherBuiltins...)
+		funcs = append(funcs, excelFuncs...)
+		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), suggest.Closest(name, funcs), "")
+	}
+}
+
+// server resolves util("GWay") to util($env, index).
+func (c *compilation) server(np *ast.Node, n *ast.CallNode, fn string) {
+	example := fmt.Sprintf(`%s("%s")`, fn, "App")
+	if len(c.names.Servers) > 0 {
+		example = fmt.Sprintf("%s(%q)", fn, c.names.Servers[0])
+	}
+	if len(n.Arguments) != 1 {
+		c.fail(c.pos(n), fmt.Sprintf("%s takes one server name", fn), "", example)
+		return
+	}
+	arg := n.Arguments[0]
+	var name string
+	switch a := arg.(type) {
+	case *ast.StringNode:
+		name = a.Value
+	case *ast.IdentifierNode:
+		name = a.Value
+		if lookup(c.allNames(), name) >= 0 {
+			c.fail(c.pos(arg), fmt.Sprintf("%s takes a server name, not %s", fn, name), "", example)
+			return
+		}
+	default:
+		c.fail(c.startOf(arg), fmt.Sprintf("%s takes a server name in quotes", fn), "", example)
+		return
+	}
+	index := lookup(c.names.Servers, name)
+	if index < 0 && strings.EqualFold(name, "App") {
+		index = len(c.names.Servers)
+	}
+	if index < 0 {
+		c.fail(c.pos(arg), fmt.Sprintf("unknown server %q", name), suggest.Closest(name, append(append([]string{}, c.names.Servers...), "App")), "")
+		return
+	}
+	loc := n.Location()
+	call := &ast.CallNode{
+		Callee:    &ast.IdentifierNode{Value: fn},
+		Arguments: []ast.Node{&ast.IdentifierNode{Value: "$env"}, &ast.IntegerNode{Value: index}},
+	}
+	call.Callee.SetLocation(loc)
+	call.Arguments[0].SetLocation(loc)
+	call.Arguments[1].SetLocation(arg.Location())
+	ast.Patch(np, call)
+}
+
+// checkType compares the checked result type with the kind.
+func (c *compilation) checkType(t reflect.Type, root ast.Node) *Error {
+	if t == nil || t.Kind() == reflect.Interface {
+		return nil // known only when evaluated
+	}
+	ok := false
+	switch {
+	case c.kind.numeric():
+		ok = isNumberType(t)
+	case c.kind == Bool:
+		ok = t.Kind() == reflect.Bool
+	case c.kind == Mode:
+		ok = t.Kind() == reflect.String
+	}
+	if ok {
+		return nil
+	}
+	hint := ""
+	switch {
+	case c.kind == Mode && t.Kind() == reflect.Bool:
+		hint = `condition ? "parallel" : "sequential"`
+	case c.kind == Bool && isNumberType(t):
+		hint = "compare it, e.g. x > 0"
+	}
+	return &Error{Src: c.src, Pos: c.start(), Msg: fmt.Sprintf("expected %s, but the expression gives %s", c.kind.expected(), describeType(t)), Hint: hint}
+}
+
+func isNumberType(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+func describeType(t reflect.Type) string {
+	switch {
+	case isNumberType(t):
+		return "a number"
+	case t.Kind() == reflect.Bool:
+		return "true or false"
+	case t.Kind() == reflect.String:
+		return "text"
+	case t.Kind() == reflect.Slice || t.Kind() == reflect.Array:
+		return "a list"
+	case t.Kind() == reflect.Map:
+		return "a map"
+	}
+	return t.String()
+}
+
+// startOf is the column where the part of the expression n stands for
+// starts (a node's own location is its operator).
+func (c *compilation) startOf(n ast.Node) int {
+	from := n.Location().From
+	ast.Find(n, func(sub ast.Node) bool {
+		from = min(from, sub.Location().From)
+		return false
+	})
+	return c.rw.origPos(from)
+}
+
+// checkConstants checks the constant results an expression can give (the
+// whole expression, or a branch of a condition) against the kind, so that
+// `x ? "paralel" : "sequential"` fails when the model is read.
+func (c *compilation) checkConstants(root ast.Node) *Error {
+	return c.checkLeaves(root, root)
+}
+
+func (c *compilation) checkLeaves(n, root ast.Node) *Error {
+	switch n := n.(type) {
+	case *ast.ConditionalNode:
+		if err := c.checkLeaves(n.Exp1, root); err != nil {
+			return err
+		}
+		return c.checkLeaves(n.Exp2, root)
+	case *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.ConstantNode:
+		var v any
+		switch n := n.(type) {
+		case *ast.StringNode:
+			v = n.Value
+		case *ast.IntegerNode:
+			v = n.Value
+		case *ast.FloatNode:
+			v = n.Value
+		case *ast.BoolNode:
+			v = n.Value
+		case *ast.ConstantNode:
+			v = n.Value
+		}
+		if msg := checkValue(c.kind, v, constProblem); msg != "" {
+			at := c.pos(n)
+			if n == root {
+				at = c.start()
+			}
+			return &Error{Src: c.src, Pos: at, Msg: msg}
+		}
+	}
+	return nil
+}
+
+// Formats of a result out of range, at compile time and at run time.
+const (
+	constProblem = "the result %s is not %s"
+	runProblem   = "gave %s, which is not %s"
+)
+
+// checkValue checks a result against the kind; it says what is wrong with
+// it, in format (constProblem or runProblem), or returns "".
+func checkValue(kind Kind, v any, format string) string {
+	switch kind {
+	case Bool:
+		if _, ok := v.(bool); ok {
+			return ""
+		}
+	case Mode:
+		if s, ok := v.(string); ok {
+			if _, ok := parseMode(s); ok {
+				return ""
+			}
+		}
+	default:
+		if f, ok := toFloat(v); ok {
+			if badNumber(kind, f) {
+				return numberProblem(kind, f, format)
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf(format, describeValue(v), kind.expected())
+}
+
+// badNumber reports whether f is out of range for a numeric kind; it does
+// not allocate.
+func badNumber(kind Kind, f float64) bool {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return true
+	case kind == Count:
+		return f < 0 || f != math.Trunc(f)
+	case kind == Probability:
+		return f < 0 || f > 1
+	case kind == Time:
+		return f < 0
+	}
+	return false
+}
+
+func numberProblem(kind Kind, f float64, format string) string {
+	msg := fmt.Sprintf(format, strconv.FormatFloat(f, 'g', -1, 64), kind.expected())
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		msg += " (a division by zero?)"
+	}
+	return msg
+}
+
+func describeValue(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return fmt.Sprintf("%q", v)
+	case bool:
+		return fmt.Sprint(v)
+	}
+	if f, ok := toFloat(v); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return describeType(reflect.TypeOf(v))
+}
+
+// toFloat converts any Go number to float64.
+func toFloat(v any) (float64, bool) {
+	switch v := v.(type) {
+	case float64:
+		return v, true
+	case int:
+		return float64(v), true
+	case int64:
+		return float64(v), true
+	case float32:
+		return float64(v), true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(rv.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(rv.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return rv.Float(), true
+	}
+	return 0, false
+}
+
+// parseMode reads "parallel" or "sequential" in any case.
+func parseMode(s string) (parallel, ok bool) {
+	switch {
+	case strings.EqualFold(s, "parallel"):
+		return true, true
+	case strings.EqualFold(s, "sequential"):
+		return false, true
+	}
+	return false, false
+}
+
+// constNumber reports the value of an expression that is a plain number.
+func constNumber(n ast.Node) (float64, bool) {
+	switch n := n.(type) {
+	case *ast.IntegerNode:
+		return float64(n.Value), true
+	case *ast.FloatNode:
+		return n.Value, true
+	case *ast.ConstantNode:
+		return toFloat(n.Value)
+	}
+	return 0, false
+}
+

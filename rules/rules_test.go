@@ -1,0 +1,383 @@
+package rules
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/websim/websim/engine"
+)
+
+var testNames = Names{
+	Attrs:   []string{"Cards", "Size"},
+	Params:  []string{"RATParameter", "SwitchUtil", "MaxCards"},
+	Servers: []string{"GWay", "MTC", "DSS"},
+}
+
+// fakeState gives each server (GWay, MTC, DSS, then App) fixed figures.
+type fakeState struct{}
+
+func (fakeState) Util(i int) float64  { return []float64{0.1, 0.5, 0.9, 0.75}[i] }
+func (fakeState) Queue(i int) float64 { return float64(2 * i) }
+func (fakeState) Busy(i int) float64  { return float64(i + 1) }
+
+func testContext() *engine.EvalContext {
+	return &engine.EvalContext{
+		AppUtil: 0.4, Now: 120, Load: "L5", Attempt: 2,
+		Attrs:  []float64{3, 2.5},
+		Params: []float64{0.01, 0.6, 5},
+		State:  fakeState{},
+	}
+}
+
+// eval runs e as its kind and returns the result as any.
+func eval(e *Expr, c *engine.EvalContext) (any, error) {
+	switch e.kind {
+	case Bool:
+		return e.Bool(c)
+	case Mode:
+		p, err := e.Parallel(c)
+		if p {
+			return "parallel", err
+		}
+		return "sequential", err
+	}
+	return e.Number(c)
+}
+
+// check evaluates e as its kind and keeps only the error; unlike eval it
+// boxes no result, so it shows the evaluator's own allocations.
+func check(e *Expr, c *engine.EvalContext) error {
+	var err error
+	switch e.kind {
+	case Bool:
+		_, err = e.Bool(c)
+	case Mode:
+		_, err = e.Parallel(c)
+	default:
+		_, err = e.Number(c)
+	}
+	return err
+}
+
+// onVM returns a copy of e that always runs on expr's virtual machine.
+func onVM(e *Expr) *Expr {
+	v := *e
+	v.num, v.boolean, v.str, v.isConst = nil, nil, nil, false
+	return &v
+}
+
+func TestEval(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		src  string
+		want any
+		fast bool // runs on the direct evaluator
+	}{
+		{Mode, `AppUtil < SwitchUtil ? "parallel" : "sequential"`, "parallel", true},
+		{Mode, `=IF(AppUtil > SwitchUtil, "parallel", "sequential")`, "sequential", true},
+		{Mode, `if(AppUtil > SwitchUtil, "parallel", "sequential")`, "sequential", true},
+		{Mode, `"PARALLEL"`, "parallel", true},
+		{Mode, `Sequential`, "sequential", true},
+		{Mode, `AppUtil < 0.5 ? parallel : sequential`, "parallel", true},
+		{Mode, `Load = "L5" ? "Parallel" : "Sequential"`, "parallel", true},
+		{Mode, `Load in ["L1", "L5"] ? "parallel" : "sequential"`, "parallel", true},
+		{Mode, `lower(Load) == "l5" ? "parallel" : "sequential"`, "parallel", false},
+		{Bool, `Cards > 2`, true, true},
+		{Bool, `=Cards<>3`, false, true},
+		{Bool, `Cards = 3`, true, true},
+		{Bool, `= Cards=3`, true, true},
+		{Bool, `AND(Cards > 2, Size < 3)`, true, true},
+		{Bool, `OR(Cards > 5, FALSE, Size = 2.5)`, true, true},
+		{Bool, `Or(Cards > 5)`, false, true},
+		{Bool, `NOT(Cards > 5)`, true, true},
+		{Bool, `and(TRUE, True)`, true, true},
+		{Bool, `Cards > 2 and (Size > 1)`, true, true},
+		{Bool, `not (Cards > 2) or Attempt >= 2`, true, true},
+		{Bool, `util("GWay") < 0.5`, true, true},
+		{Bool, `queue("App") = 6`, true, true},
+		{Bool, `busy(MTC) = 2 && UTIL("dss") > 0.8`, true, true},
+		{Bool, `Now >= 120 && Load == "L5"`, true, true},
+		{Bool, `"a=b" == 'a=b' && "x<>y" != "x!=y"`, true, true},
+		{Bool, `cards > 2`, true, true},
+		{Bool, `len(Load) == 2`, true, false},
+		{Bool, `TRUE = true`, true, true},
+		{Count, `Cards`, 3.0, true},
+		{Count, `=MaxCards - Cards`, 2.0, true},
+		{Count, `round(Size)`, 3.0, true},
+		{Count, `IF(Cards > 2, 2, 1)`, 2.0, true},
+		{Count, `ceil(Size * 2) / 5`, 1.0, true},
+		{Count, `int(Size)`, 2.0, true},
+		{Count, `max(Cards, 4)`, 4.0, true},
+		{Count, `MIN(Cards, 1)`, 1.0, true},
+		{Count, `Cards ^ 2`, 9.0, true},
+		{Count, `int(Cards) % 2`, 1.0, true},
+		{Count, `abs(2 - Cards)`, 1.0, true},
+		{Count, `Attempt`, 2.0, true},
+		{Count, `max(1, 2, Cards)`, 3.0, false},
+		{Number, `-Now / 60`, -2.0, true},
+		{Number, `RATParameter * AppUtil * 100`, 0.4, true},
+		{Number, `Size + Attempt`, 4.5, true},
+		{Number, `2 ** 10`, 1024.0, true},
+		{Number, `util("App") * 4`, 3.0, true},
+		{Probability, `1 - util("DSS")`, 0.1, true},
+		{Probability, `AppUtil`, 0.4, true},
+		{Time, `Now / 2`, 60.0, true},
+		{Time, `Load == "L5" ? 1.5 : 2`, 1.5, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			e, err := Compile(tt.src, tt.kind, testNames)
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			fast := e.num != nil || e.boolean != nil || e.str != nil || e.isConst
+			if fast != tt.fast {
+				t.Errorf("direct evaluator used: %v, want %v", fast, tt.fast)
+			}
+			for _, e := range []*Expr{e, onVM(e)} {
+				got, err := eval(e, testContext())
+				if err != nil {
+					t.Fatalf("eval: %v", err)
+				}
+				if f, ok := got.(float64); ok {
+					if math.Abs(f-tt.want.(float64)) > 1e-12 {
+						t.Errorf("got %v, want %v", got, tt.want)
+					}
+				} else if got != tt.want {
+					t.Errorf("got %v, want %v", got, tt.want)
+				}
+			}
+			if e.String() != tt.src {
+				t.Errorf("String() = %q", e.String())
+			}
+		})
+	}
+}
+
+func TestConst(t *testing.T) {
+	tests := []struct {
+		src  string
+		want float64
+		ok   bool
+	}{
+		{"3", 3, true},
+		{"=2*1.5", 3, true},
+		{"1/4", 0.25, true},
+		{"Cards", 0, false},
+		{"MaxCards", 0, false},
+	}
+	for _, tt := range tests {
+		e, err := Compile(tt.src, Number, testNames)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		got, ok := e.Const()
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("%s: Const() = %v, %v; want %v, %v", tt.src, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// The marker § stands before the rune the error must point at, as in
+// encoding/csv's tests.
+const marker = '§'
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		src  string
+		want string
+	}{
+		{Mode, `AppUtil < §SwitchUtl ? "parallel" : "sequential"`,
+			`unknown name "SwitchUtl" at column 11; did you mean "SwitchUtil"?`},
+		{Count, `util(§"GWy")`, `unknown server "GWy" at column 6; did you mean "GWay"?`},
+		{Count, `queue(§Gway + 1)`, `queue takes a server name in quotes at column 7; try: queue("GWay")`},
+		{Count, `§busy()`, `busy takes one server name at column 1; try: busy("GWay")`},
+		{Count, `§flor(Size)`, `unknown function "flor" at column 1; did you mean "floor"?`},
+		{Number, `=§now()`, `unknown function "now" at column 2; try: Now, the simulated time (no clock is available)`},
+		{Number, `§date("2024-01-01")`, `unknown function "date" at column 1`},
+		{Mode, `AppUtil < 0.5 ? "parallel" : §"sequencial"`,
+			`the result "sequencial" is not "parallel" or "sequential" at column 30`},
+		{Count, `Cards > 2 ? §2.5 : 1`, `the result 2.5 is not a whole number >= 0 at column 13`},
+		{Probability, `§1.5`, `the result 1.5 is not a probability from 0 to 1 at column 1`},
+		{Number, `§1 / 0`, `the result +Inf is not a number (a division by zero?) at column 1`},
+		{Bool, `§Cards + 1`,
+			`expected true or false, but the expression gives a number at column 1; try: compare it, e.g. x > 0`},
+		{Mode, ` = §AppUtil < 0.5`,
+			`expected "parallel" or "sequential", but the expression gives true or false at column 4; try: condition ? "parallel" : "sequential"`},
+		{Number, `§Load`, `expected a number, but the expression gives text at column 1`},
+		{Count, `Cards + §`, `the expression ends too soon at column 9`},
+		{Count, `(Cards + 1§`, `the expression ends too soon at column 11`},
+		{Bool, `§IF(Cards > 2, TRUE)`,
+			`IF takes 3 arguments, not 2 at column 1; try: IF(condition, value if true, value if false) or condition ? a : b`},
+		{Bool, `§NOT(Cards, Size)`, `NOT takes one condition at column 1; try: NOT(a)`},
+		{Bool, `Cards = 3 and §Sise > 1`, `unknown name "Sise" at column 15; did you mean "Size"?`},
+		{Bool, `Cards <> 3 and §Sise > 1`, `unknown name "Sise" at column 16; did you mean "Size"?`},
+		{Count, `§parallel`, `unknown name "parallel" at column 1; try: "parallel" in quotes`},
+		{Bool, `§GWay > 0.5`, `unknown name "GWay" at column 1; try: util("GWay"), queue("GWay") or busy("GWay")`},
+		{Number, `§Machine`, `unknown name "Machine" at column 1`},
+		{Number, `§$env`, `unknown name "$env" at column 1`},
+		{Number, `§AppUtil(2)`, `AppUtil is not a function at column 1`},
+		{Number, `§`, `empty expression at column 1`},
+		{Number, `=§`, `empty expression at column 2`},
+		{Number, `let §x = 2; x`, `"let" is not supported at column 5; try: write the value where it is used`},
+		{Number, `§sum([1, 2])`, `function sum is not supported at column 1`},
+		{Number, `1§..3`, `ranges (a..b) are not supported at column 2`},
+		{Bool, `Cards §> "3"`, `invalid operation: > (mismatched types float64 and string) at column 7`},
+		{Mode, `IF(AppUtil < 0.5§; "parallel"; "sequential")`,
+			`unexpected token Operator(";") at column 17; try: separate arguments with "," and write one expression`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			pos := strings.IndexRune(tt.src, marker)
+			if pos < 0 {
+				t.Fatal("no marker in the test input")
+			}
+			wantPos := utf8.RuneCountInString(tt.src[:pos])
+			src := strings.Replace(tt.src, string(marker), "", 1)
+			_, err := Compile(src, tt.kind, testNames)
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Compile(%q) = %v, want an *Error", src, err)
+			}
+			if ce.Pos != wantPos {
+				t.Errorf("Pos = %d, want %d\n%s", ce.Pos, wantPos, ce.Caret())
+			}
+			if ce.Error() != tt.want {
+				t.Errorf("Error() =\n%s\nwant\n%s", ce.Error(), tt.want)
+			}
+			if ce.Src != src {
+				t.Errorf("Src = %q, want %q", ce.Src, src)
+			}
+		})
+	}
+}
+
+func TestCaret(t *testing.T) {
+	e := &Error{Src: "a +\tb", Pos: 4}
+	if got, want := e.Caret(), "a +\tb\n   \t^"; got != want {
+		t.Errorf("Caret() = %q, want %q", got, want)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		src  string
+		want string
+	}{
+		{Count, `Cards - 4`, `ProcData.xlsx!ASumSvc!H3: expression "Cards - 4" gave -1, which is not a whole number >= 0`},
+		{Count, `Size`, `ProcData.xlsx!ASumSvc!H3: expression "Size" gave 2.5, which is not a whole number >= 0`},
+		{Probability, `Cards / 2`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / 2" gave 1.5, which is not a probability from 0 to 1`},
+		{Time, `Now - 200`, `ProcData.xlsx!ASumSvc!H3: expression "Now - 200" gave -80, which is not a time >= 0`},
+		{Number, `Cards / (Size - 2.5)`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / (Size - 2.5)" fails at column 7: division by zero`},
+		{Bool, `Cards / (Size - 2.5) > 1`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / (Size - 2.5) > 1" fails at column 7: division by zero`},
+		{Mode, `Load`, `ProcData.xlsx!ASumSvc!H3: expression "Load" gave "L5", which is not "parallel" or "sequential"`},
+		{Mode, `lower(Load) + "x"`, `ProcData.xlsx!ASumSvc!H3: expression "lower(Load) + \"x\"" gave "l5x", which is not "parallel" or "sequential"`},
+		{Count, `max(Cards, 1, -Size) - 4`, `ProcData.xlsx!ASumSvc!H3: expression "max(Cards, 1, -Size) - 4" gave -1, which is not a whole number >= 0`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.src, func(t *testing.T) {
+			e, err := Compile(tt.src, tt.kind, testNames)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Cell = "ProcData.xlsx!ASumSvc!H3"
+			_, err = eval(e, testContext())
+			var re *RunError
+			if !errors.As(err, &re) {
+				t.Fatalf("got %v, want a *RunError", err)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestWrongUse(t *testing.T) {
+	e, err := Compile("Cards > 1", Bool, testNames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Number(testContext()); err == nil {
+		t.Error("Number on a Bool expression: no error")
+	}
+	if _, err := e.Parallel(testContext()); err == nil {
+		t.Error("Parallel on a Bool expression: no error")
+	}
+}
+
+func TestNoAllocation(t *testing.T) {
+	for _, tt := range []struct {
+		kind Kind
+		src  string
+	}{
+		{Mode, `AppUtil < SwitchUtil ? "parallel" : "sequential"`},
+		{Count, `IF(Cards > 2, MaxCards - Cards, round(Size * 2))`},
+		{Bool, `AND(util("GWay") < 0.5, Load = "L5", Attempt <> 3)`},
+		{Number, `RATParameter * AppUtil + queue("App") / busy("MTC")`},
+	} {
+		e, err := Compile(tt.src, tt.kind, testNames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := testContext()
+		if n := testing.AllocsPerRun(100, func() { _ = check(e, c) }); n != 0 {
+			t.Errorf("%s: %v allocations per evaluation", tt.src, n)
+		}
+	}
+}
+
+func benchmark(b *testing.B, kind Kind, src string) {
+	e, err := Compile(src, kind, testNames)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := testContext()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := check(e, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkMode(b *testing.B) {
+	benchmark(b, Mode, `AppUtil < SwitchUtil ? "parallel" : "sequential"`)
+}
+
+func BenchmarkCount(b *testing.B) {
+	benchmark(b, Count, `IF(Cards > 2, MaxCards - Cards, round(Size * 2))`)
+}
+
+func BenchmarkBool(b *testing.B) {
+	benchmark(b, Bool, `AND(util("GWay") < 0.5, Load = "L5", Attempt <> 3)`)
+}
+
+// BenchmarkModeVM is the Mode cell on expr's virtual machine, for comparison.
+func BenchmarkModeVM(b *testing.B) {
+	e, err := Compile(`AppUtil < SwitchUtil ? "parallel" : "sequential"`, Mode, testNames)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e = onVM(e)
+	c := testContext()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Parallel(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCompile(b *testing.B) {
+	for b.Loop() {
+		if _, err := Compile(`AppUtil < SwitchUtil ? "parallel" : "sequential"`, Mode, testNames); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
