@@ -57,6 +57,19 @@ type Result struct {
 	SimTime float64
 	// Events is the number of events the run processed.
 	Events int64
+	// Check holds counts for invariant checks.
+	Check Invariants
+}
+
+// Invariants are whole-run counts (warm-up included) that tests use to
+// check that every request is counted exactly once.
+type Invariants struct {
+	// ArrivedAll = FinishedAll + Open at the end of every run.
+	ArrivedAll, FinishedAll, Open int64
+	// UnitsBusy is the number of AppRes units not free at the end, and
+	// UnitsHeld the units live tokens hold: every unit taken is given back
+	// when the two agree.
+	UnitsBusy, UnitsHeld int64
 }
 
 // ServerResult holds one server's figures after the warm-up.
@@ -65,14 +78,21 @@ type ServerResult struct {
 	Capacity    int
 	Utilization float64
 	MeanQueue   float64
-	// Jobs counts jobs that finished service (background ones included).
+	// Jobs counts jobs that finished service (background ones included);
+	// for an application server, units granted.
 	Jobs int64
+	// Arrived counts jobs that arrived (units asked for), and Waited those
+	// of them that found no free unit and queued.
+	Arrived, Waited int64
 	// Timeouts counts calls whose caller gave up at the TimeLimit.
 	Timeouts int64
 	// OrphanJobs and OrphanWork count the jobs, and their service time,
 	// that the server did for callers that had already given up.
 	OrphanJobs int64
 	OrphanWork float64
+	// PeakBusy is the largest number of busy units seen (never above
+	// Capacity).
+	PeakBusy int
 }
 
 // Summary describes a sample of times.

@@ -75,8 +75,8 @@ func TestHistogramExactForKnownValues(t *testing.T) {
 	}
 	for _, q := range []float64{0.5, 0.9, 0.95, 0.99, 1} {
 		want := math.Ceil(q * 100)
-		if got := h.Quantile(q); math.Abs(got-want)/want > relErr*1.0001 {
-			t.Errorf("q%.2f = %v, want %v within %.2f%%", q, got, want, relErr*100)
+		if got := h.Quantile(q); math.Abs(got-want)/want > 0.002 {
+			t.Errorf("q%.2f = %v, want %v within 0.2%%", q, got, want)
 		}
 	}
 }
@@ -140,5 +140,17 @@ func TestNormalTruncatedMoments(t *testing.T) {
 	}
 	if math.Abs(sq.Mean()-m2) > 4*sq.SD()/math.Sqrt(400000) {
 		t.Errorf("E[X²] = %v, sampled %v", m2, sq.Mean())
+	}
+}
+
+func TestHistogramRelativeErrorEverywhere(t *testing.T) {
+	// Every value from 1e-8 to 1e11 comes back within 0.2% as the only
+	// observation's quantile.
+	for x := 1e-8; x < 1e11; x *= 1.0137 {
+		var h Histogram
+		h.Add(x)
+		if got := h.Quantile(0.5); math.Abs(got-x)/x > 0.002 {
+			t.Fatalf("Quantile of {%g} = %g", x, got)
+		}
 	}
 }

@@ -1,0 +1,91 @@
+package engine
+
+// eventKind says what an event does when it fires.
+type eventKind uint8
+
+const (
+	evArrival    eventKind = iota // a request of entity ref arrives
+	evBackground                  // a background job arrives at server ref
+	evRetry                       // request ref starts its next attempt
+	evPatience                    // request ref's user gives up, if gen still matches
+	evResume                      // token ref's wait (RAT or local processing) ends
+	evJobDone                     // job ref finishes service at its server
+	evTimeout                     // token ref's call hits the TimeLimit, if gen still matches
+	evWarmUp                      // statistics start
+)
+
+// event is an entry of the future-event list. Events are ordered by time,
+// then priority, then sequence, so ties are first in, first out.
+type event struct {
+	t    float64
+	key  uint64 // priority<<56 | sequence
+	ref  int32
+	gen  uint32
+	kind eventKind
+}
+
+// calendar is the future-event list: a binary heap of events by value, so
+// scheduling allocates nothing once the heap has grown.
+type calendar struct {
+	h   []event
+	seq uint64
+}
+
+func (e *event) before(o *event) bool {
+	if e.t != o.t {
+		return e.t < o.t
+	}
+	return e.key < o.key
+}
+
+// schedule adds an event at time t with priority 0.
+func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
+	c.scheduleP(t, 0, kind, ref, gen)
+}
+
+// scheduleP adds an event with a priority: at equal times, a lower priority
+// fires first.
+func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
+	c.seq++
+	h := append(c.h, event{t: t, key: uint64(prio)<<56 | c.seq, ref: ref, gen: gen, kind: kind})
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h[i].before(&h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	c.h = h
+}
+
+// len is the number of pending events.
+func (c *calendar) len() int { return len(c.h) }
+
+// pop removes and returns the earliest event.
+func (c *calendar) pop() event {
+	h := c.h
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h = h[:n]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r].before(&h[l]) {
+			m = r
+		}
+		if !h[m].before(&h[i]) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	c.h = h
+	return top
+}

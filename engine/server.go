@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"math/rand/v2"
+
+	"github.com/websim/websim/engine/stats"
+)
+
+// extServer is an external server: Capacity jobs at once, first come first
+// served, fed by calls from requests and by its own background load.
+type extServer struct {
+	capacity int32
+	busy     int32
+	queue    ring[int32] // jobs waiting
+	rService *rand.Rand
+	rBgArr   *rand.Rand
+	rBgSvc   *rand.Rand
+
+	busyAvg, queueAvg stats.TimeAverage
+	peakBusy          int32
+	jobs, timeouts    int64
+	arrived, waited   int64
+	orphanJobs        int64
+	orphanWork        float64
+}
+
+// job is work at an external server: a call of token tok (or background
+// work when tok < 0). A call whose caller gave up at the TimeLimit is an
+// orphan: the server still does it, to the end.
+type job struct {
+	tok    int32
+	gen    uint32
+	server int32
+	orphan bool
+	dist   Dist
+	start  float64
+}
+
+func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist) int32 {
+	var j int32
+	if n := len(s.freeJobs); n > 0 {
+		j = s.freeJobs[n-1]
+		s.freeJobs = s.freeJobs[:n-1]
+	} else {
+		s.jobs = append(s.jobs, job{})
+		j = int32(len(s.jobs) - 1)
+	}
+	s.jobs[j] = job{tok: tok, gen: gen, server: server, dist: d}
+	return j
+}
+
+// arrive puts job j at its server: into service when a unit is free,
+// otherwise at the end of the queue.
+func (s *sim) arrive(j int32) {
+	sv := &s.servers[s.jobs[j].server]
+	if s.measuring {
+		sv.arrived++
+	}
+	if sv.busy < sv.capacity {
+		s.startJob(j)
+		return
+	}
+	if s.measuring {
+		sv.waited++
+	}
+	sv.queue.push(j)
+	sv.queueAvg.Set(s.now, float64(sv.queue.len()))
+	if sv.queue.len() > s.maxQueue {
+		s.unstable("server %s: queue passed %d jobs at time %g; arrivals outpace its capacity",
+			s.m.Servers[s.jobs[j].server].Name, s.maxQueue, s.now)
+	}
+}
+
+func (s *sim) startJob(j int32) {
+	jb := &s.jobs[j]
+	sv := &s.servers[jb.server]
+	sv.busy++
+	if sv.busy > sv.peakBusy {
+		sv.peakBusy = sv.busy
+	}
+	sv.busyAvg.Set(s.now, float64(sv.busy))
+	jb.start = s.now
+	d := 0.0
+	if jb.dist != nil {
+		r := sv.rService
+		if jb.tok < 0 {
+			r = sv.rBgSvc
+		}
+		d = jb.dist.Sample(r)
+	}
+	s.cal.schedule(s.now+d, evJobDone, j, 0)
+}
+
+// jobDone ends job j's service: the caller, if still waiting, gets its
+// answer; the next job in the queue starts.
+func (s *sim) jobDone(j int32) {
+	jb := s.jobs[j]
+	sv := &s.servers[jb.server]
+	sv.busy--
+	sv.busyAvg.Set(s.now, float64(sv.busy))
+	if s.measuring {
+		sv.jobs++
+	}
+	s.freeJobs = append(s.freeJobs, j)
+	if sv.queue.len() > 0 {
+		next := sv.queue.pop()
+		sv.queueAvg.Set(s.now, float64(sv.queue.len()))
+		s.startJob(next)
+	}
+	if jb.tok < 0 {
+		return
+	}
+	if jb.orphan {
+		if s.measuring {
+			sv.orphanJobs++
+			sv.orphanWork += s.now - jb.start
+		}
+		return
+	}
+	ti := jb.tok
+	t := &s.toks[ti]
+	t.gen++ // the answer came: the time limit no longer applies
+	s.wasteWork(t, jb.start)
+	s.release(ti)
+	t = &s.toks[ti]
+	t.cont = contSuccessDraw
+	s.drive(ti)
+}
+
+// timeout fires when token ti's call reaches the server's TimeLimit; gen
+// tells whether the token still waits for that call.
+func (s *sim) timeout(ti int32, gen uint32) {
+	t := &s.toks[ti]
+	if t.gen != gen || t.cont != contCallReturn {
+		return
+	}
+	jb := &s.jobs[t.job]
+	jb.orphan = true
+	t.gen++
+	if s.measuring {
+		s.res.Timeouts++
+		s.servers[jb.server].timeouts++
+	}
+	s.release(ti)
+	t = &s.toks[ti]
+	t.ok = false
+	t.cont = contOutcome
+	s.drive(ti)
+}
+
+// background brings the next background job to server i.
+func (s *sim) background(i int32) {
+	sv := &s.servers[i]
+	def := &s.m.Servers[i]
+	j := s.newJob(-1, 0, i, def.BackgroundServiceTime)
+	s.arrive(j)
+	s.cal.schedule(s.now+def.BackgroundInterArrival.Sample(sv.rBgArr), evBackground, i, 0)
+}

@@ -1,0 +1,439 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/websim/websim/engine/stats"
+)
+
+// RunConfig says which run to make of a Model.
+type RunConfig struct {
+	// Load is the index of the load level in Model.Loads.
+	Load int
+	// Replication numbers independent runs of the same scenario and load.
+	Replication int
+	// Seed is the base random seed.
+	Seed uint64
+	// WarmUp is simulated time discarded before statistics start.
+	WarmUp float64
+	// Observations is the number of requests finished (completed, failed
+	// or abandoned) after the warm-up at which the run stops.
+	Observations int64
+	// MaxInSystem bounds the requests in the system, and MaxQueue the jobs
+	// waiting at any external server, before the run is declared unstable
+	// and stopped. Zero picks a default from the model's size.
+	MaxInSystem, MaxQueue int
+	// Progress, when set, is called now and then with the finished
+	// requests so far and Observations.
+	Progress func(finished, total int64)
+	// Context, when set, stops the run early when it is cancelled.
+	Context context.Context
+	// ResponseSeries, when set, receives every response time after the
+	// warm-up in completion order (for MSER warm-up detection); it must
+	// not keep a reference to the engine.
+	ResponseSeries func(t, response float64)
+}
+
+// RunError is a failure inside a run, such as an expression that fails at
+// run time; it names the cell, the simulated time and the request.
+type RunError struct {
+	Cell    string
+	Time    float64
+	Request int64
+	Entity  string
+	Attempt int
+	Err     error
+}
+
+func (e *RunError) Error() string {
+	where := e.Cell
+	if where == "" {
+		where = "model"
+	}
+	return fmt.Sprintf("%s: at simulated time %g, request %d (%s, attempt %d): %v",
+		where, e.Time, e.Request, e.Entity, e.Attempt, e.Err)
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// sim is the state of one run.
+type sim struct {
+	m    *Model
+	cfg  RunConfig
+	load int
+	now  float64
+	cal  calendar
+	ctx  EvalContext
+
+	apps    []appServer
+	servers []extServer
+
+	reqs      []request
+	freeReqs  []int32
+	toks      []token
+	freeToks  []int32
+	jobs      []job
+	freeJobs  []int32
+	gates     []gate
+	freeGates []int32
+	attrs     []float64
+	nAttrs    int
+	ready     ring[int32]
+
+	rArrival, rAttr, rPatience, rRetry []*rand.Rand
+	rLocal, rRouting, rSelect         *rand.Rand
+
+	nextCyclic  int32
+	nextID      int64
+	open        int64 // requests without a final outcome
+	arrivedAll  int64 // requests arrived, warm-up included
+	finishedAll int64 // requests with a final outcome, warm-up included
+	finished    int64 // the same after the warm-up
+	maxInSystem int64
+	maxQueue    int
+
+	measuring bool
+	stop      bool
+	err       error
+
+	res          Result
+	resp, tryRsp stats.Tally
+	respHist     stats.Histogram
+	tryHist      stats.Histogram
+	batches      stats.BatchMeans
+	measureStart float64
+}
+
+// Run simulates one load level of m until cfg.Observations requests have
+// finished after the warm-up, the run proves unstable, or the context is
+// cancelled. An unstable run is not an error: its Result says Stable false
+// and why. Errors are failures of the model at run time (*RunError) or a
+// model Run cannot simulate.
+func Run(m *Model, cfg RunConfig) (*Result, error) {
+	s, err := newSim(m, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.loop()
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s.result(), nil
+}
+
+func newSim(m *Model, cfg RunConfig) (*sim, error) {
+	if cfg.Load < 0 || cfg.Load >= len(m.Loads) {
+		return nil, fmt.Errorf("load %d out of range: the model has %d loads", cfg.Load, len(m.Loads))
+	}
+	if m.App.Servers < 1 || m.App.Capacity < 1 {
+		return nil, errors.New("the model needs at least one application server with at least one unit")
+	}
+	if cfg.Observations < 1 {
+		return nil, errors.New("observations must be at least 1")
+	}
+	s := &sim{m: m, cfg: cfg, load: cfg.Load, nAttrs: len(m.Attributes)}
+	s.res.Stable = true
+	seed := runSeed(cfg.Seed, cfg.Load, cfg.Replication)
+	s.apps = make([]appServer, m.App.Servers)
+	for i := range s.apps {
+		s.apps[i].capacity = int32(m.App.Capacity)
+	}
+	s.servers = make([]extServer, len(m.Servers))
+	for i := range s.servers {
+		s.servers[i] = extServer{
+			capacity: int32(m.Servers[i].Capacity),
+			rService: newStream(seed, streamService+i),
+			rBgArr:   newStream(seed, streamBgArrival+i),
+			rBgSvc:   newStream(seed, streamBgService+i),
+		}
+	}
+	n := len(m.Entities)
+	s.rArrival = make([]*rand.Rand, n)
+	s.rAttr = make([]*rand.Rand, n)
+	s.rPatience = make([]*rand.Rand, n)
+	s.rRetry = make([]*rand.Rand, n)
+	for e := range n {
+		s.rArrival[e] = newStream(seed, streamArrival+e)
+		s.rAttr[e] = newStream(seed, streamAttribute+e)
+		s.rPatience[e] = newStream(seed, streamPatience+e)
+		s.rRetry[e] = newStream(seed, streamRetry+e)
+	}
+	s.rLocal = newStream(seed, streamLocal)
+	s.rRouting = newStream(seed, streamRouting)
+	s.rSelect = newStream(seed, streamSelection)
+
+	s.maxInSystem = int64(cfg.MaxInSystem)
+	if s.maxInSystem <= 0 {
+		s.maxInSystem = max(20_000, 50*int64(m.App.Servers*m.App.Capacity))
+	}
+	s.maxQueue = cfg.MaxQueue
+	if s.maxQueue <= 0 {
+		s.maxQueue = 100_000
+	}
+	s.ctx.Load = m.Loads[cfg.Load]
+	s.ctx.State = s
+	s.ctx.Params = make([]float64, len(m.Params))
+	for i, p := range m.Params {
+		s.ctx.Params[i] = p.Value
+	}
+
+	for e := range m.Entities {
+		ent := &m.Entities[e]
+		if len(ent.InterArrival) != len(m.Loads) {
+			return nil, fmt.Errorf("entity %s has %d inter-arrival distributions for %d loads", ent.Name, len(ent.InterArrival), len(m.Loads))
+		}
+		if len(ent.Stages) == 0 {
+			return nil, fmt.Errorf("entity %s has no services", ent.Name)
+		}
+		if d := ent.InterArrival[cfg.Load]; d != nil {
+			s.cal.schedule(d.Sample(s.rArrival[e]), evArrival, int32(e), 0)
+		}
+	}
+	for i := range m.Servers {
+		if d := m.Servers[i].BackgroundInterArrival; d != nil && m.Servers[i].BackgroundServiceTime != nil {
+			s.cal.schedule(d.Sample(s.servers[i].rBgArr), evBackground, int32(i), 0)
+		}
+	}
+	if cfg.WarmUp > 0 {
+		// Priority 0 and scheduled first: statistics start before anything
+		// else that happens at the same instant.
+		s.cal.scheduleP(cfg.WarmUp, 0, evWarmUp, 0, 0)
+	} else {
+		s.measuring = true
+	}
+	return s, nil
+}
+
+// loop is the event loop: pop the earliest event, act, run the tokens it
+// made ready, until the run is done.
+func (s *sim) loop() {
+	var done <-chan struct{}
+	if s.cfg.Context != nil {
+		done = s.cfg.Context.Done()
+	}
+	for !s.stop && s.cal.len() > 0 {
+		ev := s.cal.pop()
+		s.now = ev.t
+		s.res.Events++
+		switch ev.kind {
+		case evArrival:
+			s.arrival(ev.ref)
+		case evBackground:
+			s.background(ev.ref)
+		case evResume:
+			t := &s.toks[ev.ref]
+			if t.cont == contSuccessDraw {
+				s.wasteWork(t, t.workStart)
+			}
+			s.drive(ev.ref)
+		case evJobDone:
+			s.jobDone(ev.ref)
+		case evTimeout:
+			s.timeout(ev.ref, ev.gen)
+		case evPatience:
+			s.patience(ev.ref, ev.gen)
+		case evRetry:
+			s.startAttempt(ev.ref)
+		case evWarmUp:
+			s.startMeasuring()
+		}
+		for s.ready.len() > 0 && !s.stop {
+			s.drive(s.ready.pop())
+		}
+		if s.finished >= s.cfg.Observations {
+			break
+		}
+		if s.res.Events&0xffff == 0 {
+			if s.cfg.Progress != nil {
+				s.cfg.Progress(s.finished, s.cfg.Observations)
+			}
+			if done != nil {
+				select {
+				case <-done:
+					s.err = s.cfg.Context.Err()
+					return
+				default:
+				}
+			}
+		}
+	}
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(s.finished, s.cfg.Observations)
+	}
+}
+
+// startMeasuring ends the warm-up: figures start afresh from now.
+func (s *sim) startMeasuring() {
+	s.measuring = true
+	s.measureStart = s.now
+	for i := range s.apps {
+		s.apps[i].busyAvg.Reset(s.now)
+		s.apps[i].queueAvg.Reset(s.now)
+	}
+	for i := range s.servers {
+		s.servers[i].busyAvg.Reset(s.now)
+		s.servers[i].queueAvg.Reset(s.now)
+	}
+}
+
+// recordResponse folds one completed request into the figures.
+func (s *sim) recordResponse(response, attempt float64) {
+	s.resp.Add(response)
+	s.respHist.Add(response)
+	s.batches.Add(response)
+	s.tryRsp.Add(attempt)
+	s.tryHist.Add(attempt)
+	if s.cfg.ResponseSeries != nil {
+		s.cfg.ResponseSeries(s.now, response)
+	}
+}
+
+// setContext prepares the expression context for token t.
+func (s *sim) setContext(t *token) {
+	q := &s.reqs[t.req]
+	a := &s.apps[t.app]
+	s.ctx.Now = s.now
+	s.ctx.AppUtil = float64(a.busy) / float64(a.capacity)
+	s.ctx.Attempt = int(q.attempt)
+	s.ctx.Attrs = s.requestAttrs(t.req)
+}
+
+// fail stops the run with an error located at cell, for token t's request.
+func (s *sim) fail(t *token, cell string, err error) {
+	s.failRequest(t.req, cell, err)
+}
+
+func (s *sim) failRequest(r int32, cell string, err error) {
+	if s.err != nil {
+		return
+	}
+	q := &s.reqs[r]
+	s.err = &RunError{Cell: cell, Time: s.now, Request: q.id, Entity: s.m.Entities[q.entity].Name, Attempt: int(q.attempt), Err: err}
+	s.stop = true
+}
+
+// unstable stops the run and records why it has no steady state.
+func (s *sim) unstable(format string, args ...any) {
+	if !s.res.Stable {
+		return
+	}
+	s.res.Stable = false
+	s.res.Unstable = fmt.Sprintf(format, args...)
+	s.stop = true
+}
+
+// Util, Queue and Busy answer util(server), queue(server) and busy(server)
+// in expressions: external servers by index, then the application servers
+// as a whole.
+func (s *sim) Util(i int) float64 {
+	if i < len(s.servers) {
+		return float64(s.servers[i].busy) / float64(s.servers[i].capacity)
+	}
+	return s.Busy(i) / float64(len(s.apps)*int(s.apps[0].capacity))
+}
+
+// Queue returns the number of jobs (or requests) waiting at server i.
+func (s *sim) Queue(i int) float64 {
+	if i < len(s.servers) {
+		return float64(s.servers[i].queue.len())
+	}
+	n := 0
+	for k := range s.apps {
+		n += s.apps[k].queue.len()
+	}
+	return float64(n)
+}
+
+// Busy returns the number of busy units of server i.
+func (s *sim) Busy(i int) float64 {
+	if i < len(s.servers) {
+		return float64(s.servers[i].busy)
+	}
+	n := int32(0)
+	for k := range s.apps {
+		n += s.apps[k].busy
+	}
+	return float64(n)
+}
+
+// result assembles the figures of the run.
+func (s *sim) result() *Result {
+	r := s.res
+	r.Load = s.m.Loads[s.load]
+	r.Replication = s.cfg.Replication
+	r.InSystem = s.open
+	r.SimTime = s.now
+	r.WarmUp = s.cfg.WarmUp
+	r.Response = summarize(&s.resp, &s.respHist)
+	n, size := s.batches.Batches()
+	r.Response.BatchesForCI, r.Response.BatchSize = int64(n), size
+	r.Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
+	r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)
+	r.AttemptResponse.CIHalfWidth95 = math.NaN()
+
+	units := 0.0
+	busy := 0.0
+	queue := 0.0
+	r.AppServers = make([]ServerResult, len(s.apps))
+	for i := range s.apps {
+		a := &s.apps[i]
+		b := a.busyAvg.Mean(s.now)
+		q := a.queueAvg.Mean(s.now)
+		units += float64(a.capacity)
+		busy += b
+		queue += q
+		r.AppServers[i] = ServerResult{
+			Name: fmt.Sprintf("App%d", i+1), Capacity: int(a.capacity),
+			Utilization: b / float64(a.capacity), MeanQueue: q, PeakBusy: int(a.peakBusy),
+			Jobs: a.grants, Arrived: a.arrived, Waited: a.waited,
+		}
+		r.Check.UnitsBusy += int64(a.busy)
+	}
+	r.AppUtilization = busy / units
+	r.AppQueue = queue
+	r.Servers = make([]ServerResult, len(s.servers))
+	for i := range s.servers {
+		sv := &s.servers[i]
+		r.Servers[i] = ServerResult{
+			Name: s.m.Servers[i].Name, Capacity: int(sv.capacity),
+			Utilization: sv.busyAvg.Mean(s.now) / float64(sv.capacity),
+			MeanQueue:   sv.queueAvg.Mean(s.now),
+			Jobs:        sv.jobs, Timeouts: sv.timeouts,
+			OrphanJobs: sv.orphanJobs, OrphanWork: sv.orphanWork,
+			PeakBusy: int(sv.peakBusy), Arrived: sv.arrived, Waited: sv.waited,
+		}
+	}
+	r.Check.ArrivedAll = s.arrivedAll
+	r.Check.FinishedAll = s.finishedAll
+	r.Check.Open = s.open
+	r.Check.UnitsHeld = s.unitsHeld()
+	return &r
+}
+
+func summarize(t *stats.Tally, h *stats.Histogram) Summary {
+	return Summary{
+		N: t.N(), Mean: t.Mean(), SD: t.SD(), Min: t.Min(), Max: t.Max(),
+		P50: h.Quantile(0.50), P90: h.Quantile(0.90), P95: h.Quantile(0.95), P99: h.Quantile(0.99),
+	}
+}
+
+// unitsHeld sums the units held by live tokens.
+func (s *sim) unitsHeld() int64 {
+	free := make([]bool, len(s.toks))
+	for _, ti := range s.freeToks {
+		free[ti] = true
+	}
+	n := int64(0)
+	for i := range s.toks {
+		if !free[i] {
+			n += int64(s.toks[i].held)
+		}
+	}
+	return n
+}

@@ -1,0 +1,358 @@
+package engine
+
+// A token is one thread of work inside the application: a request's main
+// line, or one copy of a Parallel step. It carries a stack of (service,
+// step) frames, the paper's depth attribute, so that a nested service
+// returns to the step it came from.
+type token struct {
+	req  int32
+	app  int32
+	gate int32 // the gate this copy reports to; -1 for a request's main token
+	// stage is the main token's place in its entity's service sequence.
+	stage  int32
+	frames []frame
+	// held counts the AppRes units the token holds.
+	held int32
+	// gen changes whenever a wait ends, so that stale timeouts are ignored.
+	gen  uint32
+	cont contKind
+	ok   bool // outcome handed to contOutcome
+	job  int32
+	// fork is the Count of the Parallel step the token is starting.
+	fork int32
+	// workStart is when the current local processing began.
+	workStart float64
+}
+
+// frame is a place in a service; left counts the sequential repetitions of
+// a nested step still to run after the current one.
+type frame struct {
+	svc, step, left int32
+}
+
+// contKind says what a token does when it goes on.
+type contKind uint8
+
+const (
+	contEnter       contKind = iota // its entry unit is usable: start the first service
+	contStep                        // run the current step
+	contOutcome                     // route on the current step's outcome t.ok
+	contSuccessDraw                 // the step's work is done: draw its success
+	contSend                        // the call's extra unit is usable: send the call
+	contCallReturn                  // waiting for a call's answer
+	contFork                        // the Parallel step's extra unit is usable: make the copies
+	contGate                        // waiting for the copies
+)
+
+// gate is the Hold Parents gate of a Parallel step (paper 3.4).
+type gate struct {
+	parent      int32
+	outstanding int32
+	resolved    bool
+}
+
+func (s *sim) newToken(req, app, gateID int32) int32 {
+	var ti int32
+	if n := len(s.freeToks); n > 0 {
+		ti = s.freeToks[n-1]
+		s.freeToks = s.freeToks[:n-1]
+	} else {
+		s.toks = append(s.toks, token{})
+		ti = int32(len(s.toks) - 1)
+	}
+	t := &s.toks[ti]
+	*t = token{req: req, app: app, gate: gateID, frames: t.frames[:0], gen: t.gen + 1, job: -1}
+	s.reqs[req].tokens++
+	return ti
+}
+
+func (s *sim) freeToken(ti int32) {
+	t := &s.toks[ti]
+	r := t.req
+	t.frames = t.frames[:0]
+	s.freeToks = append(s.freeToks, ti)
+	s.reqs[r].tokens--
+	s.maybeFreeRequest(r)
+}
+
+// drive runs token ti until it has to wait or ends.
+func (s *sim) drive(ti int32) {
+	for !s.stop {
+		t := &s.toks[ti]
+		switch t.cont {
+		case contEnter:
+			t.stage = 0
+			st := s.m.Entities[s.reqs[t.req].entity].Stages[0]
+			t.frames = append(t.frames, frame{svc: int32(st.Service)})
+			t.cont = contStep
+		case contStep:
+			if !s.execStep(ti) {
+				return
+			}
+		case contSuccessDraw:
+			t.ok = s.draw(ti)
+			t.cont = contOutcome
+		case contOutcome:
+			if !s.route(ti) {
+				return
+			}
+		case contSend:
+			s.send(ti)
+			return
+		case contFork:
+			s.fork(ti)
+			return
+		default:
+			return
+		}
+	}
+}
+
+// step returns the step token t stands on.
+func (s *sim) step(t *token) *Step {
+	f := &t.frames[len(t.frames)-1]
+	return &s.m.Services[f.svc].Steps[f.step]
+}
+
+// execStep starts the current step. It returns true when the token goes
+// on at once (the outcome is known), false when it waits.
+func (s *sim) execStep(ti int32) bool {
+	t := &s.toks[ti]
+	f := &t.frames[len(t.frames)-1]
+	steps := s.m.Services[f.svc].Steps
+	if int(f.step) >= len(steps) {
+		// NEXT after the last row: the service succeeds.
+		return s.serviceEnded(ti, true)
+	}
+	st := &steps[f.step]
+	if st.Condition != nil {
+		s.setContext(t)
+		ok, err := st.Condition.Bool(&s.ctx)
+		if err != nil {
+			s.fail(t, st.Cell, err)
+			return false
+		}
+		if !ok {
+			t.ok, t.cont = true, contOutcome
+			return true
+		}
+	}
+	switch st.Kind {
+	case Local:
+		d := 0.0
+		if st.ProcTime != nil {
+			d = st.ProcTime.Sample(s.rLocal)
+		}
+		t.cont = contSuccessDraw
+		if d <= 0 {
+			return true
+		}
+		t.workStart = s.now
+		s.cal.schedule(s.now+d, evResume, ti, 0)
+		return false
+	case Call:
+		return s.acquire(ti, contSend)
+	case Nested:
+		count, parallel, ok := s.nestedPlan(t, st)
+		if !ok {
+			return false
+		}
+		if count == 0 {
+			t.ok, t.cont = true, contOutcome
+			return true
+		}
+		if parallel {
+			if s.measuring {
+				s.res.ParallelSteps++
+			}
+			t.fork = count
+			return s.acquire(ti, contFork)
+		}
+		if s.measuring {
+			s.res.SequentialSteps++
+		}
+		f.left = count - 1
+		t.frames = append(t.frames, frame{svc: int32(st.Service)})
+		t.cont = contStep
+		return true
+	}
+	return false
+}
+
+// nestedPlan evaluates Count and Mode of a Nested step when it starts.
+func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
+	count = 1
+	if st.Count != nil {
+		s.setContext(t)
+		v, err := st.Count.Number(&s.ctx)
+		if err != nil {
+			s.fail(t, st.Cell, err)
+			return 0, false, false
+		}
+		if v < 0 || v != float64(int64(v)) || v > 1e6 {
+			s.fail(t, st.Cell, errorf("Count is %g; expected a whole number from 0 to 1000000", v))
+			return 0, false, false
+		}
+		count = int32(v)
+	}
+	if st.Mode != nil {
+		s.setContext(t)
+		p, err := st.Mode.Parallel(&s.ctx)
+		if err != nil {
+			s.fail(t, st.Cell, err)
+			return 0, false, false
+		}
+		parallel = p
+	}
+	return count, parallel, true
+}
+
+// draw decides whether the current step succeeds, by its SuccessRate.
+func (s *sim) draw(ti int32) bool {
+	t := &s.toks[ti]
+	st := s.step(t)
+	if st.SuccessRate == nil {
+		return true
+	}
+	var p float64
+	if c, isConst := st.SuccessRate.(Const); isConst {
+		p = float64(c)
+	} else {
+		s.setContext(t)
+		v, err := st.SuccessRate.Number(&s.ctx)
+		if err != nil {
+			s.fail(t, st.Cell, err)
+			return false
+		}
+		p = v
+	}
+	if p >= 1 {
+		return true
+	}
+	return s.rRouting.Float64() < p
+}
+
+// route follows the current step's OnSuccess or OnFailure. It returns true
+// when the token goes on.
+func (s *sim) route(ti int32) bool {
+	t := &s.toks[ti]
+	f := &t.frames[len(t.frames)-1]
+	steps := s.m.Services[f.svc].Steps
+	st := &steps[f.step]
+	target := st.OnFailure
+	if t.ok {
+		target = st.OnSuccess
+	}
+	if target >= 0 && target < len(steps) {
+		f.step = int32(target)
+		t.cont = contStep
+		return true
+	}
+	return s.serviceEnded(ti, target != Fail)
+}
+
+// serviceEnded pops the finished service and hands its result to the step
+// that called it, to the entity's service sequence, or to the Parallel
+// gate. It returns true when the token goes on.
+func (s *sim) serviceEnded(ti int32, ok bool) bool {
+	t := &s.toks[ti]
+	t.frames = t.frames[:len(t.frames)-1]
+	if n := len(t.frames); n > 0 {
+		f := &t.frames[n-1]
+		if ok && f.left > 0 {
+			f.left--
+			t.frames = append(t.frames, frame{svc: int32(s.m.Services[f.svc].Steps[f.step].Service)})
+			t.cont = contStep
+			return true
+		}
+		f.left = 0
+		t.ok, t.cont = ok, contOutcome
+		return true
+	}
+	if t.gate >= 0 {
+		s.copyDone(ti, ok)
+		return false
+	}
+	stages := s.m.Entities[s.reqs[t.req].entity].Stages
+	stage := stages[t.stage]
+	next := stage.OnFailure
+	if ok {
+		next = stage.OnSuccess
+	}
+	if next >= 0 && next < len(stages) {
+		t.stage = int32(next)
+		t.frames = append(t.frames, frame{svc: int32(stages[next].Service)})
+		t.cont = contStep
+		return true
+	}
+	s.finishAttempt(ti, next == End || (next >= len(stages)))
+	return false
+}
+
+// send sends token ti's call to the step's external server; the TimeLimit
+// counts from now.
+func (s *sim) send(ti int32) {
+	t := &s.toks[ti]
+	st := s.step(t)
+	t.gen++
+	t.cont = contCallReturn
+	j := s.newJob(ti, t.gen, int32(st.Server), st.ProcTime)
+	t = &s.toks[ti]
+	t.job = j
+	if limit := s.m.Servers[st.Server].TimeLimit; limit > 0 {
+		s.cal.schedule(s.now+limit, evTimeout, ti, t.gen)
+	}
+	s.arrive(j)
+}
+
+// fork makes the copies of a Parallel step; the parent waits at the gate
+// holding its extra unit.
+func (s *sim) fork(ti int32) {
+	t := &s.toks[ti]
+	st := s.step(t)
+	count := t.fork
+	var g int32
+	if n := len(s.freeGates); n > 0 {
+		g = s.freeGates[n-1]
+		s.freeGates = s.freeGates[:n-1]
+	} else {
+		s.gates = append(s.gates, gate{})
+		g = int32(len(s.gates) - 1)
+	}
+	s.gates[g] = gate{parent: ti, outstanding: count}
+	t.cont = contGate
+	req, app, svc := t.req, t.app, int32(st.Service)
+	for range count {
+		c := s.newToken(req, app, g)
+		ct := &s.toks[c]
+		ct.frames = append(ct.frames, frame{svc: svc})
+		ct.cont = contStep
+		s.ready.push(c)
+	}
+}
+
+// copyDone takes a copy back at its gate. The first failure releases the
+// parent at once as failed; copies still out then are late copies,
+// discarded when they return.
+func (s *sim) copyDone(ci int32, ok bool) {
+	g := s.toks[ci].gate
+	s.freeToken(ci)
+	gt := &s.gates[g]
+	gt.outstanding--
+	switch {
+	case gt.resolved:
+		if s.measuring {
+			s.res.LateCopies++
+		}
+	case !ok || gt.outstanding == 0:
+		gt.resolved = true
+		p := gt.parent
+		s.release(p)
+		pt := &s.toks[p]
+		pt.ok, pt.cont = ok, contOutcome
+		s.ready.push(p)
+	}
+	if gt.outstanding == 0 {
+		s.freeGates = append(s.freeGates, g)
+	}
+}
