@@ -87,7 +87,7 @@ type sim struct {
 	ready     ring[int32]
 
 	rArrival, rAttr, rPatience, rRetry []*rand.Rand
-	rLocal, rRouting, rSelect         *rand.Rand
+	rLocal, rRouting, rSelect          *rand.Rand
 
 	nextCyclic  int32
 	nextID      int64
