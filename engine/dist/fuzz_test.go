@@ -3,13 +3,14 @@ package dist
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
 
 // FuzzParse checks Parse never panics, reports every failure as a
 // *SyntaxError inside the input, and prints every success in a form that
-// parses back to the same distribution. The good and bad test tables seed
+// parses back to the same distribution, which draws no negative values. The good and bad test tables seed
 // it, so a plain go test runs them through these checks too.
 func FuzzParse(f *testing.F) {
 	for _, tt := range goodTests {
@@ -44,6 +45,12 @@ func FuzzParse(f *testing.F) {
 		m, m2 := d.Mean(), d2.Mean()
 		if m != m2 || math.IsNaN(m) || math.IsInf(m, 0) || m < 0 {
 			t.Fatalf("Parse(%q).Mean() = %v; after printing as %q, %v", in, m, s, m2)
+		}
+		r := rand.New(rand.NewPCG(1, 2))
+		for range 10 {
+			if x := d.Sample(r); !(x >= 0) {
+				t.Fatalf("%s: Sample() = %v, want a value >= 0", s, x)
+			}
 		}
 	})
 }

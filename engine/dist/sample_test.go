@@ -167,3 +167,28 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// TestSampleExtremes checks parameters at the edges of what parses still
+// draw values >= 0, never NaN.
+func TestSampleExtremes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, in := range []string{
+		"Exp(5e-324)", "Exp(1e300)", "Uniform(0,1.7e308)", "UniformInt(0,9007199254740992)",
+		"Normal(5e-324,1e308)", "Normal(1e300,5e-324)", "LogNormal(1e-300,1e-150)", "LogNormal(5e-324,0)",
+		"Triangular(0,0,1.7e308)", "Triangular(0,1.7e308,1.7e308)", "Triangular(1e-300,1e-300,1)",
+		"Erlang(1,5e-324)", "Erlang(1e300,1)", "Erlang(9,1)",
+		"Gamma(5e-324,1)", "Gamma(1e-300,1e300)", "Gamma(1e300,1)", "Gamma(0.999999,1)",
+		"Weibull(0.006,1)", "Weibull(1e300,1)", "Weibull(1,5e-324)",
+	} {
+		d, err := Parse(in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", in, err)
+			continue
+		}
+		for range 1000 {
+			if x := d.Sample(r); !(x >= 0) {
+				t.Fatalf("%s: Sample() = %v, want a value >= 0", in, x)
+			}
+		}
+	}
+}
