@@ -1,0 +1,362 @@
+package workbook
+
+import (
+	"strings"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/rules"
+)
+
+var serviceSpec = sheetSpec{
+	columns: []string{"Step", "ProcTime", "SuccessRate", "Server", "Service", "Count", "Mode", "Condition", "OnSuccess", "OnFailure"},
+}
+
+// svcSheet is a ProcData sheet and, when it is a service, its index.
+type svcSheet struct {
+	name     string
+	t        *table
+	problems Problems
+	service  int
+}
+
+// nestRef is a nested step, for the recursion check.
+type nestRef struct {
+	from, step, to int
+	t              *table
+	ref            string
+}
+
+// loadServices reads every ProcData sheet and decides which are services:
+// those with a Step column, and any other that something names as a
+// service (which is then a problem). The rest are left alone with a
+// warning. It then resolves the services the entities run.
+func (r *reader) loadServices() []*svcSheet {
+	var sheets []*svcSheet
+	referenced := map[string]bool{}
+	for _, s := range r.stageRefs {
+		referenced[strings.ToLower(s.ref.name)] = true
+	}
+	for _, name := range r.proc.sheets {
+		saved := r.problems
+		r.problems = nil
+		t := r.readTable(r.proc, name, serviceSpec)
+		s := &svcSheet{name: name, t: t, problems: r.problems, service: -1}
+		r.problems = saved
+		sheets = append(sheets, s)
+		if t != nil && t.has("Step") {
+			for _, rw := range t.rows {
+				if c := t.get(rw, "Service"); !c.blank() {
+					referenced[strings.ToLower(cleanText(c.text))] = true
+				}
+			}
+		}
+	}
+	for _, s := range sheets {
+		isService := s.t != nil && s.t.has("Step")
+		switch {
+		case isService:
+		case referenced[strings.ToLower(s.name)]:
+			if s.t != nil {
+				r.errorf(r.proc.name, s.name, "", "missing column %q; expected it in the header row (row %d) of this service", "Step", s.t.headerRow)
+			}
+		default:
+			r.warnf(r.proc.name, s.name, "", "sheet left alone: it has no Step column and no entity or step runs it as a service")
+			continue
+		}
+		r.problems = append(r.problems, s.problems...)
+		s.service = len(r.model.Services)
+		r.model.Services = append(r.model.Services, engine.Service{Name: s.name})
+	}
+	for _, s := range r.stageRefs {
+		if i, ok := r.serviceIndex(s.ref); ok {
+			r.model.Entities[s.entity].Stages[s.stage].Service = i
+		}
+	}
+	return sheets
+}
+
+func (r *reader) serviceNames() []string {
+	out := make([]string, len(r.model.Services))
+	for i, s := range r.model.Services {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// serviceIndex resolves a cell naming a service, reporting an unknown one.
+func (r *reader) serviceIndex(s serviceRef) (int, bool) {
+	for i, svc := range r.model.Services {
+		if svc.Name == s.name {
+			return i, true
+		}
+	}
+	for i, svc := range r.model.Services {
+		if strings.EqualFold(svc.Name, s.name) {
+			return i, true
+		}
+	}
+	r.errorf(s.t.file, s.t.sheet, s.c.ref, "unknown service %q%s; expected a sheet of ProcData.xlsx (%s)", s.name, suggest.DidYouMean(s.name, r.serviceNames()), strings.Join(r.serviceNames(), ", "))
+	return -1, false
+}
+
+// serverIndex resolves a server name; ok is false for an unknown one.
+func (r *reader) serverIndex(name string) (int, bool) {
+	for i, s := range r.model.Servers {
+		if s.Name == name {
+			return i, true
+		}
+	}
+	for i, s := range r.model.Servers {
+		if strings.EqualFold(s.Name, name) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// readServices reads the steps of every service.
+func (r *reader) readServices(sheets []*svcSheet) {
+	names := r.names()
+	for _, s := range sheets {
+		if s.service < 0 || s.t == nil || !s.t.has("Step") {
+			continue
+		}
+		r.readSteps(s.t, &r.model.Services[s.service], s.service, names)
+	}
+}
+
+func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Names) {
+	type pending struct {
+		rw   row
+		name string
+	}
+	var rows []pending
+	seen := map[string]string{}
+	for _, rw := range t.rows {
+		c := t.get(rw, "Step")
+		name := cleanText(c.text)
+		if !c.bad && name != "" {
+			if isWord(name, "NEXT", "DONE", "FAIL") {
+				r.errorf(t.file, t.sheet, c.ref, "%q is reserved for routing; expected another step name", name)
+			} else if prev, dup := seen[strings.ToLower(name)]; dup {
+				r.errorf(t.file, t.sheet, c.ref, "step %q repeats %s; expected each step name once in a service", name, prev)
+			} else {
+				seen[strings.ToLower(name)] = c.ref
+			}
+		}
+		st := engine.Step{Name: name, Cell: loc(t, c.ref), Server: -1, Service: -1}
+		r.readStep(t, rw, &st, si, names)
+		svc.Steps = append(svc.Steps, st)
+		rows = append(rows, pending{rw, name})
+	}
+	if len(rows) == 0 {
+		r.errorf(t.file, t.sheet, "", "the service has no steps; expected at least one row under the header")
+		return
+	}
+	stepNames := make([]string, len(rows))
+	for i, p := range rows {
+		stepNames[i] = p.name
+	}
+	target := func(c cell, def int) int {
+		text := cleanText(c.text)
+		switch {
+		case c.bad || text == "":
+			return def
+		case isWord(text, "NEXT"):
+			return def
+		case isWord(text, "DONE"):
+			return engine.Done
+		case isWord(text, "FAIL"):
+			return engine.Fail
+		}
+		for i, n := range stepNames {
+			if n == text {
+				return i
+			}
+		}
+		for i, n := range stepNames {
+			if strings.EqualFold(n, text) {
+				return i
+			}
+		}
+		r.errorf(t.file, t.sheet, c.ref, "unknown step %q%s; expected NEXT, DONE, FAIL or a step of this sheet", text,
+			suggest.DidYouMean(text, append([]string{"NEXT", "DONE", "FAIL"}, nonEmpty(stepNames)...)))
+		return def
+	}
+	for i, p := range rows {
+		next := i + 1
+		if next == len(rows) {
+			next = engine.Done
+		}
+		onSuccess := t.get(p.rw, "OnSuccess")
+		svc.Steps[i].OnSuccess = target(onSuccess, next)
+		onFailure := t.get(p.rw, "OnFailure")
+		if isWord(cleanText(onFailure.text), "NEXT") {
+			svc.Steps[i].OnFailure = next
+		} else {
+			svc.Steps[i].OnFailure = target(onFailure, engine.Fail)
+		}
+	}
+	for _, i := range trapped(len(svc.Steps), func(i int) []int { return []int{svc.Steps[i].OnSuccess, svc.Steps[i].OnFailure} }) {
+		label := stepNames[i]
+		if label == "" {
+			label = "row " + strings.TrimLeft(t.get(rows[i].rw, "Step").ref, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+		}
+		r.errorf(t.file, t.sheet, t.get(rows[i].rw, "Step").ref, "the service can never reach DONE or FAIL from step %q (OnSuccess and OnFailure lead round in a loop); expected a path to DONE or FAIL", label)
+	}
+}
+
+func nonEmpty(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// readStep reads one step's kind, times and expressions.
+func (r *reader) readStep(t *table, rw row, st *engine.Step, si int, names rules.Names) {
+	serverCell, serviceCell := t.get(rw, "Server"), t.get(rw, "Service")
+	serverName, serviceName := cleanText(serverCell.text), cleanText(serviceCell.text)
+	isApp := serverName == "" || strings.EqualFold(serverName, "App")
+	switch {
+	case serviceName != "" && !serviceCell.bad:
+		st.Kind = engine.Nested
+		if i, ok := r.serviceIndex(serviceRef{t: t, c: serviceCell, name: serviceName}); ok {
+			st.Service = i
+			r.nests = append(r.nests, nestRef{from: si, step: len(r.model.Services[si].Steps), to: i, t: t, ref: serviceCell.ref})
+		}
+		if !isApp && !serverCell.bad {
+			r.errorf(t.file, t.sheet, serverCell.ref, "a step cannot both call server %q and run service %q; expected Server or Service, not both (use two steps)", serverName, serviceName)
+		}
+	case !isApp && !serverCell.bad:
+		st.Kind = engine.Call
+		if i, ok := r.serverIndex(serverName); ok {
+			st.Server = i
+		} else {
+			known := append([]string{"App"}, names.Servers...)
+			r.errorf(t.file, t.sheet, serverCell.ref, "unknown server %q%s; expected App or a server of SvcData.xlsx!ServerInfo (%s)", serverName, suggest.DidYouMean(serverName, known), strings.Join(names.Servers, ", "))
+		}
+	default:
+		st.Kind = engine.Local
+	}
+	procTime := t.get(rw, "ProcTime")
+	if st.Kind == engine.Nested && !procTime.blank() {
+		r.warnf(t.file, t.sheet, procTime.ref, "ProcTime of a step that runs a service is left alone; expected it in the service's own steps")
+	} else {
+		st.ProcTime, _ = r.dist(t, procTime)
+	}
+	st.SuccessRate, _ = r.numberExpr(t, t.get(rw, "SuccessRate"), rules.Probability, names)
+	count, mode := t.get(rw, "Count"), t.get(rw, "Mode")
+	if st.Kind == engine.Nested {
+		st.Count, _ = r.numberExpr(t, count, rules.Count, names)
+		st.Mode = r.mode(t, mode, names)
+	} else {
+		for _, c := range []cell{count, mode} {
+			if !c.blank() {
+				r.warnf(t.file, t.sheet, c.ref, "%q is left alone: Count and Mode apply to a step that runs a service; expected a service in column %s", cleanText(c.text), colLetter(t, "Service"))
+			}
+		}
+	}
+	st.Condition = r.condition(t, t.get(rw, "Condition"), names)
+}
+
+// mode reads a Mode cell: parallel, sequential, or an expression.
+func (r *reader) mode(t *table, c cell, names rules.Names) engine.Mode {
+	text := cleanText(c.text)
+	switch {
+	case c.bad || text == "":
+		return nil
+	case isWord(text, "parallel"):
+		return engine.Parallel
+	case isWord(text, "sequential"):
+		return engine.Sequential
+	}
+	if identifier.MatchString(text) && suggest.Closest(text, []string{"parallel", "sequential"}) != "" && !contains(names.Params, text) && !contains(names.Attrs, text) {
+		r.errorf(t.file, t.sheet, c.ref, "unknown mode %q%s; expected parallel, sequential or an expression that yields one of them", text, suggest.DidYouMean(text, []string{"parallel", "sequential"}))
+		return nil
+	}
+	if e, ok := r.expr(t, c, rules.Mode, names); ok {
+		return e
+	}
+	return nil
+}
+
+// condition reads a Condition cell; blank or true is nil (always run).
+func (r *reader) condition(t *table, c cell, names rules.Names) engine.Bool {
+	text := cleanText(c.text)
+	switch {
+	case c.bad || text == "" || isWord(text, "true") || text == "1":
+		return nil
+	case isWord(text, "false") || text == "0":
+		return constBool(false)
+	}
+	if e, ok := r.expr(t, c, rules.Bool, names); ok {
+		return e
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkNesting reports services that run themselves, directly or through
+// others: a request would nest without end.
+func (r *reader) checkNesting() {
+	n := len(r.model.Services)
+	out := make([][]nestRef, n)
+	for _, e := range r.nests {
+		out[e.from] = append(out[e.from], e)
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, n)
+	var stack []nestRef
+	var visit func(int)
+	visit = func(s int) {
+		color[s] = grey
+		for _, e := range out[s] {
+			switch color[e.to] {
+			case grey:
+				path := []string{r.model.Services[e.to].Name}
+				start := 0
+				for i, f := range stack {
+					if f.from == e.to {
+						start = i
+						break
+					}
+				}
+				for _, f := range stack[start:] {
+					path = append(path, r.model.Services[f.to].Name)
+				}
+				if e.from == e.to {
+					path = []string{e.t.sheet}
+				}
+				path = append(path, r.model.Services[e.to].Name)
+				r.errorf(e.t.file, e.t.sheet, e.ref, "service %q runs itself (%s), so a request would nest without end; expected no loop of nested services", r.model.Services[e.to].Name, strings.Join(path, " → "))
+			case white:
+				stack = append(stack, e)
+				visit(e.to)
+				stack = stack[:len(stack)-1]
+			}
+		}
+		color[s] = black
+	}
+	for s := range n {
+		if color[s] == white {
+			visit(s)
+		}
+	}
+}

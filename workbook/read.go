@@ -1,0 +1,185 @@
+package workbook
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/rules"
+	"github.com/websim/websim/study"
+)
+
+// The input workbooks of a model folder.
+const (
+	SvcDataFile  = "SvcData.xlsx"
+	ProcDataFile = "ProcData.xlsx"
+)
+
+// resultSheets are the sheets websim itself adds to SvcData.xlsx with
+// --write-back; reading leaves them alone without a warning.
+var resultSheets = map[string]bool{"summary": true, "servers": true, "charts": true, "run": true}
+
+// reader gathers the problems and the pieces of the model while reading.
+type reader struct {
+	dir      string
+	problems Problems
+	svc      *book
+	proc     *book
+	// used marks the sheets read, by book name and sheet.
+	used map[string]bool
+
+	model      *engine.Model
+	base       state
+	settings   []study.Setting
+	paramNames []string
+	userParams []string
+
+	// Cells kept for checks made once everything is read.
+	arrivals   *table
+	entityRows []entityRow
+	stageRefs  []stageRef
+	nests      []nestRef
+	ratCache   map[string]engine.Number
+	loadsCache map[string][]int
+}
+
+// serviceRef is a cell naming a service, checked once ProcData is read.
+type serviceRef struct {
+	t    *table
+	c    cell
+	name string
+}
+
+// Read reads dir/SvcData.xlsx and dir/ProcData.xlsx, checks everything, and
+// returns the plan. When anything is wrong it returns a nil plan and
+// Problems listing every problem found (warnings included), each located
+// as File!Sheet!Cell. Warnings alone do not fail Read; they are in
+// Plan.Warnings. Read never writes.
+func Read(dir string) (*study.Plan, error) {
+	r := &reader{dir: dir, used: map[string]bool{}, model: &engine.Model{}}
+	plan := r.read()
+	r.problems.sort()
+	if len(r.problems.Errors()) > 0 {
+		return nil, r.problems
+	}
+	for _, w := range r.problems {
+		plan.Warnings = append(plan.Warnings, w.Error())
+	}
+	return plan, nil
+}
+
+func (r *reader) read() *study.Plan {
+	info, err := os.Stat(r.dir)
+	if err != nil || !info.IsDir() {
+		r.errorf(r.dir, "", "", "no such model folder; expected a folder holding %s and %s", SvcDataFile, ProcDataFile)
+		return nil
+	}
+	r.svc = r.openBook(r.dir, SvcDataFile)
+	r.proc = r.openBook(r.dir, ProcDataFile)
+	if r.svc == nil || r.proc == nil || len(r.problems.Errors()) > 0 {
+		// A missing, damaged or newer workbook: anything else would mislead.
+		return nil
+	}
+	defer r.svc.x.Close()
+	defer r.proc.x.Close()
+	m := r.model
+	m.Name = filepath.Base(filepath.Clean(r.dir))
+	if abs, err := filepath.Abs(r.dir); err == nil {
+		m.Name = filepath.Base(abs)
+	}
+
+	r.readSettings()
+	m.TimeUnit = r.base.timeUnit
+	r.readServers()
+	r.readArrivals()
+	attrs := r.readAttributeNames()
+	r.readEntities()
+	sheets := r.loadServices()
+	r.readAttributes(attrs)
+	r.readServices(sheets)
+	r.checkNesting()
+	scenarios := r.readExperiments()
+	r.warnUnusedSheets()
+
+	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,
+		Inputs: []study.Input{{Name: SvcDataFile, SHA256: r.svc.sha256}, {Name: ProcDataFile, SHA256: r.proc.sha256}}}
+	for _, sc := range scenarios {
+		plan.Scenarios = append(plan.Scenarios, r.scenario(sc))
+	}
+	return plan
+}
+
+// names are what expressions may refer to.
+func (r *reader) names() rules.Names {
+	servers := make([]string, len(r.model.Servers))
+	for i, s := range r.model.Servers {
+		servers[i] = s.Name
+	}
+	return rules.Names{Attrs: r.model.Attributes, Params: r.paramNames, Servers: servers}
+}
+
+// table finds a sheet (ignoring case), marks it used and reads it. A
+// missing sheet is a problem when required, else nil without a word.
+func (r *reader) table(b *book, sheet string, spec sheetSpec, required bool) *table {
+	name, ok := b.hasSheet(sheet)
+	if !ok {
+		if required {
+			r.errorf(b.name, sheet, "", "missing sheet; expected a sheet %q%s", sheet, spec.expected)
+		}
+		return nil
+	}
+	r.used[b.name+"!"+name] = true
+	return r.readTable(b, name, spec)
+}
+
+// warnUnusedSheets warns about SvcData sheets websim did not read.
+func (r *reader) warnUnusedSheets() {
+	for _, s := range r.svc.sheets {
+		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] {
+			continue
+		}
+		r.warnf(r.svc.name, s, "", "sheet left alone: it is not a websim sheet nor named as an entity of Arrivals")
+	}
+}
+
+func (r *reader) errorf(file, sheet, ref, format string, args ...any) {
+	r.add(false, file, sheet, ref, fmt.Sprintf(format, args...))
+}
+
+func (r *reader) warnf(file, sheet, ref, format string, args ...any) {
+	r.add(true, file, sheet, ref, fmt.Sprintf(format, args...))
+}
+
+func (r *reader) add(warning bool, file, sheet, ref, msg string) {
+	p := Problem{File: file, Sheet: sheet, Cell: ref, Msg: msg, Warning: warning}
+	switch file {
+	case SvcDataFile:
+		p.order.file = 1
+	case ProcDataFile:
+		p.order.file = 2
+	}
+	p.order.sheet = -1
+	for _, b := range []*book{r.svc, r.proc} {
+		if b != nil && b.name == file {
+			p.order.sheet = len(b.sheets) // missing sheets after the others
+			for i, s := range b.sheets {
+				if s == sheet {
+					p.order.sheet = i
+				}
+			}
+		}
+	}
+	if sheet == "" {
+		p.order.sheet = -1
+	}
+	if ref != "" {
+		if c, rw, err := excelize.CellNameToCoordinates(ref); err == nil {
+			p.order.row, p.order.col = rw, c
+		}
+	}
+	r.problems = append(r.problems, p)
+}

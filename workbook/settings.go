@@ -1,0 +1,377 @@
+package workbook
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/study"
+)
+
+// The built-in settings, as documented, in the order defaults are listed.
+var builtinSettings = []string{
+	"TimeUnit", "Seed", "WarmUp", "Observations", "Replications", "Loads",
+	"AppServers", "AppCapacity", "SelectionRule", "RATParameter", "RAT", "TActive", "TargetPrecision",
+}
+
+// numericSettings are the built-in settings that expressions can read.
+var numericSettings = map[string]bool{
+	"Seed": true, "WarmUp": true, "Observations": true, "Replications": true, "AppServers": true,
+	"AppCapacity": true, "RATParameter": true, "TActive": true, "TargetPrecision": true,
+}
+
+// builtinByKey finds a built-in setting by its compared form.
+var builtinByKey = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range builtinSettings {
+		m[normKey(s)] = s
+	}
+	return m
+}()
+
+// state is what the settings say, for the base or one scenario.
+type state struct {
+	timeUnit string
+	run      study.RunSettings
+	app      engine.AppConfig
+	// loads is the Loads setting as written ("all" or a list), and where.
+	loads    string
+	loadsLoc [3]string
+	// rat is the RAT expression as written ("" for the default), and where.
+	rat    string
+	ratLoc [3]string
+	// params are the values of Model.Params.
+	params []float64
+}
+
+func defaultState() state {
+	return state{
+		timeUnit: "s",
+		run:      study.RunSettings{Seed: 1, Observations: 100000, Replications: 1},
+		app:      engine.AppConfig{Servers: 1, Capacity: 20, Selection: engine.LeastBusy},
+		loads:    "all",
+	}
+}
+
+// settingsSpec is the Settings sheet.
+var settingsSpec = sheetSpec{columns: []string{"Name", "Value"}, required: []string{"Name", "Value"}}
+
+// readSettings reads the Settings sheet into the base state, the parameter
+// names (sheet order, then the numeric built-ins it leaves out) and the
+// settings as text.
+func (r *reader) readSettings() {
+	r.base = defaultState()
+	seen := map[string]string{}
+	var values []float64
+	if t := r.table(r.svc, "Settings", settingsSpec, false); t != nil {
+		for _, rw := range t.rows {
+			nameCell, valCell := t.get(rw, "Name"), t.get(rw, "Value")
+			name := cleanText(nameCell.text)
+			if nameCell.bad {
+				continue
+			}
+			if name == "" {
+				r.errorf(t.file, t.sheet, nameCell.ref, "a value without a setting name; expected a name in column %s", colLetter(t, "Name"))
+				continue
+			}
+			if builtin, ok := builtinByKey[normKey(name)]; ok {
+				name = builtin
+			}
+			if prev, dup := seen[normKey(name)]; dup {
+				r.errorf(t.file, t.sheet, nameCell.ref, "setting %q repeats %s; expected each setting once", name, prev)
+				continue
+			}
+			seen[normKey(name)] = nameCell.ref
+			text := cleanText(valCell.text)
+			r.settings = append(r.settings, study.Setting{Name: name, Value: text})
+			_, builtin := builtinByKey[normKey(name)]
+			if !builtin {
+				if !identifier.MatchString(name) {
+					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _ (e.g. SwitchUtil) that expressions can use", name, suggest.DidYouMean(name, builtinSettings))
+					continue
+				}
+				r.paramNames = append(r.paramNames, name)
+				values = append(values, 0)
+				r.userParams = append(r.userParams, name)
+			} else if numericSettings[name] {
+				r.paramNames = append(r.paramNames, name)
+				values = append(values, 0)
+			}
+			if valCell.bad {
+				continue
+			}
+			if text == "" {
+				if !builtin {
+					r.errorf(t.file, t.sheet, valCell.ref, "parameter %q has no value; expected a number", name)
+				}
+				continue
+			}
+			r.base.params = values
+			r.apply(&r.base, t.file, t.sheet, valCell.ref, name, text)
+			values = r.base.params
+		}
+	}
+	for _, name := range builtinSettings {
+		if _, ok := seen[normKey(name)]; ok {
+			continue
+		}
+		r.settings = append(r.settings, study.Setting{Name: name, Value: defaultText(name)})
+		if numericSettings[name] {
+			r.paramNames = append(r.paramNames, name)
+			values = append(values, 0)
+		}
+	}
+	r.base.params = values
+	// Numeric built-ins left blank or out still need their values.
+	for i, name := range r.paramNames {
+		if numericSettings[name] {
+			r.base.params[i] = builtinValue(&r.base, name)
+		}
+	}
+}
+
+func defaultText(name string) string {
+	switch name {
+	case "TimeUnit":
+		return "s"
+	case "Seed", "Replications", "AppServers":
+		return "1"
+	case "WarmUp", "RATParameter", "TActive", "TargetPrecision":
+		return "0"
+	case "Observations":
+		return "100000"
+	case "Loads":
+		return "all"
+	case "AppCapacity":
+		return "20"
+	case "SelectionRule":
+		return "LBS"
+	case "RAT":
+		return "RATParameter * AppUtil"
+	}
+	return ""
+}
+
+// builtinValue is the value a numeric built-in setting has in s.
+func builtinValue(s *state, name string) float64 {
+	switch name {
+	case "Seed":
+		return float64(s.run.Seed)
+	case "WarmUp":
+		return s.run.WarmUp
+	case "Observations":
+		return float64(s.run.Observations)
+	case "Replications":
+		return float64(s.run.Replications)
+	case "AppServers":
+		return float64(s.app.Servers)
+	case "AppCapacity":
+		return float64(s.app.Capacity)
+	case "RATParameter":
+		return s.app.RATParameter
+	case "TActive":
+		return s.app.TActive
+	case "TargetPrecision":
+		return s.run.TargetPrecision
+	}
+	return 0
+}
+
+func colLetter(t *table, name string) string {
+	if i, ok := t.col[name]; ok {
+		s := cellName(i, 1)
+		return strings.TrimRight(s, "0123456789")
+	}
+	return name
+}
+
+// apply sets one setting (a built-in by its documented name, or a user
+// parameter) from its text in state s, reporting a bad value at the cell.
+// Numeric settings also set their parameter.
+func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
+	bad := func(format string, args ...any) {
+		r.errorf(file, sheet, ref, format, args...)
+	}
+	num := func() (float64, bool) {
+		v, ok := parseNumber(text)
+		if !ok {
+			bad("%s; expected a number for %s", numberHint(text), name)
+		}
+		return v, ok
+	}
+	whole := func(min float64) (float64, bool) {
+		v, ok := num()
+		if ok && (!isWhole(v) || v < min) {
+			bad("%s %s is not a whole number >= %s; expected a whole number >= %s", name, formatNumber(v), formatNumber(min), formatNumber(min))
+			return 0, false
+		}
+		return v, ok
+	}
+	nonNegative := func() (float64, bool) {
+		v, ok := num()
+		if ok && v < 0 {
+			bad("%s %s is negative; expected a number >= 0", name, formatNumber(v))
+			return 0, false
+		}
+		return v, ok
+	}
+	switch name {
+	case "TimeUnit":
+		s.timeUnit = text
+		return
+	case "Seed":
+		if u, err := strconv.ParseUint(text, 10, 64); err == nil {
+			s.run.Seed = u
+		} else if v, ok := whole(0); ok {
+			s.run.Seed = uint64(v)
+		}
+	case "WarmUp":
+		if strings.EqualFold(text, "auto") {
+			s.run.WarmUp, s.run.AutoWarmUp = 0, true
+		} else if v, ok := nonNegative(); ok {
+			s.run.WarmUp, s.run.AutoWarmUp = v, false
+		}
+	case "Observations":
+		if v, ok := whole(1); ok {
+			s.run.Observations = int64(v)
+		}
+	case "Replications":
+		if v, ok := whole(1); ok {
+			s.run.Replications = int(v)
+		}
+	case "Loads":
+		s.loads, s.loadsLoc = text, [3]string{file, sheet, ref}
+		return
+	case "AppServers":
+		if v, ok := whole(1); ok {
+			s.app.Servers = int(v)
+		}
+	case "AppCapacity":
+		if v, ok := whole(1); ok {
+			s.app.Capacity = int(v)
+		}
+	case "SelectionRule":
+		switch normKey(text) {
+		case "lbs", "leastbusy":
+			s.app.Selection = engine.LeastBusy
+		case "random":
+			s.app.Selection = engine.RandomServer
+		case "cyclic", "roundrobin":
+			s.app.Selection = engine.Cyclic
+		default:
+			bad("unknown selection rule %q%s; expected LBS, Random or Cyclic", text, suggest.DidYouMean(text, []string{"LBS", "Random", "Cyclic"}))
+		}
+		return
+	case "RATParameter":
+		if v, ok := nonNegative(); ok {
+			s.app.RATParameter = v
+		}
+	case "RAT":
+		s.rat, s.ratLoc = text, [3]string{file, sheet, ref}
+		return
+	case "TActive":
+		if v, ok := nonNegative(); ok {
+			s.app.TActive = v
+		}
+	case "TargetPrecision":
+		if v, ok := num(); ok {
+			if v < 0 || v >= 1 {
+				bad("TargetPrecision %s is outside 0..1; expected a share of the mean such as 0.05 (0 for none)", formatNumber(v))
+			} else {
+				s.run.TargetPrecision = v
+			}
+		}
+	default:
+		v, ok := num()
+		if ok {
+			s.params[r.paramIndex(name)] = v
+		}
+		return
+	}
+	if i := r.paramIndex(name); i >= 0 && i < len(s.params) {
+		s.params[i] = builtinValue(s, name)
+	}
+}
+
+func (r *reader) paramIndex(name string) int {
+	for i, n := range r.paramNames {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// settingName finds a setting by a header or name as written: a built-in,
+// or a user parameter of the Settings sheet (ignoring case, spaces, _).
+func (r *reader) settingName(s string) (string, bool) {
+	key := normKey(s)
+	if b, ok := builtinByKey[key]; ok {
+		return b, true
+	}
+	for _, p := range r.userParams {
+		if normKey(p) == key {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// allSettingNames lists the built-in and user setting names for hints.
+func (r *reader) allSettingNames() []string {
+	return append(append([]string{}, builtinSettings...), r.userParams...)
+}
+
+// resolveLoads turns a Loads setting into indexes of Model.Loads.
+func (r *reader) resolveLoads(s *state) []int {
+	all := make([]int, len(r.model.Loads))
+	for i := range all {
+		all[i] = i
+	}
+	text := cleanText(s.loads)
+	if text == "" || strings.EqualFold(text, "all") {
+		return all
+	}
+	var out []int
+	file, sheet, ref := s.loadsLoc[0], s.loadsLoc[1], s.loadsLoc[2]
+	for part := range strings.SplitSeq(text, ",") {
+		label := cleanText(part)
+		if label == "" {
+			continue
+		}
+		i := r.loadIndex(label)
+		if i < 0 {
+			r.errorf(file, sheet, ref, "unknown load %q%s; expected all or load headers of Arrivals (%s), separated by commas",
+				label, suggest.DidYouMean(label, r.model.Loads), strings.Join(r.model.Loads, ", "))
+			continue
+		}
+		out = append(out, i)
+	}
+	if len(out) == 0 {
+		r.errorf(file, sheet, ref, "no loads in %q; expected all or load headers of Arrivals separated by commas", text)
+	}
+	return out
+}
+
+func (r *reader) loadIndex(label string) int {
+	for i, l := range r.model.Loads {
+		if l == label {
+			return i
+		}
+	}
+	for i, l := range r.model.Loads {
+		if strings.EqualFold(l, label) || normKey(l) == normKey(label) {
+			return i
+		}
+	}
+	if v, ok := parseNumber(label); ok {
+		for i, l := range r.model.Loads {
+			if w, ok := parseNumber(l); ok && math.Abs(v-w) < 1e-12 {
+				return i
+			}
+		}
+	}
+	return -1
+}

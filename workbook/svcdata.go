@@ -1,0 +1,335 @@
+package workbook
+
+import (
+	"math"
+	"strings"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/rules"
+)
+
+var serverSpec = sheetSpec{
+	columns:  []string{"Server", "Capacity", "TimeLimit", "BackgroundInterArrival", "BackgroundServiceTime"},
+	required: []string{"Server", "Capacity"},
+}
+
+// readServers reads ServerInfo (optional: a model may call no server).
+func (r *reader) readServers() {
+	t := r.table(r.svc, "ServerInfo", serverSpec, false)
+	if t == nil {
+		return
+	}
+	seen := map[string]string{}
+	for _, rw := range t.rows {
+		nc := t.get(rw, "Server")
+		name := cleanText(nc.text)
+		if nc.bad {
+			continue
+		}
+		switch {
+		case name == "":
+			r.errorf(t.file, t.sheet, nc.ref, "a server without a name; expected a name in column %s", colLetter(t, "Server"))
+			continue
+		case strings.EqualFold(name, "App"):
+			r.errorf(t.file, t.sheet, nc.ref, "%q is reserved for the application servers; expected another name for an external server", name)
+			continue
+		}
+		if prev, dup := seen[strings.ToLower(name)]; dup {
+			r.errorf(t.file, t.sheet, nc.ref, "server %q repeats %s; expected each server once", name, prev)
+			continue
+		}
+		seen[strings.ToLower(name)] = nc.ref
+		s := engine.Server{Name: name, Capacity: 1}
+		if c := t.get(rw, "Capacity"); c.blank() && !c.bad {
+			r.errorf(t.file, t.sheet, c.ref, "server %q has no capacity; expected a whole number >= 1", name)
+		} else if v, ok := r.wholeCell(t, c, 1, "capacity"); ok {
+			s.Capacity = v
+		}
+		if c := t.get(rw, "TimeLimit"); !c.blank() {
+			if v, ok := r.numberCell(t, c, "time limit"); ok {
+				if v < 0 {
+					r.errorf(t.file, t.sheet, c.ref, "time limit %s is negative; expected a time > 0, or blank for no limit", formatNumber(v))
+				}
+				s.TimeLimit = math.Max(v, 0)
+			}
+		}
+		ia, iaOK := r.dist(t, t.get(rw, "BackgroundInterArrival"))
+		st, stOK := r.dist(t, t.get(rw, "BackgroundServiceTime"))
+		if iaOK && stOK && (ia == nil) != (st == nil) {
+			missing := t.get(rw, "BackgroundServiceTime")
+			what := "BackgroundServiceTime"
+			if ia == nil {
+				missing, what = t.get(rw, "BackgroundInterArrival"), "BackgroundInterArrival"
+			}
+			ref := missing.ref
+			if !t.has(what) {
+				ref = nc.ref
+			}
+			r.errorf(t.file, t.sheet, ref, "background load of %q needs both BackgroundInterArrival and BackgroundServiceTime; expected %s too, or neither", name, what)
+		}
+		s.BackgroundInterArrival, s.BackgroundServiceTime = ia, st
+		r.model.Servers = append(r.model.Servers, s)
+	}
+}
+
+// numberCell reads a plain number (text typed as a number is accepted).
+func (r *reader) numberCell(t *table, c cell, what string) (float64, bool) {
+	if c.bad {
+		return 0, false
+	}
+	v, ok := parseNumber(c.text)
+	if !ok {
+		r.errorf(t.file, t.sheet, c.ref, "%s; expected a number for the %s", numberHint(c.text), what)
+	}
+	return v, ok
+}
+
+// wholeCell reads a whole number >= min.
+func (r *reader) wholeCell(t *table, c cell, min int, what string) (int, bool) {
+	v, ok := r.numberCell(t, c, what)
+	if !ok {
+		return 0, false
+	}
+	if !isWhole(v) || v < float64(min) {
+		r.errorf(t.file, t.sheet, c.ref, "%s %s is not a whole number >= %d; expected a whole number >= %d", what, formatNumber(v), min, min)
+		return 0, false
+	}
+	return int(math.Round(v)), true
+}
+
+var arrivalsSpec = sheetSpec{
+	columns:  []string{"Entity", "Patience", "RetryProbability", "RetryDelay", "MaxRetries"},
+	required: []string{"Entity"},
+	expected: " with the column Entity and one column of inter-arrival times per load level",
+	extra:    true,
+}
+
+// entityRow remembers where an entity was defined.
+type entityRow struct {
+	t   *table
+	ref string
+}
+
+// readArrivals reads the load levels and the entities.
+func (r *reader) readArrivals() {
+	t := r.table(r.svc, "Arrivals", arrivalsSpec, true)
+	if t == nil {
+		return
+	}
+	r.arrivals = t
+	var loads []extraColumn
+	for _, e := range t.extra {
+		if i := r.loadIndex(e.header); i >= 0 {
+			r.errorf(t.file, t.sheet, e.cell, "load %q repeats %s; expected each load header once", e.header, loads[i].cell)
+			continue
+		}
+		loads = append(loads, e)
+		r.model.Loads = append(r.model.Loads, e.header)
+	}
+	if len(loads) == 0 {
+		r.errorf(t.file, t.sheet, "", "no load columns; expected one column per load level after Entity, headed by the level's label (e.g. L1), holding inter-arrival times")
+	}
+	seen := map[string]string{}
+	for _, rw := range t.rows {
+		nc := t.get(rw, "Entity")
+		name := cleanText(nc.text)
+		if nc.bad {
+			continue
+		}
+		if name == "" {
+			r.errorf(t.file, t.sheet, nc.ref, "arrivals without an entity name; expected a name in column %s", colLetter(t, "Entity"))
+			continue
+		}
+		if prev, dup := seen[strings.ToLower(name)]; dup {
+			r.errorf(t.file, t.sheet, nc.ref, "entity %q repeats %s; expected each entity once", name, prev)
+			continue
+		}
+		seen[strings.ToLower(name)] = nc.ref
+		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads))}
+		for i, l := range loads {
+			e.InterArrival[i], _ = r.dist(t, t.at(rw, l.index))
+		}
+		e.Patience, _ = r.dist(t, t.get(rw, "Patience"))
+		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
+		if c := t.get(rw, "RetryProbability"); !c.blank() {
+			if v, ok := r.numberCell(t, c, "retry probability"); ok {
+				if msg := checkKind(v, rules.Probability); msg != "" {
+					r.errorf(t.file, t.sheet, c.ref, "%s", msg)
+				} else {
+					e.RetryProbability = v
+				}
+			}
+		}
+		if c := t.get(rw, "MaxRetries"); !c.blank() {
+			if v, ok := r.wholeCell(t, c, 0, "MaxRetries"); ok {
+				e.MaxRetries = v
+			}
+		} else if e.RetryProbability >= 1 && !c.bad {
+			ref := c.ref
+			if !t.has("MaxRetries") {
+				ref = t.get(rw, "RetryProbability").ref
+			}
+			r.errorf(t.file, t.sheet, ref, "RetryProbability 1 without MaxRetries would retry a failing request forever; expected MaxRetries, a whole number >= 0")
+		} else {
+			e.MaxRetries = math.MaxInt32 // no cap: RetryProbability below 1 ends the retries
+		}
+		r.model.Entities = append(r.model.Entities, e)
+		r.entityRows = append(r.entityRows, entityRow{t: t, ref: nc.ref})
+	}
+}
+
+// entityIndex finds an entity by name, ignoring case.
+func (r *reader) entityIndex(name string) int {
+	for i, e := range r.model.Entities {
+		if e.Name == name {
+			return i
+		}
+	}
+	for i, e := range r.model.Entities {
+		if strings.EqualFold(e.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *reader) entityNames() []string {
+	out := make([]string, len(r.model.Entities))
+	for i, e := range r.model.Entities {
+		out[i] = e.Name
+	}
+	return out
+}
+
+var attributesSpec = sheetSpec{
+	columns:  []string{"Entity", "Attribute", "Value"},
+	required: []string{"Entity", "Attribute", "Value"},
+}
+
+// attrRow is one row of Attributes, compiled once every name is known.
+type attrRow struct {
+	t      *table
+	entity int
+	index  int // in Model.Attributes
+	value  cell
+}
+
+// readAttributeNames reads the Attributes sheet's names, so that every
+// expression can know them; the values are compiled by readAttributes.
+func (r *reader) readAttributeNames() []attrRow {
+	t := r.table(r.svc, "Attributes", attributesSpec, false)
+	if t == nil {
+		return nil
+	}
+	var out []attrRow
+	seen := map[[2]string]string{}
+	for _, rw := range t.rows {
+		ec, ac, vc := t.get(rw, "Entity"), t.get(rw, "Attribute"), t.get(rw, "Value")
+		if ec.bad || ac.bad {
+			continue
+		}
+		ename, aname := cleanText(ec.text), cleanText(ac.text)
+		ei := r.entityIndex(ename)
+		switch {
+		case ename == "":
+			r.errorf(t.file, t.sheet, ec.ref, "an attribute without an entity; expected an entity of Arrivals (%s)", strings.Join(r.entityNames(), ", "))
+			continue
+		case ei < 0:
+			r.errorf(t.file, t.sheet, ec.ref, "unknown entity %q%s; expected an entity of Arrivals (%s)", ename, suggest.DidYouMean(ename, r.entityNames()), strings.Join(r.entityNames(), ", "))
+			continue
+		case aname == "":
+			r.errorf(t.file, t.sheet, ac.ref, "an attribute without a name; expected a name of letters, digits and _ (e.g. Cards)")
+			continue
+		case !identifier.MatchString(aname):
+			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q cannot be used in expressions; expected letters, digits and _, starting with a letter (e.g. %s)", aname, strings.Join(strings.Fields(aname), ""))
+			continue
+		case vc.blank() && !vc.bad:
+			r.errorf(t.file, t.sheet, vc.ref, "attribute %q has no value; expected a distribution such as UniformInt(1,6) or an expression", aname)
+			continue
+		}
+		key := [2]string{strings.ToLower(r.model.Entities[ei].Name), aname}
+		if prev, dup := seen[key]; dup {
+			r.errorf(t.file, t.sheet, ac.ref, "attribute %q of %q repeats %s; expected each attribute once per entity", aname, r.model.Entities[ei].Name, prev)
+			continue
+		}
+		seen[key] = ac.ref
+		idx := -1
+		for i, a := range r.model.Attributes {
+			if a == aname {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			idx = len(r.model.Attributes)
+			r.model.Attributes = append(r.model.Attributes, aname)
+		}
+		out = append(out, attrRow{t: t, entity: ei, index: idx, value: vc})
+	}
+	return out
+}
+
+// readAttributes compiles attribute values: a distribution, or else an
+// expression that may read the attributes drawn before it.
+func (r *reader) readAttributes(rows []attrRow) {
+	names := r.names()
+	drawn := map[int]map[int]bool{}
+	for _, a := range rows {
+		if drawn[a.entity] == nil {
+			drawn[a.entity] = map[int]bool{}
+		}
+		at := engine.Attribute{Index: a.index, Cell: loc(a.t, a.value.ref)}
+		ok := r.attributeValue(&at, a, names, drawn[a.entity])
+		drawn[a.entity][a.index] = true
+		if ok {
+			e := &r.model.Entities[a.entity]
+			e.Attributes = append(e.Attributes, at)
+		}
+	}
+}
+
+func (r *reader) attributeValue(at *engine.Attribute, a attrRow, names rules.Names, drawn map[int]bool) bool {
+	c, t := a.value, a.t
+	if c.bad {
+		return false
+	}
+	d, distErr := parseDist(c.text)
+	if distErr == nil {
+		at.Dist = d
+		return true
+	}
+	// Only the attributes drawn before this one have values: hide the
+	// others behind names no expression can write, keeping the indexes.
+	earlier := names
+	earlier.Attrs = make([]string, len(names.Attrs))
+	for i, n := range names.Attrs {
+		earlier.Attrs[i] = n
+		if !drawn[i] {
+			earlier.Attrs[i] = "\x00 not drawn yet " + strings.Repeat("\x00", 40)
+		}
+	}
+	e, err := rules.Compile(c.text, rules.Number, earlier)
+	if err != nil {
+		switch {
+		case callLike.MatchString(c.text) && !strings.ContainsAny(c.text, "<>=*/+?"):
+			r.errorf(t.file, t.sheet, c.ref, "%s", distErr.Error())
+		case compiles(c.text, names):
+			r.errorf(t.file, t.sheet, c.ref, "%s; expected only attributes listed above this one for the entity (they are drawn in order)", exprMessage(c.text, err))
+		default:
+			r.errorf(t.file, t.sheet, c.ref, "%s", exprMessage(c.text, err))
+		}
+		return false
+	}
+	e.Cell = at.Cell
+	if v, isConst := e.Const(); isConst {
+		at.Expr = engine.Const(v)
+	} else {
+		at.Expr = e
+	}
+	return true
+}
+
+func compiles(src string, names rules.Names) bool {
+	_, err := rules.Compile(src, rules.Number, names)
+	return err == nil
+}

@@ -1,0 +1,100 @@
+package workbook
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// normKey is the form in which headers and names are compared: lower case,
+// without spaces and underscores ("Proc Time", "proc_time" and "PROCTIME"
+// are one column).
+func normKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || unicode.IsSpace(r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// cleanText trims spaces, including the non-breaking spaces that pasting
+// from web pages leaves, from both ends of a cell's text.
+func cleanText(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' || r == '\ufeff' })
+}
+
+// plainNumber is a decimal number as Excel stores it or as a user types it
+// into a text cell: sign, digits, a point, an exponent, and an optional %.
+var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?%?$`)
+
+// parseNumber reads a cell's raw text as a number where that is
+// unambiguous: "12", " 0.5 ", "2.5e-3", "50%" (0.5). A decimal comma, a
+// thousands separator, hexadecimal, NaN and infinity are refused.
+func parseNumber(s string) (float64, bool) {
+	s = cleanText(s)
+	if !plainNumber.MatchString(s) {
+		return 0, false
+	}
+	percent := strings.HasSuffix(s, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	if percent {
+		v /= 100
+	}
+	return v, true
+}
+
+// looksNumeric tells whether s was probably meant as a number, for a
+// message: "0,5" and "1 000" were, "Expo(3)" was not.
+func looksNumeric(s string) bool {
+	s = cleanText(s)
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789.,+-eE% \u00a0'", r) {
+			return false
+		}
+	}
+	return strings.ContainsAny(s, "0123456789")
+}
+
+// numberHint explains why text is not a number.
+func numberHint(s string) string {
+	if looksNumeric(s) && strings.ContainsAny(s, ", '\u00a0") {
+		return fmt.Sprintf("%q is not a number (write it with a point for decimals and no thousands separator, e.g. 1234.5)", s)
+	}
+	return fmt.Sprintf("%q is not a number", s)
+}
+
+// formatNumber prints a number as briefly as it can.
+func formatNumber(v float64) string {
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// isWhole tells whether v is a whole number that fits an int32, with a
+// little room for the rounding of a computed formula.
+func isWhole(v float64) bool {
+	return math.Abs(v-math.Round(v)) < 1e-9 && math.Abs(v) <= math.MaxInt32
+}
+
+// excelErrors are the error values a formula can leave in a cell.
+var excelErrors = map[string]bool{
+	"#NULL!": true, "#DIV/0!": true, "#VALUE!": true, "#REF!": true, "#NAME?": true,
+	"#NUM!": true, "#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
+}
+
+// identifier is a name an expression can use.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// callLike tells whether s is written as a function call, "Name(...", the
+// shape of a distribution.
+var callLike = regexp.MustCompile(`^\s*[A-Za-z_][A-Za-z0-9_]*\s*\(`)
