@@ -1,0 +1,354 @@
+package report
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/study"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// testStudy is a small study built by hand: two scenarios over three loads,
+// one run unstable and one with no completed request.
+func testStudy() *study.Study {
+	s := &study.Study{
+		Model: "asum", TimeUnit: "ms", Version: "0.1.0-test", Seed: 7,
+		Started:   time.Date(2026, 5, 4, 13, 14, 15, 0, time.UTC),
+		Scenarios: []string{"M10", "P10"},
+		Loads:     []string{"L1", "L2", "L3"},
+		Settings: []study.Setting{
+			{Name: "TimeUnit", Value: "ms"}, {Name: "Seed", Value: "7"},
+			{Name: "AppServers", Value: "10"}, {Name: "SwitchUtil", Value: "0.7"},
+		},
+		ScenarioSettings: map[string][]study.Setting{
+			"M10": {{Name: "SwitchUtil", Value: "0.7"}},
+			"P10": {{Name: "SwitchUtil", Value: "2"}, {Name: "SelectionRule", Value: "LBS"}},
+		},
+		Inputs: []study.Input{
+			{Name: "SvcData.xlsx", SHA256: strings.Repeat("ab", 32)},
+			{Name: "ProcData.xlsx", SHA256: strings.Repeat("01", 32)},
+		},
+		Warnings: []string{"SvcData.xlsx!Notes: a sheet websim ignores"},
+	}
+	for si, sc := range s.Scenarios {
+		for li, load := range s.Loads {
+			k := float64(si*10 + li + 1)
+			r := engine.Result{
+				Load: load, Arrivals: 1000 + int64(k), Completed: 990, Failed: 8, Abandoned: 2,
+				Retries: 3, Timeouts: 4, Attempts: 1003, InSystem: 5,
+				Response: engine.Summary{N: 990, Mean: 100 + k, SD: 50 + k, Min: 1, Max: 900,
+					P50: 90 + k, P90: 180 + k, P95: 220 + k, P99: 400 + k, CIHalfWidth95: 1.5},
+				AttemptResponse: engine.Summary{N: 995, Mean: 95 + k},
+				AppUtilization:  0.1 * k / 2, AppQueue: 0.25,
+				InstantCaptures: 10, Captures: 40, ParallelSteps: 30, SequentialSteps: 10,
+				LateCopies: 2, WastedWork: 12.5,
+				Servers: []engine.ServerResult{
+					{Name: "DSS", Capacity: 12, Utilization: 0.6, MeanQueue: 0.5, Jobs: 2000, Timeouts: 1, OrphanJobs: 1, OrphanWork: 30},
+					{Name: "GWay", Capacity: 90, Utilization: 0.55, MeanQueue: 0, Jobs: 4000},
+				},
+				AppServers: []engine.ServerResult{
+					{Name: "App1", Capacity: 20, Utilization: 0.4, MeanQueue: 0.1, Jobs: 500},
+					{Name: "App2", Capacity: 20, Utilization: 0.42, MeanQueue: 0.2, Jobs: 490},
+				},
+				Stable: true, WarmUp: 20000, SimTime: 60000, Events: 123456,
+			}
+			if sc == "P10" && load == "L3" {
+				r.Stable = false
+				r.Unstable = "App1: deadlocked at 41234.5 ms: every unit held by requests waiting for one more"
+			}
+			if sc == "P10" && load == "L2" {
+				r.Completed, r.Failed = 0, 998
+				r.Response = engine.Summary{}
+				r.AttemptResponse = engine.Summary{}
+			}
+			run := study.Run{Scenario: sc, Load: load, Replications: 1, Result: r, WallSeconds: 0.25}
+			if si > 0 {
+				run.Diff = &study.Diff{Mean: 10 + k, HalfWidth95: 2}
+			}
+			s.Runs = append(s.Runs, run)
+		}
+	}
+	return s
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./report -update rewrites it)\n--- got\n%s", name, got)
+	}
+}
+
+// dumpSheets is a text dump of the named sheets: every cell as raw text,
+// row by row.
+func dumpSheets(t *testing.T, path string, sheets ...string) string {
+	t.Helper()
+	f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	for _, sh := range sheets {
+		fmt.Fprintf(&b, "== %s\n", sh)
+		rows, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, row := range rows {
+			fmt.Fprintf(&b, "%d: %s\n", i+1, strings.Join(row, " | "))
+		}
+	}
+	return b.String()
+}
+
+var (
+	reChart  = regexp.MustCompile(`^xl/charts/chart\d+\.xml$`)
+	reTitle  = regexp.MustCompile(`<(?:c:)?title>.*?</(?:c:)?title>`)
+	reText   = regexp.MustCompile(`<a:t>([^<]*)</a:t>`)
+	reFormat = regexp.MustCompile(`<(?:c:)?f>([^<]*)</(?:c:)?f>`)
+	reBlanks = regexp.MustCompile(`<(?:c:)?dispBlanksAs val="([^"]*)"`)
+	reSer    = regexp.MustCompile(`<(?:c:)?ser>.*?</(?:c:)?ser>`)
+)
+
+// dumpCharts lists the charts in the file: title, axis titles, how blanks
+// show, and each series' name, category and value references.
+func dumpCharts(t *testing.T, path string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	files := map[string]*zip.File{}
+	for _, zf := range zr.File {
+		if reChart.MatchString(zf.Name) {
+			names = append(names, zf.Name)
+			files[zf.Name] = zf
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "== charts: %d\n", len(names))
+	for _, n := range names {
+		rc, err := files[n].Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(rc)
+		rc.Close()
+		x := html.UnescapeString(string(data))
+		var titles []string
+		for _, tm := range reTitle.FindAllString(x, -1) {
+			var parts []string
+			for _, m := range reText.FindAllStringSubmatch(tm, -1) {
+				parts = append(parts, m[1])
+			}
+			titles = append(titles, strings.Join(parts, ""))
+		}
+		blanks := ""
+		if m := reBlanks.FindStringSubmatch(x); m != nil {
+			blanks = m[1]
+		}
+		fmt.Fprintf(&b, "chart titles=%q blanks=%s\n", titles, blanks)
+		for _, ser := range reSer.FindAllString(x, -1) {
+			var refs []string
+			for _, m := range reFormat.FindAllStringSubmatch(ser, -1) {
+				refs = append(refs, m[1])
+			}
+			fmt.Fprintf(&b, "  series %s\n", strings.Join(refs, " ; "))
+		}
+	}
+	return b.String()
+}
+
+func TestWriteGolden(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.GetSheetList(), []string{"Summary", "Servers", "Charts", "Run"}; !slices.Equal(got, want) {
+		t.Errorf("sheets = %q, want %q", got, want)
+	}
+	marked, _ := ResultSheets(f)
+	if !slices.Equal(marked, f.GetSheetList()) {
+		t.Errorf("ResultSheets = %q, want every sheet", marked)
+	}
+	panes, _ := f.GetPanes("Summary")
+	if !panes.Freeze || panes.YSplit != 1 {
+		t.Errorf("Summary header not frozen: %+v", panes)
+	}
+	styleID, _ := f.GetCellStyle("Summary", "A1")
+	if st, _ := f.GetStyle(styleID); st == nil || st.Font == nil || !st.Font.Bold {
+		t.Errorf("Summary header not bold")
+	}
+	if typ, _ := f.GetCellType("Summary", "K2"); typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+		t.Errorf("Summary!K2 (mean) type = %v, want a number", typ)
+	}
+	f.Close()
+	got := dumpSheets(t, path, "Summary", "Servers", "Charts", "Run") + dumpCharts(t, path)
+	golden(t, "output.txt", got)
+
+	// An unstable run is a gap in the charts, not a point.
+	if !strings.Contains(got, "charts: 5") {
+		t.Errorf("want 5 charts")
+	}
+}
+
+func TestWriteReplacesOnlyWhenComplete(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := writeWorkbook
+	t.Cleanup(func() { writeWorkbook = saved })
+	writeWorkbook = func(f *excelize.File, w io.Writer) error {
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			return err
+		}
+		w.Write(buf.Bytes()[:buf.Len()/2]) // half the file, then the failure
+		return errors.New("disk full")
+	}
+	s := testStudy()
+	s.Seed = 99
+	err = Write(path, s)
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Write with a failing writer: err = %v, want disk full", err)
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("the previous OutPut.xlsx changed after a failed write")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+func TestWriteReadOnlyFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores folder permissions")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	if err := Write(path, testStudy()); err == nil {
+		t.Fatal("Write into a read-only folder succeeded")
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("the previous OutPut.xlsx changed")
+	}
+}
+
+func TestWriteLockedByExcel(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	if err := os.WriteFile(filepath.Join(dir, "~$OutPut.xlsx"), []byte("owner"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"OutPut (2).xlsx", "OutPut (3).xlsx"} {
+		err := Write(path, testStudy())
+		var locked *LockedError
+		if !errors.As(err, &locked) {
+			t.Fatalf("write %d: err = %v, want a *LockedError", i+1, err)
+		}
+		if locked.Path != path || locked.SavedAs != filepath.Join(dir, want) {
+			t.Errorf("write %d: %+v, want SavedAs %s", i+1, locked, want)
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, "open in Excel") || !strings.Contains(msg, want) ||
+			!strings.Contains(msg, "Try: close OutPut.xlsx in Excel and run again") {
+			t.Errorf("message %q", msg)
+		}
+		if dumpSheets(t, locked.SavedAs, "Summary") != dumpSheets(t, path, "Summary") {
+			t.Errorf("%s does not hold the results", want)
+		}
+	}
+	after, _ := os.ReadFile(path)
+	if !bytes.Equal(before, after) {
+		t.Error("the locked OutPut.xlsx changed")
+	}
+}
+
+func TestNonFiniteValuesLeaveBlanks(t *testing.T) {
+	s := testStudy()
+	s.Runs[0].Result.AppUtilization = math.NaN()
+	s.Runs[0].Result.Response.Mean = math.Inf(1)
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, cell := range []string{"K2", "T2"} {
+		if v, _ := f.GetCellValue("Summary", cell); v != "" {
+			t.Errorf("Summary!%s = %q, want blank", cell, v)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+}

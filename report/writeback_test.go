@@ -1,0 +1,216 @@
+package report
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// userWorkbook builds a SvcData.xlsx with what a user may have put there: a
+// styled header, a comment, a formula, a data validation, defined names, a
+// custom property, an extra sheet and a sheet of their own called Summary.
+func userWorkbook(t *testing.T, path string) {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(f.SetSheetName("Sheet1", "Settings"))
+	must(f.SetSheetRow("Settings", "A1", &[]any{"Name", "Value", "Note"}))
+	must(f.SetSheetRow("Settings", "A2", &[]any{"SelectionRule", "LBS", "least busy"}))
+	must(f.SetSheetRow("Settings", "A3", &[]any{"AppServers", 10}))
+	must(f.SetCellFormula("Settings", "B4", "=B3*2"))
+	must(f.SetCellStr("Settings", "A4", "AppCapacity"))
+	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Color: "C00000"},
+		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFFF00"}}})
+	must(err)
+	must(f.SetCellStyle("Settings", "A1", "C1", bold))
+	must(f.SetColWidth("Settings", "A", "A", 33))
+	must(f.AddComment("Settings", excelize.Comment{Cell: "A1", Author: "analyst", Text: "my own note"}))
+	dv := excelize.NewDataValidation(true)
+	dv.SetSqref("B2")
+	must(dv.SetDropList([]string{"LBS", "Random", "Cyclic"}))
+	must(f.AddDataValidation("Settings", dv))
+	for _, sh := range []string{"Notes", "Summary"} {
+		_, err := f.NewSheet(sh)
+		must(err)
+	}
+	must(f.SetCellStr("Notes", "A1", "keep me"))
+	must(f.SetCellStr("Summary", "B2", "the user's own summary"))
+	must(f.SetDefinedName(&excelize.DefinedName{Name: "Servers10", RefersTo: "Settings!$B$3"}))
+	must(f.SetDefinedName(&excelize.DefinedName{Name: "local", RefersTo: "Notes!$A$1", Scope: "Notes"}))
+	must(f.SetCustomProps(excelize.CustomProperty{Name: "WebsimTemplateVersion", Value: "1"}))
+	must(f.SaveAs(path))
+}
+
+type userState struct {
+	cells, formula, comment, validation, style string
+	names                                      []excelize.DefinedName
+	width                                      float64
+	props                                      []excelize.CustomProperty
+}
+
+func readUserState(t *testing.T, path string) userState {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var st userState
+	st.cells = dumpSheets(t, path, "Settings", "Notes", "Summary")
+	st.formula, _ = f.GetCellFormula("Settings", "B4")
+	cs, _ := f.GetComments("Settings")
+	for _, c := range cs {
+		st.comment += c.Cell + ":" + c.Author + ":" + c.Text + ";"
+	}
+	dvs, _ := f.GetDataValidations("Settings")
+	for _, d := range dvs {
+		st.validation += d.Sqref + ":" + d.Formula1 + ";"
+	}
+	id, _ := f.GetCellStyle("Settings", "B1")
+	s, _ := f.GetStyle(id)
+	if s != nil && s.Font != nil {
+		st.style = s.Font.Color + "," + strings.Join(s.Fill.Color, ",")
+		if s.Font.Bold {
+			st.style += ",bold"
+		}
+	}
+	st.width, _ = f.GetColWidth("Settings", "A")
+	for _, dn := range f.GetDefinedName() {
+		if dn.Name != ResultMarker {
+			st.names = append(st.names, dn)
+		}
+	}
+	props, _ := f.GetCustomProps()
+	for _, p := range props {
+		if p.Name != ResultSheetsProperty {
+			st.props = append(st.props, p)
+		}
+	}
+	return st
+}
+
+func TestWriteBackKeepsTheUsersWork(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path)
+	before := readUserState(t, path)
+	if before.formula == "" || before.comment == "" || before.validation == "" || !strings.Contains(before.style, "bold") {
+		t.Fatalf("the test workbook lacks something: %+v", before)
+	}
+
+	outPath := filepath.Join(dir, "OutPut.xlsx")
+	if err := Write(outPath, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	want := dumpSheets(t, outPath, "Summary", "Servers", "Charts", "Run")
+
+	wantSheets := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Charts", "Run"}
+	for i := 1; i <= 2; i++ {
+		s := testStudy()
+		if err := WriteBack(path, s); err != nil {
+			t.Fatalf("write-back %d: %v", i, err)
+		}
+		after := readUserState(t, path)
+		if !equalState(before, after) {
+			t.Errorf("write-back %d changed the user's work:\nbefore %+v\nafter  %+v", i, before, after)
+		}
+		f, err := excelize.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
+			t.Errorf("write-back %d: sheets %q, want %q", i, got, wantSheets)
+		}
+		marked, _ := ResultSheets(f)
+		if !slices.Equal(marked, wantSheets[3:]) {
+			t.Errorf("write-back %d: result sheets %q", i, marked)
+		}
+		props, _ := f.GetCustomProps()
+		if !slices.Contains(props, excelize.CustomProperty{Name: ResultSheetsProperty, Value: "Summary (websim)|Servers|Charts|Run"}) {
+			t.Errorf("write-back %d: custom properties %v", i, props)
+		}
+		f.Close()
+		got := dumpSheets(t, path, "Summary (websim)", "Servers", "Charts", "Run")
+		if got != strings.Replace(want, "== Summary\n", "== Summary (websim)\n", 1) {
+			t.Errorf("write-back %d: result sheets differ from Write's:\n%s", i, got)
+		}
+		charts := dumpCharts(t, path)
+		if strings.Count(charts, "'Charts'!") == 0 {
+			t.Errorf("write-back %d: charts do not point at the Charts sheet:\n%s", i, charts)
+		}
+	}
+}
+
+func equalState(a, b userState) bool {
+	return a.cells == b.cells && a.formula == b.formula && a.comment == b.comment &&
+		a.validation == b.validation && a.style == b.style && a.width == b.width &&
+		slices.Equal(a.names, b.names) && slices.Equal(a.props, b.props)
+}
+
+// A result sheet the user renamed is still websim's (the marker follows it);
+// a sheet the user adds under a result sheet's name is theirs.
+func TestWriteBackRecognizesItsSheetsByMarker(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path)
+	if err := WriteBack(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetSheetName("Run", "Old run"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.NewSheet("Run"); err != nil {
+		t.Fatal(err)
+	}
+	f.SetCellStr("Run", "A1", "the user's run log")
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := WriteBack(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	f, err = excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := []string{"Settings", "Notes", "Summary", "Run", "Summary (websim)", "Servers", "Charts", "Run (websim)"}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Errorf("sheets %q, want %q", got, want)
+	}
+	if v, _ := f.GetCellValue("Run", "A1"); v != "the user's run log" {
+		t.Errorf("the user's Run sheet changed: %q", v)
+	}
+}
+
+func TestWriteBackOnlyResultSheets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBack(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !slices.Equal(got, []string{"Summary", "Servers", "Charts", "Run"}) {
+		t.Errorf("sheets %q", got)
+	}
+}
