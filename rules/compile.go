@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -325,15 +326,45 @@ func (c *compilation) fromExpr(err error) *Error {
 	if fe.Message == "unexpected token EOF" {
 		e.Pos, e.Msg = len([]rune(c.src)), "the expression ends too soon"
 	}
-	if r := []rune(c.src); at < len(r) {
-		switch r[at] {
-		case ';':
-			e.Hint = `separate arguments with "," and write one expression`
-		case '&':
-			e.Hint = `write "and" (or AND(a, b)) to require both conditions`
-		}
+	e.Msg = mismatched.ReplaceAllStringFunc(e.Msg, func(m string) string {
+		p := mismatched.FindStringSubmatch(m)
+		return "(mismatched types " + typeWords(p[1]) + " and " + typeWords(p[2]) + ")"
+	})
+	r := []rune(c.src)
+	switch {
+	case strings.Contains(fe.Message, `Operator(";")`):
+		e.Hint = `separate arguments with "," and write one expression`
+	case strings.Contains(fe.Message, `Operator("&")`):
+		e.Hint = `write "and" (or AND(a, b)) to require both conditions`
+	case at > 0 && at < len(r) && r[at-1] == '=' && (r[at] == '<' || r[at] == '>'):
+		e.Hint = "write " + string(r[at]) + "="
 	}
 	return e
+}
+
+var mismatched = regexp.MustCompile(`\(mismatched types (\w+) and (\w+)\)`)
+
+// typeWords names a Go type of a checker message in the user's words.
+func typeWords(t string) string {
+	switch t {
+	case "int", "float64":
+		return "number"
+	case "bool":
+		return "true/false"
+	case "string":
+		return "text"
+	}
+	return t
+}
+
+// excelHints say what to write for Excel functions expr lacks.
+var excelHints = map[string]string{
+	"mod":       "a % b (whole numbers)",
+	"sum":       "a + b",
+	"power":     "a ^ b",
+	"roundup":   "ceil(x)",
+	"rounddown": "floor(x)",
+	"average":   "(a + b) / 2",
 }
 
 // start is the column where the expression starts (after a leading "=").
@@ -549,6 +580,8 @@ func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
 			c.walk(&args[i])
 		}
 		ast.Patch(np, &ast.BuiltinNode{Name: lower, Arguments: args})
+	case excelHints[lower] != "":
+		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), "", excelHints[lower])
 	case lower == "now":
 		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), "", "Now, the simulated time (no clock is available)")
 	default:
@@ -826,4 +859,3 @@ func constNumber(n ast.Node) (float64, bool) {
 	}
 	return 0, false
 }
-

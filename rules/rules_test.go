@@ -226,7 +226,10 @@ func TestCompileErrors(t *testing.T) {
 		{Number, `let §x = 2; x`, `"let" is not supported at column 5; try: write the value where it is used`},
 		{Number, `§sum([1, 2])`, `function sum is not supported at column 1`},
 		{Number, `1§..3`, `ranges (a..b) are not supported at column 2`},
-		{Bool, `Cards §> "3"`, `invalid operation: > (mismatched types float64 and string) at column 7`},
+		{Bool, `Cards §> "3"`, `invalid operation: > (mismatched types number and text) at column 7`},
+		{Bool, `Cards > 2 §& Size > 1`, `unexpected token Operator("&") at column 11; try: write "and" (or AND(a, b)) to require both conditions`},
+		{Bool, `Cards =§< 2`, `unexpected token Operator("<") at column 8; try: write <=`},
+		{Count, `§MOD(Cards, 2)`, `unknown function "MOD" at column 1; try: a % b (whole numbers)`},
 		{Mode, `IF(AppUtil < 0.5§; "parallel"; "sequential")`,
 			`unexpected token Operator(";") at column 17; try: separate arguments with "," and write one expression`},
 	}
