@@ -19,6 +19,9 @@ type appServer struct {
 	// heldByWaiting counts units held by tokens that are in queue: when it
 	// reaches capacity the server is deadlocked (resource locking).
 	heldByWaiting int32
+	// cancelled counts queued tokens whose users gave up before they got a
+	// unit; they are dropped when they reach the head.
+	cancelled int32
 
 	busyAvg, queueAvg stats.TimeAverage
 	peakBusy          int32
@@ -51,7 +54,7 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 	}
 	a.queue.push(ti)
 	a.heldByWaiting += t.held
-	a.queueAvg.Set(s.now, float64(a.queue.len()))
+	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
 	if a.busy == a.capacity && a.heldByWaiting >= a.capacity {
 		s.unstable("application server %d deadlocked at time %g: all %d units are held by requests that each wait for one more (resource locking)",
 			t.app+1, s.now, a.capacity)
@@ -116,11 +119,16 @@ func (s *sim) release(ti int32) {
 	if s.m.App.TActive > 0 {
 		a.active.push(s.now)
 	}
+	for a.queue.len() > 0 && s.toks[a.queue.front()].cancelled {
+		gone := a.queue.pop()
+		a.cancelled--
+		s.freeToken(gone)
+	}
 	if a.queue.len() == 0 {
 		return
 	}
 	next := a.queue.pop()
-	a.queueAvg.Set(s.now, float64(a.queue.len()))
+	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
 	a.heldByWaiting -= s.toks[next].held
 	if s.grant(next) {
 		s.ready.push(next)

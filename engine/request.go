@@ -7,6 +7,7 @@ type request struct {
 	id           int64
 	attempt      int32
 	tokens       int32 // live tokens (main line and copies)
+	main         int32 // the token of the attempt under way
 	arrival      float64
 	attemptStart float64
 	abandonedAt  float64
@@ -81,6 +82,7 @@ func (s *sim) startAttempt(r int32) {
 		s.cal.schedule(s.now+ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen)
 	}
 	ti := s.newToken(r, s.selectApp(), -1)
+	s.reqs[r].main = ti
 	if s.acquire(ti, contEnter) {
 		s.drive(ti)
 	}
@@ -98,6 +100,15 @@ func (s *sim) patience(r int32, gen uint32) {
 	s.finish(q)
 	if s.measuring {
 		s.res.Abandoned++
+	}
+	// A request still queued for its first unit has started nothing: it
+	// leaves the queue. Work already started goes on to its end.
+	t := &s.toks[q.main]
+	if t.cont == contEnter && t.held == 0 && !t.cancelled {
+		t.cancelled = true
+		a := &s.apps[t.app]
+		a.cancelled++
+		a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
 	}
 }
 

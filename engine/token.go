@@ -22,6 +22,9 @@ type token struct {
 	fork int32
 	// workStart is when the current local processing began.
 	workStart float64
+	// cancelled marks a main token whose user gave up while it waited for
+	// its entry unit; it is dropped when it reaches the head of the queue.
+	cancelled bool
 }
 
 // frame is a place in a service; left counts the sequential repetitions of
