@@ -575,6 +575,8 @@ func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
 		ast.Patch(np, &ast.ConditionalNode{Ternary: true, Cond: args[0], Exp1: args[1], Exp2: args[2]})
 	case contains(serverFuncs, lower):
 		c.server(np, n, lower)
+	case lower == "round" && len(args) == 2:
+		c.fail(c.pos(n), "round takes one argument", "", "round(x * 100) / 100 to keep 2 decimals")
 	case contains(mathFuncs, lower):
 		for i := range args {
 			c.walk(&args[i])

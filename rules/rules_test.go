@@ -229,6 +229,8 @@ func TestCompileErrors(t *testing.T) {
 		{Bool, `Cards §> "3"`, `invalid operation: > (mismatched types number and text) at column 7`},
 		{Bool, `Cards > 2 §& Size > 1`, `unexpected token Operator("&") at column 11; try: write "and" (or AND(a, b)) to require both conditions`},
 		{Bool, `Cards =§< 2`, `unexpected token Operator("<") at column 8; try: write <=`},
+		{Number, `§ROUND(Size, 1)`, `round takes one argument at column 1; try: round(x * 100) / 100 to keep 2 decimals`},
+		{Bool, `Cards =§> 2`, `unexpected token Operator(">") at column 8; try: write >=`},
 		{Count, `§MOD(Cards, 2)`, `unknown function "MOD" at column 1; try: a % b (whole numbers)`},
 		{Mode, `IF(AppUtil < 0.5§; "parallel"; "sequential")`,
 			`unexpected token Operator(";") at column 17; try: separate arguments with "," and write one expression`},
