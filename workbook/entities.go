@@ -25,7 +25,7 @@ func (r *reader) readEntities() {
 	for ei := range r.model.Entities {
 		e := &r.model.Entities[ei]
 		t := r.table(r.svc, e.Name, entitySpec, false)
-		if t == nil {
+		if t == nil || !t.has("Service") {
 			if _, ok := r.svc.hasSheet(e.Name); !ok {
 				r.errorf(r.svc.name, e.Name, "", "missing sheet for the entity %q of Arrivals!%s; expected a sheet named as the entity, with the columns Service, OnSuccess and OnFailure", e.Name, r.entityRows[ei].ref)
 			}

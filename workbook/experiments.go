@@ -30,6 +30,9 @@ func (r *reader) readExperiments() []scenarioRow {
 	if t == nil {
 		return []scenarioRow{{name: "Base", st: r.base}}
 	}
+	if !t.has("Scenario") {
+		return nil
+	}
 	type column struct {
 		extraColumn
 		name string

@@ -65,7 +65,7 @@ func (r *reader) readSettings() {
 	r.base = defaultState()
 	seen := map[string]string{}
 	var values []float64
-	if t := r.table(r.svc, "Settings", settingsSpec, false); t != nil {
+	if t := r.table(r.svc, "Settings", settingsSpec, false); t != nil && t.has("Name") {
 		for _, rw := range t.rows {
 			nameCell, valCell := t.get(rw, "Name"), t.get(rw, "Value")
 			name := cleanText(nameCell.text)
@@ -103,7 +103,7 @@ func (r *reader) readSettings() {
 				continue
 			}
 			if text == "" {
-				if !builtin {
+				if !builtin && t.has("Value") {
 					r.errorf(t.file, t.sheet, valCell.ref, "parameter %q has no value; expected a number", name)
 				}
 				continue

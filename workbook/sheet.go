@@ -114,7 +114,9 @@ func (b *book) hasSheet(name string) (string, bool) {
 // readTable reads a sheet: the first non-empty row is the header, matched
 // to spec ignoring case, spaces and underscores. It reports missing
 // required columns, repeated and unknown ones, and cells it cannot read, and
-// returns nil when the sheet cannot be used at all.
+// returns nil when the sheet cannot be read at all. A table missing a
+// required column is still returned, so that the rest can be checked;
+// callers stop when their naming column is missing.
 func (r *reader) readTable(b *book, sheet string, spec sheetSpec) *table {
 	t := &table{file: b.name, sheet: sheet, col: map[string]int{}}
 	grid, ok := r.readGrid(b, sheet)
@@ -168,15 +170,10 @@ func (r *reader) readTable(b *book, sheet string, spec sheetSpec) *table {
 		}
 		r.warnf(b.name, sheet, hc.ref, "unknown column %q left alone%s", h, suggestKey(h, spec.columns))
 	}
-	missing := false
 	for _, c := range spec.required {
 		if _, ok := t.col[c]; !ok {
 			r.errorf(b.name, sheet, "", "missing column %q; expected it in the header row (row %d)", c, header.num)
-			missing = true
 		}
-	}
-	if missing {
-		return nil
 	}
 	// Keep only rows with something in a column websim reads.
 	used := slices.Collect(func(yield func(int) bool) {

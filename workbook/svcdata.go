@@ -17,7 +17,7 @@ var serverSpec = sheetSpec{
 // readServers reads ServerInfo (optional: a model may call no server).
 func (r *reader) readServers() {
 	t := r.table(r.svc, "ServerInfo", serverSpec, false)
-	if t == nil {
+	if t == nil || !t.has("Server") {
 		return
 	}
 	seen := map[string]string{}
@@ -41,7 +41,8 @@ func (r *reader) readServers() {
 		}
 		seen[strings.ToLower(name)] = nc.ref
 		s := engine.Server{Name: name, Capacity: 1}
-		if c := t.get(rw, "Capacity"); c.blank() && !c.bad {
+		if c := t.get(rw, "Capacity"); !t.has("Capacity") || c.bad {
+		} else if c.blank() {
 			r.errorf(t.file, t.sheet, c.ref, "server %q has no capacity; expected a whole number >= 1", name)
 		} else if v, ok := r.wholeCell(t, c, 1, "capacity"); ok {
 			s.Capacity = v
@@ -114,7 +115,7 @@ type entityRow struct {
 // readArrivals reads the load levels and the entities.
 func (r *reader) readArrivals() {
 	t := r.table(r.svc, "Arrivals", arrivalsSpec, true)
-	if t == nil {
+	if t == nil || !t.has("Entity") {
 		return
 	}
 	r.arrivals = t
@@ -219,7 +220,7 @@ type attrRow struct {
 // expression can know them; the values are compiled by readAttributes.
 func (r *reader) readAttributeNames() []attrRow {
 	t := r.table(r.svc, "Attributes", attributesSpec, false)
-	if t == nil {
+	if t == nil || !t.has("Entity") || !t.has("Attribute") {
 		return nil
 	}
 	var out []attrRow
@@ -244,7 +245,7 @@ func (r *reader) readAttributeNames() []attrRow {
 		case !identifier.MatchString(aname):
 			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q cannot be used in expressions; expected letters, digits and _, starting with a letter (e.g. %s)", aname, strings.Join(strings.Fields(aname), ""))
 			continue
-		case vc.blank() && !vc.bad:
+		case vc.blank() && !vc.bad && t.has("Value"):
 			r.errorf(t.file, t.sheet, vc.ref, "attribute %q has no value; expected a distribution such as UniformInt(1,6) or an expression", aname)
 			continue
 		}
@@ -290,8 +291,8 @@ func (r *reader) readAttributes(rows []attrRow) {
 
 func (r *reader) attributeValue(at *engine.Attribute, a attrRow, names rules.Names, drawn map[int]bool) bool {
 	c, t := a.value, a.t
-	if c.bad {
-		return false
+	if c.bad || c.blank() {
+		return false // reported already
 	}
 	d, distErr := parseDist(c.text)
 	if distErr == nil {
