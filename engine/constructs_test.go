@@ -323,6 +323,10 @@ func TestSameSeedSameResult(t *testing.T) {
 	m.Servers[0].TimeLimit = 3
 	a := run(t, m, RunConfig{Seed: 20, Observations: 20_000})
 	b := run(t, m, RunConfig{Seed: 20, Observations: 20_000})
+	if a.ResponseHist.Quantile(0.99) != b.ResponseHist.Quantile(0.99) {
+		t.Error("two runs with the same seed have different histograms")
+	}
+	a.ResponseHist, b.ResponseHist = nil, nil
 	if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
 		t.Error("two runs with the same seed differ")
 	}

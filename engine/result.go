@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/websim/websim/engine/stats"
+
 // Result holds the figures of one run (one scenario, load and replication)
 // or of several replications pooled by Merge-like code in the runner.
 type Result struct {
@@ -59,6 +61,12 @@ type Result struct {
 	Events int64
 	// Check holds counts for invariant checks.
 	Check Invariants
+
+	// ResponseHist holds the response times for pooling replications'
+	// percentiles, and ResponseBatches the batch means behind
+	// Response.CIHalfWidth95 for paired comparisons; both may be nil.
+	ResponseHist    *stats.Histogram `json:"-"`
+	ResponseBatches []float64        `json:"-"`
 }
 
 // Invariants are whole-run counts (warm-up included) that tests use to

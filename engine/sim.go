@@ -374,6 +374,9 @@ func (s *sim) result() *Result {
 	n, size := s.batches.Batches()
 	r.Response.BatchesForCI, r.Response.BatchSize = int64(n), size
 	r.Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
+	r.ResponseBatches = s.batches.Means()
+	hist := s.respHist
+	r.ResponseHist = &hist
 	r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)
 	r.AttemptResponse.CIHalfWidth95 = math.NaN()
 

@@ -1,0 +1,382 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/engine/stats"
+)
+
+// Options steer Execute.
+type Options struct {
+	// Jobs is the number of runs simulated at once; 0 means one per core.
+	// Results do not depend on it.
+	Jobs int
+	// Version is websim's version, recorded in the Study.
+	Version string
+	// Progress, when set, is called from one goroutine at a time as runs
+	// advance.
+	Progress func(Progress)
+	// Now gives the start time recorded in the Study; nil means time.Now.
+	Now func() time.Time
+}
+
+// Progress reports how far a study is.
+type Progress struct {
+	// RunsDone and Runs count whole runs (replications included).
+	RunsDone, Runs int
+	// Fraction is the share of all work done, 0..1, runs in progress
+	// counted by their observations.
+	Fraction float64
+	// Elapsed is the wall time so far; Left estimates the time left.
+	Elapsed, Left time.Duration
+}
+
+// precisionCap bounds how far TargetPrecision may extend a run: to this
+// many times the Observations setting.
+const precisionCap = 16
+
+// task is one replication of one scenario at one load.
+type task struct {
+	scenario, load, rep int
+	run                 int // index of the Run it belongs to
+}
+
+type outcome struct {
+	res      *engine.Result
+	capHit   bool
+	wall     float64
+	err      error
+	warmUp   float64
+	finished bool
+}
+
+// Execute runs every scenario of p at each of its loads and replications,
+// spread over opts.Jobs goroutines, and gathers the results. A run that
+// proves unstable ends early and is marked so; it does not stop the others.
+// A failure inside a run (an expression that fails, say) cancels the study
+// and is returned.
+func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	st := &Study{
+		Model:            p.Model,
+		TimeUnit:         p.TimeUnit,
+		Version:          opts.Version,
+		Started:          now(),
+		Settings:         p.Settings,
+		ScenarioSettings: map[string][]Setting{},
+		Inputs:           p.Inputs,
+		Warnings:         p.Warnings,
+	}
+	if len(p.Scenarios) == 0 {
+		return nil, fmt.Errorf("the plan has no scenario to run")
+	}
+	st.Seed = p.Scenarios[0].Run.Seed
+	var tasks []task
+	loadSeen := map[string]bool{}
+	for si, sc := range p.Scenarios {
+		st.Scenarios = append(st.Scenarios, sc.Name)
+		st.ScenarioSettings[sc.Name] = sc.Overrides
+		for _, li := range sc.Run.Loads {
+			label := sc.Model.Loads[li]
+			if !loadSeen[label] {
+				loadSeen[label] = true
+				st.Loads = append(st.Loads, label)
+			}
+			reps := max(1, sc.Run.Replications)
+			st.Runs = append(st.Runs, Run{Scenario: sc.Name, Load: label, Replications: reps})
+			for rep := range reps {
+				tasks = append(tasks, task{scenario: si, load: li, rep: rep, run: len(st.Runs) - 1})
+			}
+		}
+	}
+
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	jobs = min(jobs, len(tasks))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	outcomes := make([]outcome, len(tasks))
+	tracker := newTracker(p, tasks, opts.Progress)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				o := runTask(ctx, p, tasks[i], func(f float64) { tracker.update(i, f) })
+				outcomes[i] = o
+				tracker.done(i)
+				if o.err != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range tasks {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, o := range outcomes {
+		if o.err != nil {
+			return nil, o.err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// Pool replications, then measure each scenario against the first at
+	// the same load.
+	byRun := make([][]outcome, len(st.Runs))
+	for i, t := range tasks {
+		byRun[t.run] = append(byRun[t.run], outcomes[i])
+	}
+	for i := range st.Runs {
+		pool(&st.Runs[i], byRun[i])
+	}
+	base := map[string]int{}
+	for i, r := range st.Runs {
+		if r.Scenario == st.Scenarios[0] {
+			base[r.Load] = i
+		}
+	}
+	for i := range st.Runs {
+		r := &st.Runs[i]
+		b, ok := base[r.Load]
+		if !ok || r.Scenario == st.Scenarios[0] {
+			continue
+		}
+		r.Diff = pairedDiff(byRun[i], byRun[b])
+	}
+	return st, nil
+}
+
+// runTask runs one replication, extending it for TargetPrecision and
+// finding the warm-up by MSER-5 when asked.
+func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outcome {
+	sc := &p.Scenarios[t.scenario]
+	start := time.Now()
+	cfg := engine.RunConfig{
+		Load: t.load, Replication: t.rep, Seed: sc.Run.Seed,
+		WarmUp: sc.Run.WarmUp, Observations: sc.Run.Observations, Context: ctx,
+	}
+	if cfg.Observations <= 0 {
+		cfg.Observations = 100_000
+	}
+	target := cfg.Observations
+	cfg.Progress = func(done, total int64) { progress(math.Min(1, float64(done)/float64(target))) }
+	if sc.Run.AutoWarmUp {
+		w, err := mserWarmUp(sc.Model, cfg)
+		if err != nil {
+			return outcome{err: fmt.Errorf("scenario %s, load %s: %w", sc.Name, sc.Model.Loads[t.load], err)}
+		}
+		cfg.WarmUp = w
+	}
+	var res *engine.Result
+	capHit := false
+	for {
+		r, err := engine.Run(sc.Model, cfg)
+		if err != nil {
+			return outcome{err: fmt.Errorf("scenario %s, load %s: %w", sc.Name, sc.Model.Loads[t.load], err)}
+		}
+		res = r
+		tp := sc.Run.TargetPrecision
+		if tp <= 0 || !r.Stable || precise(r, tp) {
+			break
+		}
+		if cfg.Observations >= precisionCap*sc.Run.Observations {
+			capHit = true
+			break
+		}
+		cfg.Observations *= 2
+		target = cfg.Observations
+	}
+	return outcome{res: res, capHit: capHit, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
+}
+
+func precise(r *engine.Result, target float64) bool {
+	hw := r.Response.CIHalfWidth95
+	return !math.IsNaN(hw) && r.Response.Mean > 0 && hw <= target*r.Response.Mean
+}
+
+// pool combines the replications of one scenario at one load.
+func pool(run *Run, reps []outcome) {
+	first := reps[0].res
+	r := *first
+	r.Servers = append([]engine.ServerResult(nil), first.Servers...)
+	r.AppServers = append([]engine.ServerResult(nil), first.AppServers...)
+	var means stats.Tally
+	var hist stats.Histogram
+	resp := make([]*engine.Result, len(reps))
+	for i, o := range reps {
+		resp[i] = o.res
+		means.Add(o.res.Response.Mean)
+		if o.res.ResponseHist != nil {
+			hist.Merge(o.res.ResponseHist)
+		}
+		run.WallSeconds += o.wall
+		run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
+	}
+	if len(reps) > 1 {
+		k := float64(len(reps))
+		r.Arrivals, r.Completed, r.Failed, r.Abandoned = 0, 0, 0, 0
+		r.Retries, r.Timeouts, r.Attempts, r.InSystem = 0, 0, 0, 0
+		r.Captures, r.InstantCaptures, r.ParallelSteps, r.SequentialSteps = 0, 0, 0, 0
+		r.LateCopies, r.WastedWork, r.Events = 0, 0, 0
+		r.AppUtilization, r.AppQueue, r.SimTime, r.WarmUp = 0, 0, 0, 0
+		for i := range r.Servers {
+			r.Servers[i] = engine.ServerResult{Name: r.Servers[i].Name, Capacity: r.Servers[i].Capacity}
+		}
+		for i := range r.AppServers {
+			r.AppServers[i] = engine.ServerResult{Name: r.AppServers[i].Name, Capacity: r.AppServers[i].Capacity}
+		}
+		for _, x := range resp {
+			r.Arrivals += x.Arrivals
+			r.Completed += x.Completed
+			r.Failed += x.Failed
+			r.Abandoned += x.Abandoned
+			r.Retries += x.Retries
+			r.Timeouts += x.Timeouts
+			r.Attempts += x.Attempts
+			r.InSystem += x.InSystem
+			r.Captures += x.Captures
+			r.InstantCaptures += x.InstantCaptures
+			r.ParallelSteps += x.ParallelSteps
+			r.SequentialSteps += x.SequentialSteps
+			r.LateCopies += x.LateCopies
+			r.WastedWork += x.WastedWork
+			r.Events += x.Events
+			r.AppUtilization += x.AppUtilization / k
+			r.AppQueue += x.AppQueue / k
+			r.SimTime += x.SimTime / k
+			r.WarmUp += x.WarmUp / k
+			if !x.Stable && r.Stable {
+				r.Stable, r.Unstable = false, x.Unstable
+			}
+			for i, s := range x.Servers {
+				addServer(&r.Servers[i], s, k)
+			}
+			for i, s := range x.AppServers {
+				addServer(&r.AppServers[i], s, k)
+			}
+		}
+		r.Response = pooledSummary(resp, func(x *engine.Result) engine.Summary { return x.Response }, &hist)
+		r.AttemptResponse = pooledSummary(resp, func(x *engine.Result) engine.Summary { return x.AttemptResponse }, nil)
+		r.Response.CIHalfWidth95 = stats.StudentT(0.95, len(reps)-1) * means.SD() / math.Sqrt(k)
+	}
+	r.ResponseHist, r.ResponseBatches = nil, nil
+	run.Result = r
+}
+
+func addServer(dst *engine.ServerResult, s engine.ServerResult, k float64) {
+	dst.Utilization += s.Utilization / k
+	dst.MeanQueue += s.MeanQueue / k
+	dst.Jobs += s.Jobs
+	dst.Arrived += s.Arrived
+	dst.Waited += s.Waited
+	dst.Timeouts += s.Timeouts
+	dst.OrphanJobs += s.OrphanJobs
+	dst.OrphanWork += s.OrphanWork
+	dst.PeakBusy = max(dst.PeakBusy, s.PeakBusy)
+}
+
+// pooledSummary combines summaries of independent samples: counts add, the
+// mean is weighted by count, the variance pools within and between
+// samples, and quantiles come from the merged histogram (or, without one,
+// are count-weighted averages).
+func pooledSummary(rs []*engine.Result, get func(*engine.Result) engine.Summary, hist *stats.Histogram) engine.Summary {
+	var out engine.Summary
+	var sum, sumSq float64
+	first := true
+	for _, r := range rs {
+		s := get(r)
+		if s.N == 0 {
+			continue
+		}
+		n := float64(s.N)
+		out.N += s.N
+		sum += s.Mean * n
+		sumSq += (s.SD*s.SD)*(n-1) + s.Mean*s.Mean*n
+		if first || s.Min < out.Min {
+			out.Min = s.Min
+		}
+		if first || s.Max > out.Max {
+			out.Max = s.Max
+		}
+		first = false
+	}
+	if out.N == 0 {
+		return out
+	}
+	n := float64(out.N)
+	out.Mean = sum / n
+	if out.N > 1 {
+		out.SD = math.Sqrt(math.Max(0, (sumSq-n*out.Mean*out.Mean)/(n-1)))
+	}
+	if hist != nil && hist.N() > 0 {
+		out.P50, out.P90, out.P95, out.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
+		return out
+	}
+	for _, r := range rs {
+		s := get(r)
+		w := float64(s.N) / n
+		out.P50 += w * s.P50
+		out.P90 += w * s.P90
+		out.P95 += w * s.P95
+		out.P99 += w * s.P99
+	}
+	return out
+}
+
+// pairedDiff measures a scenario's mean response against the baseline at
+// the same load. Common random numbers make the two runs of a replication
+// move together, so the interval of their differences is narrower than
+// either interval alone. With replications the pairs are the replications;
+// with one, the pairs are the batch means, when both runs cut their series
+// into the same batches; otherwise the two intervals combine as if
+// independent.
+func pairedDiff(s, b []outcome) *Diff {
+	if len(s) != len(b) {
+		return nil
+	}
+	if len(s) > 1 {
+		var d stats.Tally
+		for i := range s {
+			d.Add(s[i].res.Response.Mean - b[i].res.Response.Mean)
+		}
+		return &Diff{Mean: d.Mean(), HalfWidth95: stats.StudentT(0.95, len(s)-1) * d.SD() / math.Sqrt(float64(len(s)))}
+	}
+	x, y := s[0].res, b[0].res
+	diff := &Diff{Mean: x.Response.Mean - y.Response.Mean}
+	bx, by := x.ResponseBatches, y.ResponseBatches
+	if len(bx) >= 2 && len(bx) == len(by) && x.Response.BatchSize == y.Response.BatchSize {
+		var d stats.Tally
+		for i := range bx {
+			d.Add(bx[i] - by[i])
+		}
+		diff.HalfWidth95 = stats.StudentT(0.95, len(bx)-1) * d.SD() / math.Sqrt(float64(len(bx)))
+		return diff
+	}
+	hx, hy := x.Response.CIHalfWidth95, y.Response.CIHalfWidth95
+	diff.HalfWidth95 = math.Sqrt(hx*hx + hy*hy)
+	return diff
+}
