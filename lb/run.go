@@ -15,10 +15,10 @@ const MaxReplications = 100000
 type Report struct {
 	Params       Params
 	Replications int
-	Capacity     [][]int    // [type][server]: the units dealt
-	All          Estimate   // every request
-	ByType       []Estimate // in the order of Params.Types
-	PerServer    []Estimate // every request sent to the server
+	Capacity     [][]int      // [type][server]: the units dealt
+	All          Estimate     // every request
+	ByType       []Estimate   // in the order of Params.Types
+	PerServer    []Estimate   // every request sent to the server
 	Cells        [][]Estimate // [type][server]
 	// SimulatedTime is the time of the last arrival, in seconds (the mean
 	// over the replications), and SimulatedTimeHalfWidth its 95% half-width.

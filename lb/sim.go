@@ -109,11 +109,11 @@ func (c *counts) add(o counts) {
 type sim struct {
 	servers, types int
 	method         Method
-	next           int       // the next server of roundrobin
-	units          []int32   // per pool: units dealt
-	busy           []int32   // per pool: units serving
-	serverBusy     []int32   // per server: units serving, all types
-	queues         []queue   // per pool
+	next           int     // the next server of roundrobin
+	units          []int32 // per pool: units dealt
+	busy           []int32 // per pool: units serving
+	serverBusy     []int32 // per server: units serving, all types
+	queues         []queue // per pool
 	deps           departures
 	tally          []counts   // per pool
 	hist           []waitHist // per type: the waits of served requests

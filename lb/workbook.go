@@ -32,11 +32,11 @@ var settingNotes = map[string]string{
 
 // typeNotes explain each RequestTypes column, in header comments.
 var typeNotes = map[string]string{
-	typeColumn:     "Name of the request type (for example dma).",
-	KeyCapacity:    "Units of this type over all servers, dealt one at a time: server i gets floor(C/n), plus 1 if i < C mod n. A server with no unit fails this type's requests.",
-	KeyProportion:  "Share of the requests of this type, 0 to 1; the shares of all types add up to 1.",
-	KeyAvgService:  "Mean service time in seconds (Normal distribution; values <= 0 are drawn again).",
-	KeyDevService:  "Standard deviation of the service time in seconds (0: always the mean).",
+	typeColumn:    "Name of the request type (for example dma).",
+	KeyCapacity:   "Units of this type over all servers, dealt one at a time: server i gets floor(C/n), plus 1 if i < C mod n. A server with no unit fails this type's requests.",
+	KeyProportion: "Share of the requests of this type, 0 to 1; the shares of all types add up to 1.",
+	KeyAvgService: "Mean service time in seconds (Normal distribution; values <= 0 are drawn again).",
+	KeyDevService: "Standard deviation of the service time in seconds (0: always the mean).",
 }
 
 // NewParametersWorkbook returns the workbook twin of p: a sheet Settings
