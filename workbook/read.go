@@ -138,6 +138,9 @@ func (r *reader) table(b *book, sheet string, spec sheetSpec, required bool) *ta
 
 // warnUnusedSheets warns about SvcData sheets websim did not read.
 func (r *reader) warnUnusedSheets() {
+	if r.arrivals == nil {
+		return // the entity sheets cannot be told from others
+	}
 	for _, s := range r.svc.sheets {
 		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] {
 			continue

@@ -331,7 +331,8 @@ func (r *reader) resolveLoads(s *state) []int {
 		all[i] = i
 	}
 	text := cleanText(s.loads)
-	if text == "" || strings.EqualFold(text, "all") {
+	if text == "" || strings.EqualFold(text, "all") || r.arrivals == nil {
+		// Without Arrivals there are no loads to name (reported there).
 		return all
 	}
 	var out []int

@@ -232,7 +232,23 @@ func (r *reader) readAttributeNames() []attrRow {
 		}
 		ename, aname := cleanText(ec.text), cleanText(ac.text)
 		ei := r.entityIndex(ename)
+		idx := -1
+		if identifier.MatchString(aname) {
+			// Known to expressions even when its row is wrong, so that
+			// they do not report it again.
+			for i, a := range r.model.Attributes {
+				if a == aname {
+					idx = i
+				}
+			}
+			if idx < 0 {
+				idx = len(r.model.Attributes)
+				r.model.Attributes = append(r.model.Attributes, aname)
+			}
+		}
 		switch {
+		case r.arrivals == nil:
+			continue // no entities to check against (reported there)
 		case ename == "":
 			r.errorf(t.file, t.sheet, ec.ref, "an attribute without an entity; expected an entity of Arrivals (%s)", strings.Join(r.entityNames(), ", "))
 			continue
@@ -255,16 +271,6 @@ func (r *reader) readAttributeNames() []attrRow {
 			continue
 		}
 		seen[key] = ac.ref
-		idx := -1
-		for i, a := range r.model.Attributes {
-			if a == aname {
-				idx = i
-			}
-		}
-		if idx < 0 {
-			idx = len(r.model.Attributes)
-			r.model.Attributes = append(r.model.Attributes, aname)
-		}
 		out = append(out, attrRow{t: t, entity: ei, index: idx, value: vc})
 	}
 	return out

@@ -1,0 +1,364 @@
+package workbook
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/rules"
+	"github.com/websim/websim/workbook/wbtest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func TestReadValid(t *testing.T) {
+	dir := t.TempDir()
+	wbtest.Valid().Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if len(plan.Warnings) > 0 {
+		t.Errorf("warnings: %q", plan.Warnings)
+	}
+	if plan.TimeUnit != "ms" || plan.Model != filepath.Base(dir) || len(plan.Inputs) != 2 || len(plan.Inputs[0].SHA256) != 64 {
+		t.Errorf("plan header: %q %q %+v", plan.TimeUnit, plan.Model, plan.Inputs)
+	}
+	if len(plan.Scenarios) != 2 || plan.Scenarios[0].Name != "Base" || plan.Scenarios[1].Name != "Big" {
+		t.Fatalf("scenarios: %+v", plan.Scenarios)
+	}
+	base, big := plan.Scenarios[0], plan.Scenarios[1]
+	m := base.Model
+
+	if got := strings.Join(m.Loads, ","); got != "L1,L2,L3" {
+		t.Errorf("loads %q", got)
+	}
+	if len(m.Servers) != 2 || m.Servers[0].Name != "GWay" || m.Servers[0].Capacity != 4 || m.Servers[0].TimeLimit != 2000 ||
+		m.Servers[0].BackgroundInterArrival == nil || m.Servers[1].BackgroundInterArrival != nil {
+		t.Errorf("servers %+v", m.Servers)
+	}
+	if got := strings.Join(m.Attributes, ","); got != "Cards,Pages" {
+		t.Errorf("attributes %q", got)
+	}
+
+	// Services: indexes, kinds and routing.
+	if len(m.Services) != 3 || m.Services[0].Name != "Start" || m.Services[1].Name != "ASumSvc" || m.Services[2].Name != "GetASum" {
+		t.Fatalf("services %+v", m.Services)
+	}
+	auth, log := m.Services[0].Steps[0], m.Services[0].Steps[1]
+	if auth.Kind != engine.Call || auth.Server != 0 || auth.SuccessRate != engine.Const(0.99) || auth.OnSuccess != 1 || auth.OnFailure != engine.Fail ||
+		auth.Cell != "ProcData.xlsx!Start!A2" {
+		t.Errorf("Auth %+v", auth)
+	}
+	if log.Kind != engine.Local || log.OnSuccess != engine.Done || log.OnFailure != engine.Fail || log.ProcTime.Mean() != 1 {
+		t.Errorf("Log %+v", log)
+	}
+	fetch, render := m.Services[1].Steps[0], m.Services[1].Steps[1]
+	if fetch.Kind != engine.Nested || fetch.Service != 2 || fetch.OnSuccess != 1 || fetch.OnFailure != engine.Fail {
+		t.Errorf("Fetch %+v", fetch)
+	}
+	if e, ok := fetch.Count.(*rules.Expr); !ok || e.Cell != "ProcData.xlsx!ASumSvc!F2" {
+		t.Errorf("Fetch Count %#v", fetch.Count)
+	}
+	if e, ok := fetch.Mode.(*rules.Expr); !ok || e.Kind() != rules.Mode {
+		t.Errorf("Fetch Mode %#v", fetch.Mode)
+	}
+	if render.Kind != engine.Local || render.Condition == nil || render.OnSuccess != engine.Done || render.OnFailure != engine.Fail {
+		t.Errorf("Render %+v", render)
+	}
+	if gw := m.Services[2].Steps[0]; gw.Kind != engine.Call || gw.Server != 1 {
+		t.Errorf("Gw %+v", gw)
+	}
+
+	// Entities: arrivals per load, attributes, stages.
+	asum, ping := m.Entities[0], m.Entities[1]
+	if asum.Name != "ASUM" || len(asum.InterArrival) != 3 || asum.RetryProbability != 0.5 || asum.MaxRetries != 2 || asum.RetryDelay == nil {
+		t.Errorf("ASUM %+v", asum)
+	}
+	if len(asum.Attributes) != 2 || asum.Attributes[0].Dist == nil || asum.Attributes[1].Index != 1 || asum.Attributes[1].Expr == nil {
+		t.Errorf("ASUM attributes %+v", asum.Attributes)
+	}
+	wantStages := []engine.Stage{{Service: 0, OnSuccess: 1, OnFailure: engine.Exit}, {Service: 1, OnSuccess: engine.End, OnFailure: engine.Exit}}
+	if len(asum.Stages) != 2 || asum.Stages[0] != wantStages[0] || asum.Stages[1] != wantStages[1] {
+		t.Errorf("ASUM stages %+v", asum.Stages)
+	}
+	if ping.InterArrival[1] != nil || ping.InterArrival[2] == nil {
+		t.Errorf("Ping arrivals %v", ping.InterArrival)
+	}
+
+	// Settings, parameters and scenarios.
+	if m.App != (engine.AppConfig{Servers: 2, Capacity: 10, Selection: engine.RandomServer, RATParameter: 50}) {
+		t.Errorf("base app %+v", m.App)
+	}
+	if big.Model.App.Servers != 4 || big.Model.App.Selection != engine.LeastBusy || big.Model.Services[1].Steps[0].Service != 2 {
+		t.Errorf("Big app %+v", big.Model.App)
+	}
+	params := map[string]float64{}
+	for _, p := range big.Model.Params {
+		params[p.Name] = p.Value
+	}
+	if params["AppServers"] != 4 || params["SwitchUtil"] != 0.5 || params["AppCapacity"] != 10 || params["Replications"] != 1 {
+		t.Errorf("Big params %+v", big.Model.Params)
+	}
+	if m.Params[2] != (engine.Param{Name: "AppServers", Value: 2}) {
+		t.Errorf("base params %+v", m.Params)
+	}
+	if r := base.Run; r.Seed != 7 || !r.AutoWarmUp || r.Observations != 5000 || r.Replications != 1 || len(r.Loads) != 2 || r.Loads[1] != 1 {
+		t.Errorf("run %+v", r)
+	}
+	if len(big.Overrides) != 2 || big.Overrides[0].Name != "AppServers" {
+		t.Errorf("overrides %+v", big.Overrides)
+	}
+}
+
+// TestFormulaValue checks that a formula without a saved value is computed.
+func TestFormulaValue(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "B4", wbtest.Formula("=1000*5+B3"))
+	m.Set(t, "SvcData.xlsx", "ServerInfo", "C2", wbtest.Formula("=2*1000"))
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := plan.Scenarios[0].Run.Observations; got != 5007 {
+		t.Errorf("Observations = %d, want 5007", got)
+	}
+	if got := plan.Scenarios[0].Model.Servers[0].TimeLimit; got != 2000 {
+		t.Errorf("TimeLimit = %v, want 2000", got)
+	}
+}
+
+// brokenCases change the valid model in one way each; the golden files
+// hold the exact problem lines expected.
+var brokenCases = []struct {
+	name   string
+	change func(t *testing.T, m *wbtest.Model, dir string)
+	// after changes the written files.
+	after func(t *testing.T, dir string)
+}{
+	{name: "missing_workbook", after: func(t *testing.T, dir string) {
+		must(t, os.Remove(filepath.Join(dir, "ProcData.xlsx")))
+	}},
+	{name: "missing_sheet", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Remove(t, "SvcData.xlsx", "Ping")
+		m.Remove(t, "ProcData.xlsx", "GetASum")
+	}},
+	{name: "missing_arrivals", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Remove(t, "SvcData.xlsx", "Arrivals")
+	}},
+	{name: "missing_column", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "B1", "Capacty")
+	}},
+	{name: "bad_distribution", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "ProcData.xlsx", "Start", "B2", "Expo(3")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "C2", "Uniform(5,2)")
+	}},
+	{name: "unknown_names", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "ProcData.xlsx", "Start", "D2", "GWy")
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "E2", "GetASun")
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "I3", "Fetc")
+		m.Set(t, "SvcData.xlsx", "ASUM", "A3", "ASumSv")
+		m.Set(t, "SvcData.xlsx", "Attributes", "A3", "ASMU")
+	}},
+	{name: "probability", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "ProcData.xlsx", "Start", "C2", 1.5)
+		m.Set(t, "SvcData.xlsx", "Arrivals", "F2", -0.1)
+	}},
+	{name: "capacity", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "B2", 0)
+		m.Set(t, "SvcData.xlsx", "Settings", "B5", 0)
+		m.Set(t, "SvcData.xlsx", "Settings", "B6", 2.5)
+	}},
+	{name: "duplicates", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "ProcData.xlsx", "Start", "A3", "auth")
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "A4", "GWAY")
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "B4", 1)
+		m.Set(t, "SvcData.xlsx", "Arrivals", "A4", "asum")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B4", "Exp(1)")
+		m.Set(t, "SvcData.xlsx", "Experiments", "A3", "base")
+		m.Set(t, "SvcData.xlsx", "Settings", "A14", "seed")
+		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)
+	}},
+	{name: "routing_cycle", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		s := m.Sheet(t, "ProcData.xlsx", "GetASum")
+		s.Rows = [][]any{
+			{"Step", "ProcTime", "Server", "OnSuccess", "OnFailure"},
+			{"Gw", "Exp(3)", "MTC", "Retry", "Retry"},
+			{"Retry", "Exp(1)", "MTC", "Gw", "gw"},
+		}
+		m.Set(t, "SvcData.xlsx", "ASUM", "B3", "Start")
+		m.Set(t, "SvcData.xlsx", "ASUM", "C3", "Start")
+	}},
+	{name: "self_nesting", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "ProcData.xlsx", "GetASum", "D1", "Service")
+		m.Set(t, "ProcData.xlsx", "GetASum", "D2", "ASumSvc")
+		m.Set(t, "ProcData.xlsx", "GetASum", "B2", nil)
+		m.Set(t, "ProcData.xlsx", "GetASum", "C2", nil)
+		m.Add("ProcData.xlsx", "Loop", []any{"Step", "Service"}, []any{"Again", "Loop"})
+	}},
+	{name: "experiments_column", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "SvcData.xlsx", "Experiments", "B1", "AppServer")
+		m.Set(t, "SvcData.xlsx", "Experiments", "D1", "Switch_Util")
+		m.Set(t, "SvcData.xlsx", "Experiments", "D3", 0.8)
+	}},
+	{name: "repeated_load", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "SvcData.xlsx", "Arrivals", "D1", "l2")
+		m.Set(t, "SvcData.xlsx", "Settings", "B11", "L1, L9")
+	}},
+	{name: "text_in_number", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "B2", "four")
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "C2", "2,5")
+		m.Set(t, "SvcData.xlsx", "Settings", "B4", "lots")
+	}},
+	{name: "formula_error", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "B3", wbtest.Formula("=1/0"))
+		m.Set(t, "SvcData.xlsx", "Settings", "B4", wbtest.Formula("=NOSUCHFUNCTION(1)"))
+	}},
+	{name: "expressions", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", "Crads")
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "G2", "paralel")
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "H3", "Pages =")
+		m.Set(t, "SvcData.xlsx", "Attributes", "C2", "Pages + 1")
+	}},
+	{name: "warnings_only_and_errors", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Add("SvcData.xlsx", "My notes", []any{"anything"})
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "F1", "Colour")
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "G1", "Capasity")
+		m.Set(t, "ProcData.xlsx", "Start", "E1", "Count")
+		m.Set(t, "ProcData.xlsx", "Start", "E3", 3)
+		m.Set(t, "SvcData.xlsx", "ServerInfo", "B3", nil)
+	}},
+	{name: "newer_template", change: func(t *testing.T, m *wbtest.Model, _ string) {
+		m.Svc.Props = map[string]any{"WebsimTemplateVersion": "2"}
+		m.Proc.Props = map[string]any{"WebsimTemplateVersion": "1"}
+		m.Remove(t, "SvcData.xlsx", "Arrivals") // not reported: the version comes first
+	}},
+	{name: "truncated", after: func(t *testing.T, dir string) {
+		path := filepath.Join(dir, "SvcData.xlsx")
+		data, err := os.ReadFile(path)
+		must(t, err)
+		must(t, os.WriteFile(path, data[:len(data)*2/3], 0o644))
+	}},
+	{name: "zip_bomb", after: func(t *testing.T, dir string) {
+		must(t, os.WriteFile(filepath.Join(dir, "ProcData.xlsx"), zipBomb(t), 0o644))
+	}},
+}
+
+func TestBroken(t *testing.T) {
+	for _, tc := range brokenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := wbtest.Valid()
+			if tc.change != nil {
+				tc.change(t, m, dir)
+			}
+			m.Write(t, dir)
+			if tc.after != nil {
+				tc.after(t, dir)
+			}
+			start := time.Now()
+			plan, err := Read(dir)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Read took %v", d)
+			}
+			got := ""
+			var problems Problems
+			switch {
+			case err == nil:
+				got = strings.Join(plan.Warnings, "\n") // warnings only
+				t.Errorf("Read accepted the model")
+			case errors.As(err, &problems):
+				got = strings.ReplaceAll(problems.Error(), dir, "MODEL")
+				for _, p := range problems {
+					if p.File == "" || p.Msg == "" {
+						t.Errorf("problem not located: %#v", p)
+					}
+				}
+			default:
+				t.Fatalf("Read: %v (not Problems)", err)
+			}
+			golden(t, filepath.Join("testdata", "broken", tc.name+".golden"), got+"\n")
+		})
+	}
+}
+
+// TestEmptyRows reads a sheet whose last row is a million rows down: the
+// long run of empty rows ends the sheet, quickly.
+func TestEmptyRows(t *testing.T) {
+	m := wbtest.Valid()
+	m.Sheet(t, "ProcData.xlsx", "Start").Far = map[int][]any{1_000_000: {nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, "a note far down"}}
+	m.Sheet(t, "SvcData.xlsx", "Arrivals").Far = map[int][]any{1_048_576: {"Ignored", "Exp("}}
+	dir := t.TempDir()
+	m.Write(t, dir)
+	start := time.Now()
+	if _, err := Read(dir); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Read took %v", d)
+	}
+}
+
+func TestTemplateVersion(t *testing.T) {
+	m := wbtest.Valid()
+	m.Svc.Props = map[string]any{"WebsimTemplateVersion": "1"}
+	m.Proc.Props = map[string]any{"WebsimTemplateVersion": int32(1)}
+	dir := t.TempDir()
+	m.Write(t, dir)
+	if _, err := Read(dir); err != nil {
+		t.Fatal(err)
+	}
+	if v := SupportedTemplateVersions(); len(v) == 0 || v[len(v)-1] != TemplateVersion {
+		t.Errorf("SupportedTemplateVersions() = %v", v)
+	}
+}
+
+// zipBomb is a small .xlsx whose sheet expands to 80 MB of spaces.
+func zipBomb(t *testing.T) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("xl/worksheets/sheet1.xml")
+	must(t, err)
+	chunk := bytes.Repeat([]byte(" "), 1<<20)
+	for range 80 {
+		_, err := w.Write(chunk)
+		must(t, err)
+	}
+	must(t, zw.Close())
+	if buf.Len() > 1<<20 {
+		t.Fatalf("the bomb is %d bytes", buf.Len())
+	}
+	return buf.Bytes()
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		must(t, os.WriteFile(path, []byte(got), 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./workbook -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("problems differ from %s\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
