@@ -1,9 +1,222 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
 
-// TODO: being built.
+	"github.com/urfave/cli/v2"
+
+	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/report"
+	"github.com/websim/websim/study"
+	"github.com/websim/websim/workbook"
+)
+
+// runOptions are the flags of `websim run`.
+type runOptions struct {
+	model        string
+	out          string
+	json         bool
+	seed         uint64
+	seedSet      bool
+	observations int64
+	loads        []string
+	scenarios    []string
+	jobs         int
+	writeBack    bool
+	quiet        bool
+}
+
 func runCommand() *cli.Command {
-	return &cli.Command{Name: "run", Usage: "validate and simulate a model", ArgsUsage: "MODEL",
-		Action: func(*cli.Context) error { return errNotYet }}
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "validate a model, simulate every scenario × load, write the results workbook",
+		ArgsUsage: "MODEL",
+		Description: `MODEL is a folder holding SvcData.xlsx and ProcData.xlsx. The results go
+to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Charts and
+Run. The input workbooks are never changed unless --write-back is given.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "write the results workbook to `FILE` (default MODEL/OutPut.xlsx)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the results as one JSON document on stdout"},
+			&cli.Uint64Flag{Name: "seed", Usage: "random seed (overrides the Seed setting)"},
+			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per run (overrides the setting)"},
+			&cli.StringFlag{Name: "loads", Usage: "comma list of load labels to run (default: the Loads setting)"},
+			&cli.StringFlag{Name: "scenarios", Usage: "comma list of Experiments scenarios to run (default: all)"},
+			&cli.IntFlag{Name: "jobs", Usage: "runs at once (default: one per core; results do not depend on it)"},
+			&cli.BoolFlag{Name: "write-back", Usage: "also add the result sheets to SvcData.xlsx, keeping everything in it"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary table"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return invalidInput(errors.New("websim run needs one MODEL folder; for example: websim run samples/asum"))
+			}
+			o := runOptions{
+				model: c.Args().First(), out: c.String("out"), json: c.Bool("json"),
+				seed: c.Uint64("seed"), seedSet: c.IsSet("seed"),
+				observations: c.Int64("observations"), jobs: c.Int("jobs"),
+				loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios")),
+				writeBack: c.Bool("write-back"), quiet: c.Bool("quiet"),
+			}
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			defer stop()
+			return runModel(ctx, o, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if p := strings.TrimSpace(part); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// runModel is `websim run`: read and check the model, simulate, write.
+func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error {
+	plan, err := readPlan(o.model, stderr)
+	if err != nil {
+		return err
+	}
+	if err := applyRunOptions(plan, o); err != nil {
+		return invalidInput(err)
+	}
+	out := o.out
+	if out == "" {
+		out = filepath.Join(o.model, "OutPut.xlsx")
+	}
+	bar := newProgressBar(stderr, !o.quiet && !o.json, "simulating")
+	st, err := study.Execute(ctx, plan, study.Options{Jobs: o.jobs, Version: version, Progress: bar.update})
+	bar.finish()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted: nothing was written")
+		}
+		return err
+	}
+	if err := report.Write(out, st); err != nil {
+		return fmt.Errorf("writing the results: %w", err)
+	}
+	if o.writeBack {
+		if err := report.WriteBack(filepath.Join(o.model, workbook.SvcDataFile), st); err != nil {
+			return fmt.Errorf("writing the results back into %s: %w", workbook.SvcDataFile, err)
+		}
+	}
+	if o.json {
+		return report.WriteJSON(stdout, st)
+	}
+	if !o.quiet {
+		printSummary(stdout, st)
+		fmt.Fprintf(stdout, "Results: %s\n", out)
+		if o.writeBack {
+			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+		}
+	}
+	return nil
+}
+
+// readPlan reads and checks a model folder, printing every problem; a
+// model with errors is an invalid input (exit code 2).
+func readPlan(dir string, stderr io.Writer) (*study.Plan, error) {
+	plan, err := workbook.Read(dir)
+	var problems workbook.Problems
+	if errors.As(err, &problems) {
+		printProblems(stderr, problems)
+		if len(problems.Errors()) > 0 {
+			return nil, &silentError{invalidInput(fmt.Errorf("%s: %d problems", dir, len(problems.Errors())))}
+		}
+	} else if err != nil {
+		return nil, invalidInput(err)
+	}
+	if plan == nil {
+		return nil, invalidInput(fmt.Errorf("%s: the model could not be read", dir))
+	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	return plan, nil
+}
+
+// printProblems prints problems one per line, errors first.
+func printProblems(w io.Writer, ps workbook.Problems) {
+	for _, p := range ps.Errors() {
+		fmt.Fprintln(w, p.Error())
+	}
+	for _, p := range ps.Warnings() {
+		fmt.Fprintln(w, "warning:", p.Error())
+	}
+}
+
+// applyRunOptions applies the command-line overrides to every scenario.
+func applyRunOptions(p *study.Plan, o runOptions) error {
+	if len(o.scenarios) > 0 {
+		var names []string
+		for _, s := range p.Scenarios {
+			names = append(names, s.Name)
+		}
+		var keep []study.Scenario
+		for _, want := range o.scenarios {
+			i := slices.IndexFunc(p.Scenarios, func(s study.Scenario) bool { return strings.EqualFold(s.Name, want) })
+			if i < 0 {
+				return fmt.Errorf("--scenarios: no scenario %q%s; the model has %s", want, suggest.DidYouMean(want, names), strings.Join(names, ", "))
+			}
+			keep = append(keep, p.Scenarios[i])
+		}
+		p.Scenarios = keep
+	}
+	for i := range p.Scenarios {
+		sc := &p.Scenarios[i]
+		if o.seedSet {
+			sc.Run.Seed = o.seed
+		}
+		if o.observations > 0 {
+			sc.Run.Observations = o.observations
+		}
+		if len(o.loads) > 0 {
+			var idx []int
+			for _, want := range o.loads {
+				j := slices.IndexFunc(sc.Model.Loads, func(l string) bool { return strings.EqualFold(l, want) })
+				if j < 0 {
+					return fmt.Errorf("--loads: no load %q%s; the model has %s", want, suggest.DidYouMean(want, sc.Model.Loads), strings.Join(sc.Model.Loads, ", "))
+				}
+				idx = append(idx, j)
+			}
+			sc.Run.Loads = idx
+		}
+	}
+	if o.observations < 0 {
+		return errors.New("--observations must be at least 1")
+	}
+	return nil
+}
+
+// printSummary prints a table of mean response per scenario and load.
+func printSummary(w io.Writer, st *study.Study) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "scenario\tload\tcompleted\tfailed\tmean (%s)\t±95%%\tp95\tapp util\tstable\t\n", st.TimeUnit)
+	for _, r := range st.Runs {
+		res := &r.Result
+		stable := "yes"
+		if !res.Stable {
+			stable = "NO"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4g\t%.2g\t%.4g\t%.1f%%\t%s\t\n", r.Scenario, r.Load, res.Completed, res.Failed,
+			res.Response.Mean, res.Response.CIHalfWidth95, res.Response.P95, 100*res.AppUtilization, stable)
+	}
+	tw.Flush()
+	for _, r := range st.Runs {
+		if !r.Result.Stable {
+			fmt.Fprintf(w, "unstable: %s at %s: %s\n", r.Scenario, r.Load, r.Result.Unstable)
+		}
+	}
 }

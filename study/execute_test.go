@@ -1,0 +1,153 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/engine/dist"
+)
+
+// mm1Plan is an M/M/c model on the application server with two scenarios
+// (capacity 2 and 3) over two loads.
+func mm1Plan(reps int, obs int64) *Plan {
+	model := func(capacity int) *engine.Model {
+		return &engine.Model{
+			Name: "mmc", TimeUnit: "s", Loads: []string{"low", "high"},
+			App: engine.AppConfig{Servers: 1, Capacity: capacity},
+			Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
+				{Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse("Exp(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
+			}}},
+			Entities: []engine.Entity{{Name: "Job",
+				InterArrival: []engine.Dist{dist.MustParse("Exp(1)"), dist.MustParse("Exp(0.6)")},
+				Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
+		}
+	}
+	rs := RunSettings{Seed: 3, WarmUp: 50, Observations: obs, Replications: reps, Loads: []int{0, 1}}
+	return &Plan{Model: "mmc", TimeUnit: "s", Scenarios: []Scenario{
+		{Name: "two", Model: model(2), Run: rs},
+		{Name: "three", Model: model(3), Run: rs},
+	}}
+}
+
+func figures(st *Study) string {
+	out := ""
+	for _, r := range st.Runs {
+		r.WallSeconds = 0
+		out += fmt.Sprintf("%s %s %+v %+v %v\n", r.Scenario, r.Load, r.Result.Response, r.Result.Servers, r.Diff)
+	}
+	return out
+}
+
+func TestResultsDoNotDependOnJobs(t *testing.T) {
+	var want string
+	for _, jobs := range []int{1, 2, 5} {
+		st, err := Execute(context.Background(), mm1Plan(3, 5000), Options{Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := figures(st)
+		if want == "" {
+			want = got
+		} else if got != want {
+			t.Errorf("jobs=%d gave other results:\n%s\nwant\n%s", jobs, got, want)
+		}
+	}
+}
+
+func TestPairedDifferenceIsNarrower(t *testing.T) {
+	for _, reps := range []int{1, 5} {
+		st, err := Execute(context.Background(), mm1Plan(reps, 20_000), Options{Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Runs) != 4 || st.Runs[0].Diff != nil {
+			t.Fatalf("runs: %+v", st.Runs)
+		}
+		for i := 2; i < 4; i++ {
+			r, b := st.Runs[i], st.Runs[i-2]
+			if r.Diff == nil {
+				t.Fatalf("no difference for %s %s", r.Scenario, r.Load)
+			}
+			sep := math.Hypot(r.Result.Response.CIHalfWidth95, b.Result.Response.CIHalfWidth95)
+			if !(r.Diff.HalfWidth95 < sep) {
+				t.Errorf("reps=%d %s: paired half-width %v not below separate %v", reps, r.Load, r.Diff.HalfWidth95, sep)
+			}
+			if math.Abs(r.Diff.Mean-(r.Result.Response.Mean-b.Result.Response.Mean)) > 0.05*math.Abs(r.Diff.Mean)+1e-9 {
+				t.Errorf("diff %v vs means %v - %v", r.Diff.Mean, r.Result.Response.Mean, b.Result.Response.Mean)
+			}
+			// Three units beat two: the difference is negative and significant.
+			if r.Diff.Mean+r.Diff.HalfWidth95 >= 0 {
+				t.Errorf("reps=%d %s: diff %v ± %v, want below 0", reps, r.Load, r.Diff.Mean, r.Diff.HalfWidth95)
+			}
+		}
+	}
+}
+
+func TestTargetPrecisionExtendsRuns(t *testing.T) {
+	p := mm1Plan(1, 2000)
+	for i := range p.Scenarios {
+		p.Scenarios[i].Run.TargetPrecision = 0.02
+	}
+	st, err := Execute(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Runs {
+		res := r.Result.Response
+		if !r.PrecisionCapHit && res.CIHalfWidth95 > 0.02*res.Mean {
+			t.Errorf("%s %s: half-width %v above 2%% of %v and no cap hit", r.Scenario, r.Load, res.CIHalfWidth95, res.Mean)
+		}
+		if r.Result.Completed <= 2000 {
+			t.Errorf("%s %s: run was not extended (%d completed)", r.Scenario, r.Load, r.Result.Completed)
+		}
+	}
+	p = mm1Plan(1, 200)
+	for i := range p.Scenarios {
+		p.Scenarios[i].Run.TargetPrecision = 0.0001
+	}
+	st, err = Execute(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Runs[0].PrecisionCapHit {
+		t.Error("an unreachable precision did not hit the cap")
+	}
+}
+
+func TestMSERFindsTheTransient(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	ys := make([]float64, 2000)
+	for i := range ys {
+		ys[i] = r.NormFloat64()
+		if i < 150 {
+			ys[i] += 10 * float64(150-i) / 150
+		}
+	}
+	d := MSER(ys)
+	if d < 100 || d > 200 {
+		t.Errorf("MSER truncated %d values; the transient is 150 long", d)
+	}
+	if d := MSER(ys[300:]); d > 100 {
+		t.Errorf("MSER truncated %d values of a stationary series", d)
+	}
+}
+
+func TestAutoWarmUp(t *testing.T) {
+	p := mm1Plan(1, 20_000)
+	for i := range p.Scenarios {
+		p.Scenarios[i].Run.AutoWarmUp = true
+	}
+	st, err := Execute(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range st.Runs {
+		if r.Result.WarmUp < 0 || r.Result.WarmUp > r.Result.SimTime/2 {
+			t.Errorf("%s %s: warm-up %v of %v", r.Scenario, r.Load, r.Result.WarmUp, r.Result.SimTime)
+		}
+	}
+}
