@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs websim on the model in this folder: double-click it (macOS: run.command;
+# Linux: run.sh, "Run in terminal"), or type: sh run.sh
+# websim is looked for next to this script, then on the PATH.
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+pause() {
+	if [ -t 0 ] && [ -z "$WEBSIM_NO_PAUSE" ]; then
+		printf '%s' "Press Enter to close this window. "
+		read -r _
+	fi
+}
+
+if [ -x "$here/websim" ]; then
+	websim="$here/websim"
+elif command -v websim >/dev/null 2>&1; then
+	websim=$(command -v websim)
+else
+	echo "websim was not found next to this script or on the PATH."
+	echo "Put the websim program for your system in $here and run this again."
+	pause
+	exit 1
+fi
+
+echo "Running websim on $here ..."
+"$websim" run "$here"
+status=$?
+echo
+if [ "$status" -ne 0 ]; then
+	echo "websim stopped with an error (exit status $status): read the messages above,"
+	echo "fix what they point at (File!Sheet!Cell), save the workbooks and run again."
+	pause
+	exit "$status"
+fi
+echo "The results are in $here/OutPut.xlsx (open it in Excel)."
+pause
+exit 0

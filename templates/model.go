@@ -1,0 +1,370 @@
+package templates
+
+import (
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// model is the content of a template's SvcData.xlsx and ProcData.xlsx. The
+// model files (asum.go, mmc.go, blank.go) fill it; the writers below lay it
+// out with headers, comments, widths and drop-down lists.
+type model struct {
+	settings []setting
+	servers  []server
+	// loads are the Arrivals load columns' headers, in order.
+	loads    []string
+	arrivals []arrival
+	// attributes are Attributes rows: entity, attribute, value.
+	attributes [][3]string
+	entities   []entity
+	// experiments is nil for no Experiments sheet; else its setting
+	// columns and rows.
+	experiments *experiments
+	services    []service
+	// placeholder marks the blank template: its entity and service sheets
+	// are placeholders to rename, not names to offer in drop-down lists.
+	placeholder bool
+}
+
+type setting struct {
+	name  string
+	value any // a number or text
+	note  string
+}
+
+type server struct {
+	name     string
+	capacity int
+	// timeLimit is 0 for none.
+	timeLimit              float64
+	backgroundInterArrival string
+	backgroundServiceTime  string
+}
+
+type arrival struct {
+	entity string
+	// interArrival has one distribution per load, as loads.
+	interArrival []string
+}
+
+type entity struct {
+	name     string
+	services []route
+}
+
+// route is a row of an entity sheet: a service and where to go next
+// (blank for the default).
+type route struct{ service, onSuccess, onFailure string }
+
+type experiments struct {
+	columns []string
+	rows    [][]any // scenario name first, then one value per column
+}
+
+type service struct {
+	name  string
+	steps []step
+}
+
+// step is a ProcData row; blank fields take their defaults.
+type step struct {
+	name, procTime string
+	successRate    any // nil, a number or an expression
+	server         string
+	nested         string // the Service column
+	count          any    // nil, a number or an expression
+	mode           string
+	condition      string
+	onSuccess      string
+	onFailure      string
+}
+
+// column is a header with the comment that explains it.
+type column struct {
+	header, comment string
+	width           float64
+}
+
+// The column comments, in the contract's words.
+var (
+	settingsColumns = []column{
+		{"Name", "A setting's name: TimeUnit, Seed, WarmUp, Observations, Replications, Loads, AppServers, AppCapacity, SelectionRule, RATParameter, RAT, TActive. Any other name is a user parameter, usable by name in every expression.", 16},
+		{"Value", "The setting's value. A blank takes the default.", 26},
+		{"Note", "Your notes; websim does not read this column.", 70},
+	}
+	serverColumns = []column{
+		{"Server", "An external (back-end) server's name, used in ProcData's Server column. App is reserved for the application servers.", 12},
+		{"Capacity", "How many jobs the server serves at once (1 or more).", 11},
+		{"TimeLimit", "Once this time has passed since a call was sent (time in the server's queue included), the call fails for the request and its extra AppRes unit is released; the server still does the work to the end. Blank: no limit.", 11},
+		{"BackgroundInterArrival", "Time between background jobs (a distribution, e.g. Exp(20.8)): load from other applications. Blank, with BackgroundServiceTime blank: no background load.", 24},
+		{"BackgroundServiceTime", "Service time of a background job (a distribution, e.g. Exp(150)).", 23},
+	}
+	entityArrivalColumn = column{"Entity", "The entity (request type); a sheet of the same name lists the services it runs.", 12}
+	retryColumns        = []column{
+		{"Patience", "A request still unanswered after this time is abandoned by its user; the work already started goes on. Blank: users wait for ever.", 11},
+		{"RetryProbability", "After a failure, the probability that the user retries, as a new attempt of the same request. Blank: 0.", 17},
+		{"RetryDelay", "Time between a failure and the retry (a number or a distribution).", 12},
+		{"MaxRetries", "The most retries a request makes.", 12},
+	}
+	attributeColumns = []column{
+		{"Entity", "The entity (as in Arrivals) whose requests carry the attribute.", 12},
+		{"Attribute", "The attribute's name, usable in every expression (e.g. as a Count).", 14},
+		{"Value", "A distribution or an expression, drawn once per request at arrival, e.g. UniformInt(1,6).", 18},
+	}
+	routeColumns = []column{
+		{"Service", "A service (a ProcData sheet) the entity runs. The first row is the first service.", 16},
+		{"OnSuccess", "Where to go when the service succeeds: a service name, END or EXIT. Blank: the next row (END after the last).", 14},
+		{"OnFailure", "Where to go when the service fails: a service name, END or EXIT. Blank: EXIT.", 14},
+	}
+	scenarioColumn = column{"Scenario", "A scenario's name. Each row overrides the settings named in the other columns and runs over the Loads; the first scenario is the baseline that differences are measured from.", 16}
+	stepColumns    = []column{
+		{"Step", "The step's name, unique in this sheet; OnSuccess and OnFailure may name it.", 12},
+		{"ProcTime", "Processing time (a distribution, e.g. Exp(30)): on the named Server, or on the application server itself when Server is blank or App.", 12},
+		{"SuccessRate", "Probability that the step succeeds (a number or an expression). Blank: 1.", 12},
+		{"Server", "A ServerInfo server: the step is a call, holding one more AppRes unit while it waits for the answer. Blank or App: processing on the application server, on the unit the request already holds.", 10},
+		{"Service", "Another service (a ProcData sheet) run as a nested service, Count times in Mode.", 12},
+		{"Count", "How many times the nested Service runs (an expression, e.g. Cards). Blank: 1.", 9},
+		{"Mode", "parallel or sequential, or an expression that yields one of the two, e.g. AppUtil < SwitchUtil ? \"parallel\" : \"sequential\". Parallel: the parent holds one more AppRes unit and waits for all copies; the first failure fails it at once. Blank: sequential.", 46},
+		{"Condition", "An expression; when false the step is skipped as a success. Blank: always run.", 12},
+		{"OnSuccess", "Where to go after success: a step of this sheet, NEXT (the next row), DONE (the service succeeds) or FAIL (it fails). Blank: NEXT; after the last row NEXT means DONE.", 12},
+		{"OnFailure", "Where to go after failure: a step of this sheet, NEXT, DONE or FAIL. Blank: FAIL.", 12},
+	}
+)
+
+// loadColumn is the comment of a load level's column in Arrivals.
+func loadColumn(label string) column {
+	return column{label, "Load level " + label + ": the time between arrivals of each entity (a distribution, e.g. Exp(40)). One column per load level; the header is the level's label, used in Settings' Loads.", 10}
+}
+
+const (
+	validationRows = 500 // drop-down lists cover rows 2..validationRows
+	author         = "websim"
+)
+
+// sheetWriter writes one workbook, keeping the first error.
+type sheetWriter struct {
+	f      *excelize.File
+	err    error
+	header int
+	first  bool
+}
+
+func newSheetWriter() *sheetWriter {
+	w := &sheetWriter{f: excelize.NewFile(), first: true}
+	w.header, w.err = w.f.NewStyle(&excelize.Style{
+		Font:      &excelize.Font{Bold: true},
+		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
+		Border:    []excelize.Border{{Type: "bottom", Color: "8EA9DB", Style: 1}},
+		Alignment: &excelize.Alignment{Vertical: "top"},
+	})
+	return w
+}
+
+func (w *sheetWriter) do(err error) {
+	if w.err == nil {
+		w.err = err
+	}
+}
+
+// sheet adds a sheet with its header row: bold, frozen, commented, widths
+// set. Rows follow with row.
+func (w *sheetWriter) sheet(name string, cols []column) {
+	if w.err != nil {
+		return
+	}
+	if w.first {
+		w.do(w.f.SetSheetName("Sheet1", name))
+		w.first = false
+	} else {
+		_, err := w.f.NewSheet(name)
+		w.do(err)
+	}
+	for i, c := range cols {
+		cell := cellName(i+1, 1)
+		w.do(w.f.SetCellStr(name, cell, c.header))
+		w.do(w.f.AddComment(name, excelize.Comment{Cell: cell, Author: author,
+			Paragraph: []excelize.RichTextRun{{Text: c.header + ": ", Font: &excelize.Font{Bold: true}}, {Text: c.comment}},
+			Width:     300, Height: 110}))
+		col, _ := excelize.ColumnNumberToName(i + 1)
+		w.do(w.f.SetColWidth(name, col, col, c.width))
+	}
+	if len(cols) > 0 {
+		w.do(w.f.SetCellStyle(name, "A1", cellName(len(cols), 1), w.header))
+	}
+	w.do(w.f.SetPanes(name, &excelize.Panes{
+		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
+	}))
+}
+
+// row writes values at the given row (2 is the first under the header); a
+// nil or "" value leaves its cell blank.
+func (w *sheetWriter) row(sheet string, row int, values ...any) {
+	for i, v := range values {
+		if v == nil || v == "" {
+			continue
+		}
+		w.do(w.f.SetCellValue(sheet, cellName(i+1, row), v))
+	}
+}
+
+// dropDown adds a drop-down list to column col (1-based) of rows 2..; when
+// strict, other values are refused, else Excel warns and lets them stand
+// (an expression, a name added later).
+func (w *sheetWriter) dropDown(sheet string, col int, items []string, strict bool, what string) {
+	if w.err != nil || len(items) == 0 || len(strings.Join(items, ",")) > 250 {
+		return
+	}
+	w.dropDownAt(sheet, cellName(col, 2)+":"+cellName(col, validationRows), items, strict, what)
+}
+
+func (w *sheetWriter) dropDownAt(sheet, sqref string, items []string, strict bool, what string) {
+	dv := excelize.NewDataValidation(true)
+	dv.SetSqref(sqref)
+	w.do(dv.SetDropList(items))
+	if strict {
+		dv.SetError(excelize.DataValidationErrorStyleStop, "Not "+what, "Choose "+what+" from the list: "+strings.Join(items, ", ")+".")
+	} else {
+		dv.SetError(excelize.DataValidationErrorStyleWarning, "Not "+what+" in the list",
+			"This is not "+what+" known when the template was made ("+strings.Join(items, ", ")+"). Keep it if you added it, or an expression.")
+	}
+	w.do(w.f.AddDataValidation(sheet, dv))
+}
+
+func (w *sheetWriter) done(template, what string) (*excelize.File, error) {
+	w.do(stamp(w.f, template, what))
+	if w.err != nil {
+		w.f.Close()
+		return nil, w.err
+	}
+	w.f.SetActiveSheet(0)
+	return w.f, nil
+}
+
+func cellName(col, row int) string {
+	c, _ := excelize.CoordinatesToCellName(col, row)
+	return c
+}
+
+// svcData lays out SvcData.xlsx.
+func (m *model) svcData(template string) (*excelize.File, error) {
+	w := newSheetWriter()
+	w.sheet("Settings", settingsColumns)
+	for i, s := range m.settings {
+		w.row("Settings", i+2, s.name, s.value, s.note)
+		if s.name == "SelectionRule" {
+			w.dropDownAt("Settings", cellName(2, i+2), selectionRules, true, "a selection rule")
+		}
+	}
+
+	w.sheet("ServerInfo", serverColumns)
+	for i, s := range m.servers {
+		var limit any
+		if s.timeLimit > 0 {
+			limit = s.timeLimit
+		}
+		w.row("ServerInfo", i+2, s.name, s.capacity, limit, s.backgroundInterArrival, s.backgroundServiceTime)
+	}
+
+	cols := []column{entityArrivalColumn}
+	for _, l := range m.loads {
+		cols = append(cols, loadColumn(l))
+	}
+	cols = append(cols, retryColumns...)
+	w.sheet("Arrivals", cols)
+	for i, a := range m.arrivals {
+		vals := []any{a.entity}
+		for _, d := range a.interArrival {
+			vals = append(vals, d)
+		}
+		w.row("Arrivals", i+2, vals...)
+	}
+
+	w.sheet("Attributes", attributeColumns)
+	for i, a := range m.attributes {
+		w.row("Attributes", i+2, a[0], a[1], a[2])
+	}
+	w.dropDown("Attributes", 1, m.entityNames(), false, "an entity")
+
+	serviceNames := m.serviceNames()
+	targets := append(append([]string{}, serviceNames...), "END", "EXIT")
+	for _, e := range m.entities {
+		w.sheet(e.name, routeColumns)
+		for i, r := range e.services {
+			w.row(e.name, i+2, r.service, r.onSuccess, r.onFailure)
+		}
+		w.dropDown(e.name, 1, serviceNames, false, "a service")
+		w.dropDown(e.name, 2, targets, false, "a service, END or EXIT")
+		w.dropDown(e.name, 3, targets, false, "a service, END or EXIT")
+	}
+
+	if x := m.experiments; x != nil {
+		cols := []column{scenarioColumn}
+		for _, c := range x.columns {
+			cols = append(cols, column{c, "The setting " + c + " in this scenario (as in Settings). Blank: the Settings value.", 14})
+		}
+		w.sheet("Experiments", cols)
+		for i, r := range x.rows {
+			w.row("Experiments", i+2, r...)
+		}
+		for i, c := range x.columns {
+			if c == "SelectionRule" {
+				w.dropDown("Experiments", i+2, selectionRules, true, "a selection rule")
+			}
+		}
+	}
+	return w.done(template, "websim model: services, servers and load (SvcData)")
+}
+
+// procData lays out ProcData.xlsx: a sheet per service.
+func (m *model) procData(template string) (*excelize.File, error) {
+	w := newSheetWriter()
+	servers := []string{"App"}
+	for _, s := range m.servers {
+		servers = append(servers, s.name)
+	}
+	for _, s := range m.services {
+		w.sheet(s.name, stepColumns)
+		var steps []string
+		for i, st := range s.steps {
+			steps = append(steps, st.name)
+			w.row(s.name, i+2, st.name, st.procTime, st.successRate, st.server, st.nested,
+				st.count, st.mode, st.condition, st.onSuccess, st.onFailure)
+		}
+		goTo := append(steps, "NEXT", "DONE", "FAIL")
+		w.dropDown(s.name, 4, servers, false, "a server")
+		w.dropDown(s.name, 5, m.serviceNames(), false, "a service")
+		w.dropDown(s.name, 7, modes, false, "a mode")
+		w.dropDown(s.name, 9, goTo, false, "a step, NEXT, DONE or FAIL")
+		w.dropDown(s.name, 10, goTo, false, "a step, NEXT, DONE or FAIL")
+	}
+	return w.done(template, "websim model: the steps of each service (ProcData)")
+}
+
+var (
+	selectionRules = []string{"LBS", "Random", "Cyclic"}
+	modes          = []string{"parallel", "sequential"}
+)
+
+func (m *model) serviceNames() []string {
+	if m.placeholder {
+		return nil
+	}
+	var out []string
+	for _, s := range m.services {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+func (m *model) entityNames() []string {
+	if m.placeholder {
+		return nil
+	}
+	var out []string
+	for _, a := range m.arrivals {
+		out = append(out, a.entity)
+	}
+	return out
+}
