@@ -15,14 +15,17 @@ const (
 )
 
 // event is an entry of the future-event list. Events are ordered by time,
-// then priority, then sequence, so ties are first in, first out.
+// then priority, then sequence, so ties are first in, first out. The kind
+// rides in the low bits of key, below the unique sequence number, where it
+// cannot change the order; an event is 24 bytes.
 type event struct {
-	t    float64
-	key  uint64 // priority<<56 | sequence
-	ref  int32
-	gen  uint32
-	kind eventKind
+	t   float64
+	key uint64 // priority<<60 | sequence<<4 | kind
+	ref int32
+	gen uint32
 }
+
+func (e *event) kind() eventKind { return eventKind(e.key & 0xf) }
 
 // calendar is the future-event list: a binary heap of events by value, so
 // scheduling allocates nothing once the heap has grown.
@@ -47,7 +50,7 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 // fires first.
 func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
 	c.seq++
-	h := append(c.h, event{t: t, key: uint64(prio)<<56 | c.seq, ref: ref, gen: gen, kind: kind})
+	h := append(c.h, event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen})
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2

@@ -221,7 +221,7 @@ func (s *sim) loop() {
 		ev := s.cal.pop()
 		s.now = ev.t
 		s.res.Events++
-		switch ev.kind {
+		switch ev.kind() {
 		case evArrival:
 			s.arrival(ev.ref)
 		case evBackground:

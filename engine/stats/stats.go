@@ -17,11 +17,11 @@ type Tally struct {
 // Add records one observation.
 func (t *Tally) Add(x float64) {
 	t.n++
-	if t.n == 1 {
-		t.min, t.max = x, x
-	} else {
-		t.min = math.Min(t.min, x)
-		t.max = math.Max(t.max, x)
+	if t.n == 1 || x < t.min {
+		t.min = x
+	}
+	if t.n == 1 || x > t.max {
+		t.max = x
 	}
 	d := x - t.mean
 	t.mean += d / float64(t.n)
