@@ -3,7 +3,11 @@
 # Linux: run.sh, "Run in terminal"), or type: sh run.sh
 # websim is looked for next to this script, then on the PATH.
 
-here=$(cd "$(dirname "$0")" && pwd)
+case "$0" in
+*/*) here=${0%/*} ;;
+*) here=. ;;
+esac
+here=$(cd "$here" && pwd) || exit 1
 
 pause() {
 	if [ -t 0 ] && [ -z "$WEBSIM_NO_PAUSE" ]; then
