@@ -29,6 +29,13 @@ func Save(f *excelize.File, path string) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
+	mode := os.FileMode(0o644) // CreateTemp makes 0600; keep the target's mode
+	if fi, statErr := os.Stat(path); statErr == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err = os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		if errors.Is(err, os.ErrPermission) {
 			return fmt.Errorf("%w; Try: close %s in Excel, then run again", err, filepath.Base(path))

@@ -174,13 +174,17 @@ func loadWorkbook(path string) (*Source, error) {
 	src.Workbook = f
 	name := filepath.Base(path)
 	src.where[""] = name
-	settings, ok := src.sheet(name, SettingsSheet)
-	if ok {
+	if settings, ok := src.sheet(name, SettingsSheet); ok {
 		src.readSettings(name, settings)
+	} else {
+		for _, k := range settingKeys {
+			src.bad[k] = true
+		}
 	}
-	types, ok := src.sheet(name, TypesSheet)
-	if ok {
+	if types, ok := src.sheet(name, TypesSheet); ok {
 		src.readTypes(name, types)
+	} else {
+		src.bad[KeyTypes], src.bad[sumKey] = true, true
 	}
 	return src, nil
 }
@@ -214,7 +218,7 @@ func (s *Source) sheet(file, want string) ([][]string, bool) {
 	if c := closestSheet(want, names); c != "" {
 		what += fmt.Sprintf("; did you mean %q?", c)
 	}
-	s.fail(want, file, what)
+	s.fail("", file, what)
 	return nil, false
 }
 

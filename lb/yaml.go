@@ -36,6 +36,10 @@ func loadYAML(path string) (*Source, error) {
 	known := append(slices.Clone(settingKeys), KeyTypes)
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		if present[k.Value] {
+			src.fail(k.Value, at(k), fmt.Sprintf("%s is set twice (also at line %s)", k.Value, lineOf(src.where[k.Value])))
+			continue
+		}
 		switch {
 		case k.Value == KeyTypes:
 			present[KeyTypes] = true
@@ -88,6 +92,10 @@ func (s *Source) readYAMLTypes(v *yaml.Node, at func(*yaml.Node) string) {
 				unknown = append(unknown, found{kk.Value, at(kk)})
 				continue
 			}
+			if present[kk.Value] {
+				s.fail(prefix+kk.Value, at(kk), fmt.Sprintf("%s %s is set twice (also at line %s)", t.Name, kk.Value, lineOf(s.where[prefix+kk.Value])))
+				continue
+			}
 			present[kk.Value] = true
 			s.where[prefix+kk.Value] = at(vv)
 			if vv.Kind != yaml.ScalarNode {
@@ -100,6 +108,9 @@ func (s *Source) readYAMLTypes(v *yaml.Node, at func(*yaml.Node) string) {
 		s.Params.Types = append(s.Params.Types, t)
 	}
 }
+
+// lineOf returns the line number of a "file:line" location.
+func lineOf(where string) string { return where[strings.LastIndex(where, ":")+1:] }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 

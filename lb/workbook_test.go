@@ -1,0 +1,183 @@
+package lb
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// The YAML file and its workbook twin give identical figures for a seed.
+func TestTwinsGiveIdenticalFigures(t *testing.T) {
+	var texts []string
+	for _, path := range []string{sampleYAML, sampleWorkbook} {
+		p := load(t, path).Params
+		p.Requests = 5000
+		r, err := Run(p, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		r.WriteJSON(&b)
+		texts = append(texts, b.String())
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("YAML:\n%s\nworkbook:\n%s", texts[0], texts[1])
+	}
+}
+
+// editedWorkbook writes the sample twin with edit applied and returns its path.
+func editedWorkbook(t *testing.T, edit func(f *excelize.File)) string {
+	t.Helper()
+	f, err := NewParametersWorkbook(Sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	edit(f)
+	path := filepath.Join(t.TempDir(), "Parameters.xlsx")
+	if err := Save(f, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestWorkbookProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(f *excelize.File)
+		want []string
+	}{
+		{"good", func(*excelize.File) {}, nil},
+		{"headers ignore case and underscores", func(f *excelize.File) {
+			f.SetCellValue(TypesSheet, "B1", "Output Capacity")
+			f.SetCellValue(SettingsSheet, "A2", "Number Of Servers")
+		}, nil},
+		{"not a number", func(f *excelize.File) { f.SetCellValue(SettingsSheet, "B2", "abc") },
+			[]string{`Parameters.xlsx!Settings!B2: number_of_servers "abc" is not a whole number`}},
+		{"misspelt column", func(f *excelize.File) { f.SetCellValue(TypesSheet, "C1", "proportoin") },
+			[]string{`Parameters.xlsx!RequestTypes!C1: unknown column "proportoin"; did you mean "proportion"?`}},
+		{"misspelt setting", func(f *excelize.File) { f.SetCellValue(SettingsSheet, "A5", "methd") },
+			[]string{`Parameters.xlsx!Settings!A5: unknown setting "methd"; did you mean "method"?`}},
+		{"unknown method", func(f *excelize.File) { f.SetCellValue(SettingsSheet, "B5", "random") },
+			[]string{`Parameters.xlsx!Settings!B5: method "random" is unknown; expected roundrobin or busyness`}},
+		{"proportions", func(f *excelize.File) { f.SetCellValue(TypesSheet, "C3", 0.9) },
+			[]string{`Parameters.xlsx!RequestTypes: the proportions add up to 0.95`}},
+		{"blank cell", func(f *excelize.File) { f.SetCellValue(TypesSheet, "D2", "") },
+			[]string{`Parameters.xlsx!RequestTypes!D2: dma avg_service_time_secs has no value`}},
+		{"zero capacity", func(f *excelize.File) { f.SetCellValue(TypesSheet, "B3", 0) },
+			[]string{`Parameters.xlsx!RequestTypes!B3: other output_capacity must be at least 1 unit, got 0`}},
+		{"missing sheet", func(f *excelize.File) { f.SetSheetName(TypesSheet, "Types") },
+			[]string{`Parameters.xlsx: missing sheet "RequestTypes"; did you mean "Types"?`}},
+		{"notes column left alone", func(f *excelize.File) { f.SetCellValue(TypesSheet, "F1", "Comment") }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, err := Load(editedWorkbook(t, tt.edit))
+			if err == nil {
+				defer src.Workbook.Close()
+				err = src.Check()
+			}
+			var lines []string
+			if err != nil {
+				lines = strings.Split(err.Error(), "\n")
+			}
+			if len(lines) != len(tt.want) {
+				t.Fatalf("problems %q, want %q", lines, tt.want)
+			}
+			for i, w := range tt.want {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("problem %q, want it to start %q", lines[i], w)
+				}
+			}
+		})
+	}
+}
+
+// Results are written into the workbook as new sheets; a second run
+// replaces them and keeps every other sheet and cell; a user's sheet of the
+// same name is never replaced.
+func TestWriteBack(t *testing.T) {
+	path := editedWorkbook(t, func(f *excelize.File) {
+		f.NewSheet("Notes")
+		f.SetCellValue("Notes", "B2", "keep me")
+	})
+	p := Sample()
+	p.Requests = 2000
+	for range 2 {
+		src := load(t, path)
+		r, err := Run(src.Params, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteResults(src.Workbook, path, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := Save(src.Workbook, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := []string{SettingsSheet, TypesSheet, "Notes", SummarySheet, PerServerSheet, ChartSheet}
+	if got := f.GetSheetList(); !slices.Equal(got, want) {
+		t.Errorf("sheets %v, want %v", got, want)
+	}
+	if v, _ := f.GetCellValue("Notes", "B2"); v != "keep me" {
+		t.Errorf("Notes!B2 = %q", v)
+	}
+	if v, _ := f.GetCellValue(ChartSheet, "B3"); v != "dma" {
+		t.Errorf("LBChart!B3 = %q, want dma", v)
+	}
+	if v, _ := f.GetCellValue(SummarySheet, "B4"); v != "6" {
+		t.Errorf("LBSummary!B4 = %q, want 6 servers", v)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("files left beside the workbook: %v", entries)
+	}
+
+	user := editedWorkbook(t, func(f *excelize.File) {
+		f.NewSheet(SummarySheet)
+		f.SetCellValue(SummarySheet, "A1", "my own summary")
+	})
+	src := load(t, user)
+	err = CheckResultSheets(src.Workbook, user)
+	if err == nil || !strings.HasPrefix(err.Error(), "Parameters.xlsx!LBSummary: a sheet of this name holds data websim did not write") {
+		t.Errorf("CheckResultSheets: %v", err)
+	}
+	r, _ := Run(p, 1)
+	if err := WriteResults(src.Workbook, user, r); err == nil {
+		t.Error("WriteResults replaced a user's sheet")
+	}
+}
+
+func TestNewParametersWorkbook(t *testing.T) {
+	f, err := NewParametersWorkbook(Sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !slices.Equal(got, []string{SettingsSheet, TypesSheet}) {
+		t.Errorf("sheets %v", got)
+	}
+	dvs, err := f.GetDataValidations(SettingsSheet)
+	if err != nil || len(dvs) != 1 || dvs[0].Sqref != "B5" || !strings.Contains(dvs[0].Formula1, "busyness") {
+		t.Errorf("method drop-down: %+v %v", dvs, err)
+	}
+	comments, err := f.GetComments(TypesSheet)
+	if err != nil || len(comments) != 5 {
+		t.Errorf("RequestTypes header comments: %d %v", len(comments), err)
+	}
+	panes, err := f.GetPanes(TypesSheet)
+	if err != nil || !panes.Freeze || panes.YSplit != 1 {
+		t.Errorf("RequestTypes panes %+v %v", panes, err)
+	}
+}
