@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyModel copies a sample model folder's workbooks into a temporary
+// folder, so tests never write into the repository.
+func copyModel(t *testing.T, sample string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"SvcData.xlsx", "ProcData.xlsx"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "samples", sample, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"websim"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRunWritesResultsAndLeavesInputsAlone(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	before, _ := os.ReadFile(filepath.Join(dir, "SvcData.xlsx"))
+	// Flags after MODEL work as well as before it.
+	code, stdout, stderr := runCLI(t, "run", dir, "--observations", "2000", "--seed", "7")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); err != nil {
+		t.Fatalf("no OutPut.xlsx: %v", err)
+	}
+	if !strings.Contains(stdout, "rho0.8") || !strings.Contains(stdout, "Results:") {
+		t.Errorf("summary missing:\n%s", stdout)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "SvcData.xlsx"))
+	if !bytes.Equal(before, after) {
+		t.Error("SvcData.xlsx changed without --write-back")
+	}
+}
+
+func TestRunJSON(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	out := filepath.Join(t.TempDir(), "res.xlsx")
+	code, stdout, stderr := runCLI(t, "run", "--json", "--observations", "3000", "--loads", "rho0.5,rho0.9", "--out", out, dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Model    string `json:"model"`
+		TimeUnit string `json:"timeUnit"`
+		Runs     []struct {
+			Scenario, Load string
+			Completed      int64 `json:"completed"`
+			Observations   int64 `json:"observations"`
+			ResponseTime   struct {
+				Mean          float64 `json:"mean"`
+				P95           float64 `json:"p95"`
+				CIHalfWidth95 float64 `json:"ciHalfWidth95"`
+			} `json:"responseTime"`
+			Stable bool  `json:"stable"`
+			Events int64 `json:"events"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("stdout is not one JSON document: %v\n%s", err, stdout)
+	}
+	if doc.TimeUnit != "s" || len(doc.Runs) != 2 || doc.Runs[1].Load != "rho0.9" {
+		t.Fatalf("unexpected document: %+v", doc)
+	}
+	for _, r := range doc.Runs {
+		if !r.Stable || r.Completed != 3000 || r.ResponseTime.Mean < 1 || r.Events == 0 {
+			t.Errorf("run %+v", r)
+		}
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("--out file missing: %v", err)
+	}
+}
+
+func TestRunSameSeedSameJSONWhateverTheJobs(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	var first string
+	for _, jobs := range []string{"1", "2"} {
+		code, stdout, stderr := runCLI(t, "run", dir, "--json", "--observations", "2000", "--jobs", jobs)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		// Wall-clock figures differ from run to run; drop them.
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range doc["runs"].([]any) {
+			delete(r.(map[string]any), "wallSeconds")
+		}
+		delete(doc, "started")
+		b, _ := json.Marshal(doc)
+		if first == "" {
+			first = string(b)
+		} else if string(b) != first {
+			t.Error("results differ between --jobs 1 and --jobs 2")
+		}
+	}
+}
+
+func TestRunRefusesBadInputWithExitTwo(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	code, _, stderr := runCLI(t, "run", dir, "--loads", "rho0.7")
+	if code != 2 || !strings.Contains(stderr, `no load "rho0.7"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "run", filepath.Join(dir, "missing"))
+	if code != 2 {
+		t.Errorf("missing model: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); !os.IsNotExist(err) {
+		t.Error("OutPut.xlsx written for a bad input")
+	}
+}
+
+func TestRunWriteBack(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	for range 2 {
+		code, _, stderr := runCLI(t, "run", dir, "--observations", "1000", "--write-back", "--quiet")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	// The model still reads after two write-backs.
+	code, stdout, stderr := runCLI(t, "validate", dir)
+	if code != 0 {
+		t.Fatalf("validate after write-back: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
