@@ -162,7 +162,9 @@ feed:
 	for i := range st.Runs {
 		r := &st.Runs[i]
 		b, ok := base[r.Load]
-		if !ok || r.Scenario == st.Scenarios[0] {
+		// A difference with an unstable run compares a figure that has no
+		// steady state: leave it out.
+		if !ok || r.Scenario == st.Scenarios[0] || !r.Result.Stable || !st.Runs[b].Result.Stable {
 			continue
 		}
 		r.Diff = pairedDiff(byRun[i], byRun[b])
