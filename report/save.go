@@ -33,6 +33,12 @@ func (e *LockedError) Error() string {
 }
 
 // writeWorkbook writes f's bytes to w; tests replace it to fail mid-way.
+//
+// The charts of result sheets that a write-back replaced stay in the
+// package, unreferenced (excelize's DeleteSheet keeps them), about 40 KB a
+// time; Excel drops them when it saves. They are not pruned here: excelize
+// names new charts and drawings by counting the existing ones, so removing
+// some would make a later write-back reuse a name still in use.
 var writeWorkbook = func(f *excelize.File, w io.Writer) error { return f.Write(w) }
 
 // save writes f to path through a temporary file in the same folder renamed

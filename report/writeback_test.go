@@ -1,12 +1,16 @@
 package report
 
 import (
+	"archive/zip"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/templates"
 )
 
 // userWorkbook builds a SvcData.xlsx with what a user may have put there: a
@@ -212,5 +216,70 @@ func TestWriteBackOnlyResultSheets(t *testing.T) {
 	defer f.Close()
 	if got := f.GetSheetList(); !slices.Equal(got, []string{"Summary", "Servers", "Charts", "Run"}) {
 		t.Errorf("sheets %q", got)
+	}
+}
+
+// Write-back into a real template's SvcData keeps every sheet's cells,
+// comments and drop-down lists, and the template version.
+func TestWriteBackIntoTemplate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "asum")
+	if err := templates.Create(dir, "asum"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userSheets := func() string {
+		f, err := excelize.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		var b strings.Builder
+		marked, _ := ResultSheets(f)
+		for _, sh := range f.GetSheetList() {
+			if slices.Contains(marked, sh) {
+				continue
+			}
+			b.WriteString(dumpSheets(t, path, sh))
+			cs, _ := f.GetComments(sh)
+			for _, c := range cs {
+				b.WriteString("comment " + c.Cell + "\n")
+			}
+			dvs, _ := f.GetDataValidations(sh)
+			for _, d := range dvs {
+				b.WriteString("validation " + d.Sqref + " " + d.Formula1 + "\n")
+			}
+		}
+		props, _ := f.GetCustomProps()
+		if !slices.Contains(props, excelize.CustomProperty{Name: templates.VersionProperty, Value: "1"}) {
+			t.Errorf("template version lost: %v", props)
+		}
+		return b.String()
+	}
+	before := userSheets()
+	for i := 0; i < 3; i++ {
+		if err := WriteBack(path, testStudy()); err != nil {
+			t.Fatal(err)
+		}
+		if after := userSheets(); after != before {
+			t.Errorf("write-back %d changed the model's sheets", i+1)
+		}
+		// Each drawing holds one write-back's five charts: a new one never
+		// lands in an earlier drawing.
+		zr, err := zip.OpenReader(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, zf := range zr.File {
+			if !strings.HasPrefix(zf.Name, "xl/drawings/drawing") {
+				continue
+			}
+			rc, _ := zf.Open()
+			data, _ := io.ReadAll(rc)
+			rc.Close()
+			if n := strings.Count(string(data), "twoCellAnchor>") / 2; n != 5 {
+				t.Errorf("write-back %d: %s holds %d charts, want 5", i+1, zf.Name, n)
+			}
+		}
+		zr.Close()
 	}
 }
