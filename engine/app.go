@@ -53,6 +53,7 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 		a.waited++
 	}
 	a.queue.push(ti)
+	t.queued = true
 	a.heldByWaiting += t.held
 	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
 	if a.busy == a.capacity && a.heldByWaiting >= a.capacity {
@@ -129,6 +130,7 @@ func (s *sim) release(ti int32) {
 	}
 	next := a.queue.pop()
 	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
+	s.toks[next].queued = false
 	a.heldByWaiting -= s.toks[next].held
 	if s.grant(next) {
 		s.ready.push(next)
@@ -153,4 +155,83 @@ func (s *sim) selectApp() int32 {
 		}
 	}
 	return best
+}
+
+// checkDeadlocks finds application servers on which no unit can ever be
+// released: every busy unit is held by a token that waits in the unit
+// queue, or by a Parallel parent whose copies still out are all blocked
+// the same way. The cheap check in acquire sees the first kind at once;
+// this scan, run now and then, sees the second.
+func (s *sim) checkDeadlocks() {
+	var copies map[int32][]int32 // gate -> live copies
+	for i := range s.apps {
+		a := &s.apps[i]
+		if a.busy < a.capacity || a.queue.len() == 0 {
+			continue
+		}
+		if copies == nil {
+			copies = s.liveCopies()
+		}
+		held := int32(0)
+		free := make(map[int32]bool, len(s.freeToks))
+		for _, ti := range s.freeToks {
+			free[ti] = true
+		}
+		blocked := true
+		for ti := range s.toks {
+			t := &s.toks[ti]
+			if free[int32(ti)] || t.app != int32(i) || t.held == 0 {
+				continue
+			}
+			if !s.blockedToken(int32(ti), copies, 0) {
+				blocked = false
+				break
+			}
+			held += t.held
+		}
+		if blocked && held >= a.capacity {
+			s.unstable("application server %d deadlocked at time %g: all %d units are held by requests waiting for one more, or by Parallel parents whose copies wait for one (resource locking)",
+				i+1, s.now, a.capacity)
+			return
+		}
+	}
+}
+
+// liveCopies maps each gate to the copies that still report to it.
+func (s *sim) liveCopies() map[int32][]int32 {
+	free := make(map[int32]bool, len(s.freeToks))
+	for _, ti := range s.freeToks {
+		free[ti] = true
+	}
+	m := map[int32][]int32{}
+	for ti := range s.toks {
+		if t := &s.toks[ti]; !free[int32(ti)] && t.gate >= 0 && !s.gates[t.gate].resolved {
+			m[t.gate] = append(m[t.gate], int32(ti))
+		}
+	}
+	return m
+}
+
+// blockedToken reports whether token ti can never move: it waits in a
+// unit queue, or waits at a gate whose copies are all blocked.
+func (s *sim) blockedToken(ti int32, copies map[int32][]int32, depth int) bool {
+	t := &s.toks[ti]
+	if t.queued && !t.cancelled {
+		return true
+	}
+	if t.cont != contGate || depth > 64 {
+		return false
+	}
+	for g, cs := range copies {
+		if s.gates[g].parent != ti {
+			continue
+		}
+		for _, c := range cs {
+			if !s.blockedToken(c, copies, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

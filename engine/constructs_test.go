@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/websim/websim/engine/stats"
@@ -334,4 +335,19 @@ func TestSameSeedSameResult(t *testing.T) {
 	if a.Response == c.Response {
 		t.Error("two seeds gave the same figures")
 	}
+}
+
+func TestDeadlockThroughParallelParentsIsDetected(t *testing.T) {
+	// Each request holds its entry unit, its Parallel parent holds one
+	// more, and the copies each need a unit for their call. A burst of
+	// arrivals leaves every unit with an entry or a parent while the copies
+	// wait: nothing can ever be released.
+	m := forkModel(2, 1, Parallel, 10)
+	m.App.Capacity = 4
+	m.Servers[0].Capacity = 1
+	r := run(t, m, RunConfig{Seed: 22, Observations: 1_000_000, MaxInSystem: 1_000_000})
+	if r.Stable || !strings.Contains(r.Unstable, "Parallel parents") {
+		t.Fatalf("not detected as a deadlock: stable %v, %q", r.Stable, r.Unstable)
+	}
+	t.Log(r.Unstable)
 }

@@ -250,6 +250,7 @@ func (s *sim) loop() {
 			break
 		}
 		if s.res.Events&0xffff == 0 {
+			s.checkDeadlocks()
 			if s.cfg.Progress != nil {
 				s.cfg.Progress(s.finished, s.cfg.Observations)
 			}

@@ -25,6 +25,8 @@ type token struct {
 	// cancelled marks a main token whose user gave up while it waited for
 	// its entry unit; it is dropped when it reaches the head of the queue.
 	cancelled bool
+	// queued is true while the token waits in its server's unit queue.
+	queued bool
 }
 
 // frame is a place in a service; left counts the sequential repetitions of
