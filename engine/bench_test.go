@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -24,4 +25,22 @@ func BenchmarkMMc(b *testing.B) {
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(n)*float64(b.N)/sec, "requests/s")
 	b.ReportMetric(float64(events)/sec, "events/s")
+}
+
+// BenchmarkMMcMemory runs the same model for 10^5, 10^6 and 10^7
+// requests: bytes allocated per run (B/op) stay flat, because statistics
+// are running figures and requests are recycled.
+func BenchmarkMMcMemory(b *testing.B) {
+	m := oneService(expD(1.0/16), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
+	m.App.Capacity = 20
+	for _, n := range []int64{100_000, 1_000_000, 10_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(m, RunConfig{Seed: 1, Observations: n}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -31,7 +31,7 @@ func asumModel() *model {
 		},
 		loads: []string{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8", "L9", "L10"},
 		arrivals: []arrival{{entity: "ASUM", interArrival: []string{
-			"Exp(40)", "Exp(25)", "Exp(20)", "Exp(16)", "Exp(14)", "Exp(12)", "Exp(11)", "Exp(10)", "Exp(9)", "Exp(8)",
+			"Exp(40)", "Exp(30)", "Exp(25)", "Exp(22)", "Exp(20)", "Exp(18)", "Exp(16)", "Exp(14)", "Exp(13)", "Exp(12)",
 		}}},
 		attributes: [][3]string{{"ASUM", "Cards", "UniformInt(1,6)"}},
 		entities: []entity{{name: "ASUM", services: []route{
