@@ -248,7 +248,7 @@ func TestAsumContent(t *testing.T) {
 	proc := dump(t, filepath.Join(dir, "ProcData.xlsx"))
 	for _, want := range []string{
 		"== Settings", "== ServerInfo", "== Arrivals", "== Attributes", "== ASUM", "== Experiments",
-		"B8 [0] 10", "D4 [7] Exp(13.3)", "K2 [7] Exp(8)", "C2 [7] UniformInt(1,6)",
+		"B8 [0] 10", "D4 [7] Exp(13.3)", "K2 [7] Exp(12)", "C2 [7] UniformInt(1,6)",
 		"A11 [7] M10-TActive20", "validation B10 list \"LBS,Random,Cyclic\"",
 	} {
 		if !strings.Contains(svc, want) {
