@@ -167,7 +167,7 @@ feed:
 		if !ok || r.Scenario == st.Scenarios[0] || !r.Result.Stable || !st.Runs[b].Result.Stable {
 			continue
 		}
-		r.Diff = pairedDiff(byRun[i], byRun[b])
+		r.Diff = Compare(r, &st.Runs[b])
 	}
 	return st, nil
 }
@@ -229,9 +229,11 @@ func pool(run *Run, reps []outcome) {
 	var means stats.Tally
 	var hist stats.Histogram
 	resp := make([]*engine.Result, len(reps))
+	run.batchMeans, run.batchSize = first.ResponseBatches, first.Response.BatchSize
 	for i, o := range reps {
 		resp[i] = o.res
 		means.Add(o.res.Response.Mean)
+		run.replicationMeans = append(run.replicationMeans, o.res.Response.Mean)
 		if o.res.ResponseHist != nil {
 			hist.Merge(o.res.ResponseHist)
 		}
@@ -349,28 +351,30 @@ func pooledSummary(rs []*engine.Result, get func(*engine.Result) engine.Summary,
 	return out
 }
 
-// pairedDiff measures a scenario's mean response against the baseline at
-// the same load. Common random numbers make the two runs of a replication
-// move together, so the interval of their differences is narrower than
-// either interval alone. With replications the pairs are the replications;
-// with one, the pairs are the batch means, when both runs cut their series
-// into the same batches; otherwise the two intervals combine as if
-// independent.
-func pairedDiff(s, b []outcome) *Diff {
-	if len(s) != len(b) {
+// Compare measures run a against run b, the same load in two scenarios:
+// the difference of mean response with its 95% half-width. Common random
+// numbers make the two runs of a replication move together, so the
+// interval of their differences is narrower than either interval alone.
+// With replications the pairs are the replications; with one, the pairs
+// are the batch means, when both runs cut their series into the same
+// batches; otherwise the two intervals combine as if independent. It
+// returns nil when the runs have different replication counts.
+func Compare(a, b *Run) *Diff {
+	if len(a.replicationMeans) != len(b.replicationMeans) || len(a.replicationMeans) == 0 {
 		return nil
 	}
-	if len(s) > 1 {
+	diff := &Diff{Mean: a.Result.Response.Mean - b.Result.Response.Mean}
+	if n := len(a.replicationMeans); n > 1 {
 		var d stats.Tally
-		for i := range s {
-			d.Add(s[i].res.Response.Mean - b[i].res.Response.Mean)
+		for i := range a.replicationMeans {
+			d.Add(a.replicationMeans[i] - b.replicationMeans[i])
 		}
-		return &Diff{Mean: d.Mean(), HalfWidth95: stats.StudentT(0.95, len(s)-1) * d.SD() / math.Sqrt(float64(len(s)))}
+		diff.Mean = d.Mean()
+		diff.HalfWidth95 = stats.StudentT(0.95, n-1) * d.SD() / math.Sqrt(float64(n))
+		return diff
 	}
-	x, y := s[0].res, b[0].res
-	diff := &Diff{Mean: x.Response.Mean - y.Response.Mean}
-	bx, by := x.ResponseBatches, y.ResponseBatches
-	if len(bx) >= 2 && len(bx) == len(by) && x.Response.BatchSize == y.Response.BatchSize {
+	bx, by := a.batchMeans, b.batchMeans
+	if len(bx) >= 2 && len(bx) == len(by) && a.batchSize == b.batchSize {
 		var d stats.Tally
 		for i := range bx {
 			d.Add(bx[i] - by[i])
@@ -378,7 +382,7 @@ func pairedDiff(s, b []outcome) *Diff {
 		diff.HalfWidth95 = stats.StudentT(0.95, len(bx)-1) * d.SD() / math.Sqrt(float64(len(bx)))
 		return diff
 	}
-	hx, hy := x.Response.CIHalfWidth95, y.Response.CIHalfWidth95
+	hx, hy := a.Result.Response.CIHalfWidth95, b.Result.Response.CIHalfWidth95
 	diff.HalfWidth95 = math.Sqrt(hx*hx + hy*hy)
 	return diff
 }

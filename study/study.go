@@ -59,6 +59,13 @@ type Run struct {
 	PrecisionCapHit bool
 	// WallSeconds is the wall-clock time the run took.
 	WallSeconds float64
+
+	// replicationMeans are the mean responses of the replications, and
+	// batchMeans (one replication) the batch means behind its interval;
+	// Compare pairs them.
+	replicationMeans []float64
+	batchMeans       []float64
+	batchSize        int64
 }
 
 // Diff is a paired difference of means with its 95% half-width.
