@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -200,18 +201,23 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 	return nil
 }
 
-// printSummary prints a table of mean response per scenario and load.
+// printSummary prints a table of the main figures per scenario and load;
+// an unstable run shows dashes where it has no steady-state figure.
 func printSummary(w io.Writer, st *study.Study) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "scenario\tload\tcompleted\tfailed\tmean (%s)\t±95%%\tp95\tapp util\tstable\t\n", st.TimeUnit)
 	for _, r := range st.Runs {
 		res := &r.Result
-		stable := "yes"
-		if !res.Stable {
-			stable = "NO"
+		mean, hw, p95, stable := "-", "-", "-", "NO"
+		if res.Stable {
+			stable = "yes"
+			mean, p95 = fmt.Sprintf("%.4g", res.Response.Mean), fmt.Sprintf("%.4g", res.Response.P95)
+			if !math.IsNaN(res.Response.CIHalfWidth95) {
+				hw = fmt.Sprintf("%.2g", res.Response.CIHalfWidth95)
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.4g\t%.2g\t%.4g\t%.1f%%\t%s\t\n", r.Scenario, r.Load, res.Completed, res.Failed,
-			res.Response.Mean, res.Response.CIHalfWidth95, res.Response.P95, 100*res.AppUtilization, stable)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%.1f%%\t%s\t\n", r.Scenario, r.Load, res.Completed, res.Failed,
+			mean, hw, p95, 100*res.AppUtilization, stable)
 	}
 	tw.Flush()
 	for _, r := range st.Runs {
