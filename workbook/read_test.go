@@ -362,3 +362,53 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestSettingsAndExperimentsHoldExpressions(t *testing.T) {
+	// A Settings value may be an expression of the settings above it, and
+	// an Experiments cell one of the scenario's settings.
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "B10", "= RATParameter / 100")         // SwitchUtil
+	m.Set(t, "SvcData.xlsx", "Experiments", "D1", "SwitchUtil")                 // new column
+	m.Set(t, "SvcData.xlsx", "Experiments", "D3", "min(AppCapacity * 0.08, 1)") // Big's SwitchUtil
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	switchUtil := func(sc int) float64 {
+		md := plan.Scenarios[sc].Model
+		for i, p := range md.Params {
+			if p.Name == "SwitchUtil" {
+				return md.Params[i].Value
+			}
+		}
+		t.Fatal("no SwitchUtil parameter")
+		return 0
+	}
+	if got := switchUtil(0); got != 0.5 {
+		t.Errorf("base SwitchUtil = %v, want RATParameter/100 = 0.5", got)
+	}
+	if got := switchUtil(1); got != 0.8 {
+		t.Errorf("Big's SwitchUtil = %v, want min(10*0.08, 1) = 0.8", got)
+	}
+
+	// A setting cannot read itself, and a misspelt name is located.
+	m.Set(t, "SvcData.xlsx", "Settings", "B10", "SwitchUtil + 1")
+	m.Set(t, "SvcData.xlsx", "Experiments", "D3", "AppCapasity * 2")
+	dir = t.TempDir()
+	m.Write(t, dir)
+	_, err = Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 2 {
+		t.Fatalf("want two problems, got %v", err)
+	}
+	for i, want := range []string{"SvcData.xlsx!Settings!B10: ", "SvcData.xlsx!Experiments!D3: "} {
+		if got := ps.Errors()[i].Error(); !strings.HasPrefix(got, want) {
+			t.Errorf("problem %d = %q, want it at %s", i, got, want)
+		}
+	}
+	if got := ps.Errors()[1].Error(); !strings.Contains(got, `did you mean "AppCapacity"`) {
+		t.Errorf("no suggestion: %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/rules"
 	"github.com/websim/websim/study"
 )
 
@@ -196,10 +197,19 @@ func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
 	}
 	num := func() (float64, bool) {
 		v, ok := parseNumber(text)
-		if !ok {
-			bad("%s; expected a number for %s", numberHint(text), name)
+		if ok {
+			return v, true
 		}
-		return v, ok
+		if looksLikeExpression(text) || r.paramIndex(strings.TrimSpace(text)) >= 0 {
+			v, err := r.settingExpr(s, name, text)
+			if err != nil {
+				bad("%s", exprMessage(text, err))
+				return 0, false
+			}
+			return v, true
+		}
+		bad("%s; expected a number for %s", numberHint(text), name)
+		return 0, false
 	}
 	whole := func(min float64) (float64, bool) {
 		v, ok := num()
@@ -376,3 +386,55 @@ func (r *reader) loadIndex(label string) int {
 	}
 	return -1
 }
+
+// looksLikeExpression tells a formula-like value (SwitchUtil * 2, 0.5 + 0.2,
+// =BaseUtil) from a number typed wrongly ("lots", "2,5"): it uses an
+// operator between operands, a parenthesis, or a leading "=".
+func looksLikeExpression(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "=") {
+		return true
+	}
+	for i, c := range t {
+		switch {
+		case c == '(':
+			return true
+		case strings.ContainsRune("*/+^%<>?", c) && i > 0:
+			return true
+		case c == '-' && i > 0 && !strings.ContainsRune("eE", rune(t[i-1])):
+			return true
+		}
+	}
+	return false
+}
+
+// settingExpr evaluates a Settings or Experiments value written as an
+// expression of other settings (e.g. SwitchUtil = BaseUtil + 0.1) once, with
+// the values s has so far; the setting itself is not among the names it
+// may read. It sees no request and no server: AppUtil, Now and Attempt are
+// 0.
+func (r *reader) settingExpr(s *state, name, text string) (float64, error) {
+	var names []string
+	for _, n := range r.paramNames {
+		if n == name {
+			names = append(names, "\x00self") // hidden: a setting cannot read itself
+			continue
+		}
+		names = append(names, n)
+	}
+	e, err := rules.Compile(text, rules.Number, rules.Names{Params: names})
+	if err != nil {
+		return 0, err
+	}
+	params := make([]float64, len(names))
+	copy(params, s.params)
+	return e.Number(&engine.EvalContext{Params: params, State: noServers{}})
+}
+
+// noServers answers util, queue and busy for expressions evaluated when the
+// model is read, before any server runs.
+type noServers struct{}
+
+func (noServers) Util(int) float64  { return 0 }
+func (noServers) Queue(int) float64 { return 0 }
+func (noServers) Busy(int) float64  { return 0 }
