@@ -41,21 +41,42 @@ type RunConfig struct {
 // RunError is a failure inside a run, such as an expression that fails at
 // run time; it names the cell, the simulated time and the request.
 type RunError struct {
+	// Cell is the step's row, or the expression's own cell when the error
+	// carries one (see LocatedError).
 	Cell    string
 	Time    float64
 	Request int64
 	Entity  string
 	Attempt int
-	Err     error
+	// Scenario and Load, when set by the caller, say which run failed.
+	Scenario, Load string
+	Err            error
+}
+
+// LocatedError is an error that knows its cell, such as an expression
+// failing at run time; RunError then leads with that cell and prints the
+// detail without it.
+type LocatedError interface {
+	error
+	Location() string
+	Detail() string
 }
 
 func (e *RunError) Error() string {
-	where := e.Cell
+	where, detail := e.Cell, e.Err.Error()
+	var le LocatedError
+	if errors.As(e.Err, &le) && le.Location() != "" {
+		where, detail = le.Location(), le.Detail()
+	}
 	if where == "" {
 		where = "model"
 	}
-	return fmt.Sprintf("%s: at simulated time %g, request %d (%s, attempt %d): %v",
-		where, e.Time, e.Request, e.Entity, e.Attempt, e.Err)
+	run := ""
+	if e.Scenario != "" {
+		run = fmt.Sprintf(", scenario %s, load %s", e.Scenario, e.Load)
+	}
+	return fmt.Sprintf("%s: at simulated time %.6g%s, request %d (%s, attempt %d): %s",
+		where, e.Time, run, e.Request, e.Entity, e.Attempt, detail)
 }
 
 func (e *RunError) Unwrap() error { return e.Err }

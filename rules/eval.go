@@ -58,12 +58,18 @@ type RunError struct {
 }
 
 func (e *RunError) Error() string {
-	s := fmt.Sprintf("expression %q %s", e.Src, e.Msg)
 	if e.Cell != "" {
-		s = e.Cell + ": " + s
+		return e.Cell + ": " + e.Detail()
 	}
-	return s
+	return e.Detail()
 }
+
+// Location returns the cell of the expression, so that the engine can put
+// it first in its message (engine.RunError).
+func (e *RunError) Location() string { return e.Cell }
+
+// Detail is the message without the cell.
+func (e *RunError) Detail() string { return fmt.Sprintf("expression %q %s", e.Src, e.Msg) }
 
 func (e *Expr) fail(msg string) error {
 	return &RunError{Cell: e.Cell, Src: e.src, Msg: msg}

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -189,7 +190,7 @@ func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outco
 	if sc.Run.AutoWarmUp {
 		w, err := mserWarmUp(sc.Model, cfg)
 		if err != nil {
-			return outcome{err: fmt.Errorf("scenario %s, load %s: %w", sc.Name, sc.Model.Loads[t.load], err)}
+			return outcome{err: runFailure(sc, t.load, err)}
 		}
 		cfg.WarmUp = w
 	}
@@ -198,7 +199,7 @@ func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outco
 	for {
 		r, err := engine.Run(sc.Model, cfg)
 		if err != nil {
-			return outcome{err: fmt.Errorf("scenario %s, load %s: %w", sc.Name, sc.Model.Loads[t.load], err)}
+			return outcome{err: runFailure(sc, t.load, err)}
 		}
 		res = r
 		tp := sc.Run.TargetPrecision
@@ -213,6 +214,16 @@ func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outco
 		target = cfg.Observations
 	}
 	return outcome{res: res, capHit: capHit, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
+}
+
+// runFailure says which scenario and load a failed run belongs to.
+func runFailure(sc *Scenario, load int, err error) error {
+	var re *engine.RunError
+	if errors.As(err, &re) {
+		re.Scenario, re.Load = sc.Name, sc.Model.Loads[load]
+		return re
+	}
+	return fmt.Errorf("scenario %s, load %s: %w", sc.Name, sc.Model.Loads[load], err)
 }
 
 func precise(r *engine.Result, target float64) bool {

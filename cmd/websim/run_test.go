@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/websim/websim/workbook/wbtest"
 )
 
 // copyModel copies a sample model folder's workbooks into a temporary
@@ -145,5 +147,28 @@ func TestRunWriteBack(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "validate", dir)
 	if code != 0 {
 		t.Fatalf("validate after write-back: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+func TestRunTimeExpressionFailureStopsTheRun(t *testing.T) {
+	// Count = Cards - 4 with Cards ~ UniformInt(1,6) is negative for some
+	// requests: the run stops with the cell, the simulated time and the
+	// request, exit code 1, and nothing is written.
+	m := wbtest.Valid()
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", "Cards - 4")
+	dir := t.TempDir()
+	m.Write(t, dir)
+	code, _, stderr := runCLI(t, "run", dir, "--observations", "2000")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	t.Log(stderr)
+	for _, want := range []string{"ProcData.xlsx!ASumSvc!F2", "simulated time", "request", "ASUM"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("message lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); !os.IsNotExist(err) {
+		t.Error("OutPut.xlsx written after a failed run")
 	}
 }
