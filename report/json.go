@@ -67,6 +67,7 @@ type JSONRun struct {
 	AppQueue            Number                `json:"appQueue"`
 	AppServers          map[string]JSONServer `json:"appServers"`
 	Attempts            int64                 `json:"attempts"`
+	AttemptsPerRequest  *Number               `json:"attemptsPerRequest"`
 	InSystem            int64                 `json:"inSystem"`
 	LateCopies          int64                 `json:"lateCopies"`
 	WastedWork          Number                `json:"wastedWork"`
@@ -158,7 +159,8 @@ func jsonRun(run *study.Run) JSONRun {
 		AppQueue:            Number(r.AppQueue),
 		AppServers:          map[string]JSONServer{},
 		Attempts:            r.Attempts, InSystem: r.InSystem, LateCopies: r.LateCopies,
-		WastedWork: Number(r.WastedWork), WarmUp: Number(r.WarmUp), SimTime: Number(r.SimTime),
+		AttemptsPerRequest: ratioNumber(r.Attempts, finished(r)),
+		WastedWork:         Number(r.WastedWork), WarmUp: Number(r.WarmUp), SimTime: Number(r.SimTime),
 		PrecisionCapHit: run.PrecisionCapHit,
 	}
 	if run.Diff != nil {
@@ -205,4 +207,13 @@ func nonNil(xs []string) []string {
 		return []string{}
 	}
 	return xs
+}
+
+// ratioNumber is a/b, or nil (null) when b is 0.
+func ratioNumber(a, b int64) *Number {
+	if b == 0 {
+		return nil
+	}
+	n := Number(float64(a) / float64(b))
+	return &n
 }

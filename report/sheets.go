@@ -189,7 +189,7 @@ func writeSummary(f *excelize.File, sheet string, s *study.Study, st *styles) er
 		{"Diff from " + base + u, fTime}, {"Diff ± 95%" + u, fTime},
 		{"App utilization", fShare}, {"Failure share", fShare},
 		{"Instant-capture share", fShare}, {"Parallel share", fShare},
-		{"Attempt mean" + u, fTime}, {"Late copies", fCount}, {"Wasted work" + u, fTime},
+		{"Attempt mean" + u, fTime}, {"Attempts per request", fNumber}, {"Late copies", fCount}, {"Wasted work" + u, fTime},
 		{"Warm-up" + u, fTime}, {"In system at end", fCount}, {"Events", fCount},
 		{"Wall seconds", fNumber}, {"Precision cap hit", fText},
 		{"Stable", fText}, {"Unstable reason", fText},
@@ -217,7 +217,7 @@ func writeSummary(f *excelize.File, sheet string, s *study.Study, st *styles) er
 			diff, diffHW,
 			r.AppUtilization, share(r.Failed, finished(r)),
 			share(r.InstantCaptures, r.Captures), share(r.ParallelSteps, r.ParallelSteps+r.SequentialSteps),
-			attempt, float64(r.LateCopies), r.WastedWork,
+			attempt, ratioOrNil(r.Attempts, finished(r)), float64(r.LateCopies), r.WastedWork,
 			r.WarmUp, float64(r.InSystem), float64(r.Events),
 			run.WallSeconds, run.PrecisionCapHit,
 			r.Stable, r.Unstable,
@@ -314,4 +314,12 @@ func joinComma(xs []string) string {
 		out += x
 	}
 	return out
+}
+
+// ratioOrNil is a/b, or nil (a blank cell) when b is 0.
+func ratioOrNil(a, b int64) any {
+	if b == 0 {
+		return nil
+	}
+	return float64(a) / float64(b)
 }
