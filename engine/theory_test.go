@@ -14,11 +14,15 @@ import (
 // few per cent fails it.
 const tol = 1.5
 
+// queues are the M/M/1 and M/M/c cases checked against Erlang C, at
+// utilizations 0.5, 0.8 and 0.9.
+var queues = []struct {
+	c   int
+	rho float64
+}{{1, 0.5}, {1, 0.8}, {1, 0.9}, {5, 0.9}, {20, 0.5}, {20, 0.8}, {20, 0.9}}
+
 func TestMMcOnTheApplicationServer(t *testing.T) {
-	for _, tc := range []struct {
-		c   int
-		rho float64
-	}{{1, 0.5}, {1, 0.8}, {20, 0.8}, {20, 0.9}, {5, 0.9}} {
+	for _, tc := range queues {
 		t.Run(fmt.Sprintf("c=%d/rho=%.1f", tc.c, tc.rho), func(t *testing.T) {
 			lambda := tc.rho * float64(tc.c)
 			m := oneService(expD(1/lambda), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
@@ -35,10 +39,7 @@ func TestMMcOnTheApplicationServer(t *testing.T) {
 }
 
 func TestMMcAsAnExternalCall(t *testing.T) {
-	for _, tc := range []struct {
-		c   int
-		rho float64
-	}{{1, 0.5}, {1, 0.8}, {3, 0.9}, {20, 0.8}} {
+	for _, tc := range queues {
 		t.Run(fmt.Sprintf("c=%d/rho=%.1f", tc.c, tc.rho), func(t *testing.T) {
 			lambda := tc.rho * float64(tc.c)
 			m := oneService(expD(1/lambda), Step{Name: "Call", Kind: Call, Server: 0, ProcTime: expD(1)})
