@@ -93,8 +93,10 @@ EXIT STATUS:
    1  a failure while running or writing (see the message)
    2  the input is invalid; every problem is printed, nothing was written
 `,
+		// A path without a command (a folder dragged onto the program) runs it.
+		Action:    dropAction,
+		ArgsUsage: "[MODEL]",
 		// Only run() decides exit codes.
 		ExitErrHandler: func(*cli.Context, error) {},
-		HideVersion:    false,
 	}
 }

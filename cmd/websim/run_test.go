@@ -172,3 +172,14 @@ func TestRunTimeExpressionFailureStopsTheRun(t *testing.T) {
 		t.Error("OutPut.xlsx written after a failed run")
 	}
 }
+
+func TestDroppedFolderRuns(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	code, stdout, stderr := runCLI(t, filepath.Join(dir, "SvcData.xlsx"))
+	if code != 0 || !strings.Contains(stdout, "Results:") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, _, _ := runCLI(t, filepath.Join(dir, "nothing-here")); code != 2 {
+		t.Errorf("a missing path: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// dropAction runs websim on a path given without a command, as happens
+// when a model folder (or one of its workbooks, or a load-balancer file)
+// is dragged onto the websim program: a folder or SvcData.xlsx/ProcData.xlsx
+// runs the model, a .yaml file or another .xlsx runs the load balancer.
+// Without arguments it shows the help.
+func dropAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowAppHelp(c)
+	}
+	if c.NArg() > 1 {
+		return invalidInput(errors.New("one model folder (or parameters file) at a time; see websim --help"))
+	}
+	path := c.Args().First()
+	info, err := os.Stat(path)
+	if err != nil {
+		return invalidInput(errors.New(path + ": no such command, folder or file; see websim --help"))
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	base := strings.ToLower(filepath.Base(path))
+	switch {
+	case info.IsDir():
+	case base == "svcdata.xlsx" || base == "procdata.xlsx":
+		path = filepath.Dir(path)
+	case ext == ".yaml" || ext == ".yml" || ext == ".xlsx":
+		return runLB(c.Context, lbOptions{args: []string{path}, replications: "1", overrides: map[string]string{}}, c.App.Writer, c.App.ErrWriter)
+	default:
+		return invalidInput(errors.New(path + ": expected a model folder, SvcData.xlsx, or a load-balancer .yaml/.xlsx file"))
+	}
+	return runModel(c.Context, runOptions{model: path}, c.App.Writer, c.App.ErrWriter)
+}
