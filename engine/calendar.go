@@ -10,7 +10,7 @@ const (
 	evPatience                    // request ref's user gives up, if gen still matches
 	evResume                      // token ref's wait (RAT or local processing) ends
 	evJobDone                     // job ref finishes service at its server
-	evTimeout                     // token ref's call hits the TimeLimit, if gen still matches
+	evTimeLimit                   // server ref's earliest pending TimeLimit is due
 	evWarmUp                      // statistics start
 )
 

@@ -16,6 +16,12 @@ type extServer struct {
 	rBgArr   *rand.Rand
 	rBgSvc   *rand.Rand
 
+	// limits holds the pending TimeLimits of calls, in deadline order
+	// (every call to a server has the same limit, so sending order is
+	// deadline order); timerSet says a calendar event waits for the first.
+	limits   ring[deadline]
+	timerSet bool
+
 	busyAvg, queueAvg stats.TimeAverage
 	peakBusy          int32
 	jobs, timeouts    int64
@@ -125,6 +131,51 @@ func (s *sim) jobDone(j int32) {
 	t = &s.toks[ti]
 	t.cont = contSuccessDraw
 	s.drive(ti)
+}
+
+// deadline is a call's TimeLimit: token tok, if its gen is still gen,
+// waits for an answer until at.
+type deadline struct {
+	at  float64
+	tok int32
+	gen uint32
+}
+
+// watch starts the TimeLimit of token ti's call to server i. The calendar
+// holds one event per server, for its earliest deadline, rather than one
+// per call: most calls are answered in time, and their deadlines would
+// otherwise crowd the calendar. A deadline fires after everything else at
+// the same instant, so an answer that comes exactly at the limit is in
+// time.
+func (s *sim) watch(i int32, at float64, ti int32, gen uint32) {
+	sv := &s.servers[i]
+	sv.limits.push(deadline{at: at, tok: ti, gen: gen})
+	if !sv.timerSet {
+		sv.timerSet = true
+		s.cal.scheduleP(at, 1, evTimeLimit, i, 0)
+	}
+}
+
+// timeLimit handles the deadlines of server i that are due, skipping those
+// of calls already answered, and sets the timer for the next one.
+func (s *sim) timeLimit(i int32) {
+	sv := &s.servers[i]
+	sv.timerSet = false
+	for sv.limits.len() > 0 && !s.stop {
+		d := sv.limits.front()
+		if s.toks[d.tok].gen != d.gen || s.toks[d.tok].cont != contCallReturn {
+			sv.limits.pop() // answered in time
+			continue
+		}
+		if d.at > s.now {
+			sv.timerSet = true
+			s.cal.scheduleP(d.at, 1, evTimeLimit, i, 0)
+			return
+		}
+		sv.limits.pop()
+		s.timeout(d.tok, d.gen)
+		sv = &s.servers[i]
+	}
 }
 
 // timeout fires when token ti's call reaches the server's TimeLimit; gen

@@ -255,8 +255,8 @@ func (s *sim) loop() {
 			s.drive(ev.ref)
 		case evJobDone:
 			s.jobDone(ev.ref)
-		case evTimeout:
-			s.timeout(ev.ref, ev.gen)
+		case evTimeLimit:
+			s.timeLimit(ev.ref)
 		case evPatience:
 			s.patience(ev.ref, ev.gen)
 		case evRetry:

@@ -305,7 +305,7 @@ func (s *sim) send(ti int32) {
 	t = &s.toks[ti]
 	t.job = j
 	if limit := s.m.Servers[st.Server].TimeLimit; limit > 0 {
-		s.cal.schedule(s.now+limit, evTimeout, ti, t.gen)
+		s.watch(int32(st.Server), s.now+limit, ti, t.gen)
 	}
 	s.arrive(j)
 }
