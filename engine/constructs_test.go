@@ -351,3 +351,50 @@ func TestDeadlockThroughParallelParentsIsDetected(t *testing.T) {
 	}
 	t.Log(r.Unstable)
 }
+
+func TestAttributesDoNotLeakBetweenRequests(t *testing.T) {
+	// A and B share a service whose step is skipped unless X > 1; only A
+	// has X (= 5). The step fails for sure, so every A fails and every B,
+	// whose X must read 0 even in a slot an A used before, completes.
+	m := oneService(expD(1), Step{Name: "OnlyForA", Kind: Local, SuccessRate: Const(0), Condition: xAbove1{}})
+	m.Attributes = []string{"X"}
+	m.Entities[0].Name = "A"
+	m.Entities[0].Attributes = []Attribute{{Index: 0, Dist: constD(5)}}
+	b := m.Entities[0]
+	b.Name, b.Attributes = "B", nil
+	m.Entities = append(m.Entities, b)
+	r := run(t, m, RunConfig{Seed: 23, Observations: 20_000})
+	if d := math.Abs(float64(r.Completed - r.Failed)); d > 0.05*float64(r.Completed+r.Failed) {
+		t.Errorf("completed %d, failed %d: want about half each", r.Completed, r.Failed)
+	}
+}
+
+type xAbove1 struct{}
+
+func (xAbove1) Bool(c *EvalContext) (bool, error) { return c.Attrs[0] > 1, nil }
+
+func TestNestedStepDrawsItsSuccessRate(t *testing.T) {
+	m := forkModel(2, 1, Parallel, 0.5)
+	m.Services[0].Steps[0].SuccessRate = Const(0.3)
+	m.Services[0].Steps[0].OnFailure = Fail
+	r := run(t, m, RunConfig{Seed: 24, Observations: 20_000})
+	n := float64(r.Completed + r.Failed)
+	near(t, "success share", float64(r.Completed)/n, 1.96*math.Sqrt(0.3*0.7/n), 0.3, tol)
+}
+
+func TestTimeLimitsKeepOneTimerPerServer(t *testing.T) {
+	// Every call times out and the failure route calls the same server
+	// again: the calendar must still hold one deadline event per server,
+	// so events stay a few per request.
+	m := oneService(expD(2), Step{Name: "First", Kind: Call, ProcTime: constD(3), OnSuccess: Done, OnFailure: 1},
+		Step{Name: "Again", Kind: Call, ProcTime: constD(3), OnSuccess: Done, OnFailure: Fail})
+	m.Servers = []Server{{Name: "Slow", Capacity: 1000, TimeLimit: 1}}
+	r := run(t, m, RunConfig{Seed: 25, Observations: 10_000})
+	if r.Failed != 10_000 || r.Timeouts != 20_000 {
+		t.Fatalf("failed %d, timeouts %d", r.Failed, r.Timeouts)
+	}
+	// Per request: an arrival, two job completions, two deadline events.
+	if per := float64(r.Events) / 10_000; per > 5.5 {
+		t.Errorf("%.1f events per request; duplicate timers?", per)
+	}
+}

@@ -28,6 +28,8 @@ func (s *sim) newRequest(e int32) int32 {
 	}
 	s.nextID++
 	s.reqs[r] = request{entity: e, id: s.nextID, arrival: s.now, gen: s.reqs[r].gen + 1}
+	// A recycled slot must not pass on attributes this entity lacks.
+	clear(s.requestAttrs(r))
 	return r
 }
 
@@ -77,6 +79,9 @@ func (s *sim) startAttempt(r int32) {
 	q := &s.reqs[r]
 	q.attempt++
 	q.attemptStart = s.now
+	if q.attempt > 1 && s.measuring {
+		s.res.Retries++
+	}
 	ent := &s.m.Entities[q.entity]
 	if ent.Patience != nil {
 		s.cal.schedule(s.now+ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen)
@@ -138,9 +143,6 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	}
 	if int(q.attempt) <= ent.MaxRetries && ent.RetryProbability > 0 &&
 		s.rRetry[q.entity].Float64() < ent.RetryProbability {
-		if s.measuring {
-			s.res.Retries++
-		}
 		delay := 0.0
 		if ent.RetryDelay != nil {
 			delay = ent.RetryDelay.Sample(s.rRetry[q.entity])
@@ -182,5 +184,5 @@ func (s *sim) wasteWork(t *token, start float64) {
 	if !q.abandoned || !s.measuring {
 		return
 	}
-	s.res.WastedWork += s.now - max(start, q.abandonedAt)
+	s.res.WastedWork += s.now - max(start, q.abandonedAt, s.measureStart)
 }

@@ -119,7 +119,7 @@ func (s *sim) jobDone(j int32) {
 	if jb.orphan {
 		if s.measuring {
 			sv.orphanJobs++
-			sv.orphanWork += s.now - jb.start
+			sv.orphanWork += s.now - max(jb.start, s.measureStart)
 		}
 		return
 	}
@@ -157,10 +157,11 @@ func (s *sim) watch(i int32, at float64, ti int32, gen uint32) {
 }
 
 // timeLimit handles the deadlines of server i that are due, skipping those
-// of calls already answered, and sets the timer for the next one.
+// of calls already answered, and sets the timer for the next one. While it
+// runs the timer counts as set, so that a call sent by a timed-out request
+// (to this server, on its failure route) does not start a second timer.
 func (s *sim) timeLimit(i int32) {
 	sv := &s.servers[i]
-	sv.timerSet = false
 	for sv.limits.len() > 0 && !s.stop {
 		d := sv.limits.front()
 		if s.toks[d.tok].gen != d.gen || s.toks[d.tok].cont != contCallReturn {
@@ -168,7 +169,6 @@ func (s *sim) timeLimit(i int32) {
 			continue
 		}
 		if d.at > s.now {
-			sv.timerSet = true
 			s.cal.scheduleP(d.at, 1, evTimeLimit, i, 0)
 			return
 		}
@@ -176,6 +176,7 @@ func (s *sim) timeLimit(i int32) {
 		s.timeout(d.tok, d.gen)
 		sv = &s.servers[i]
 	}
+	sv.timerSet = false
 }
 
 // timeout fires when token ti's call reaches the server's TimeLimit; gen

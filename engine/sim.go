@@ -295,12 +295,16 @@ func (s *sim) startMeasuring() {
 	s.measuring = true
 	s.measureStart = s.now
 	for i := range s.apps {
-		s.apps[i].busyAvg.Reset(s.now)
-		s.apps[i].queueAvg.Reset(s.now)
+		a := &s.apps[i]
+		a.busyAvg.Reset(s.now)
+		a.queueAvg.Reset(s.now)
+		a.peakBusy = a.busy
 	}
 	for i := range s.servers {
-		s.servers[i].busyAvg.Reset(s.now)
-		s.servers[i].queueAvg.Reset(s.now)
+		sv := &s.servers[i]
+		sv.busyAvg.Reset(s.now)
+		sv.queueAvg.Reset(s.now)
+		sv.peakBusy = sv.busy
 	}
 }
 

@@ -271,7 +271,7 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 			return true
 		}
 		f.left = 0
-		t.ok, t.cont = ok, contOutcome
+		t.ok, t.cont = ok, afterNested(ok)
 		return true
 	}
 	if t.gate >= 0 {
@@ -292,6 +292,16 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 	}
 	s.finishAttempt(ti, next == End || (next >= len(stages)))
 	return false
+}
+
+// afterNested is what a Nested step does once its service has run: a
+// failure routes at once; a success still draws the step's SuccessRate,
+// like any other step.
+func afterNested(ok bool) contKind {
+	if ok {
+		return contSuccessDraw
+	}
+	return contOutcome
 }
 
 // send sends token ti's call to the step's external server; the TimeLimit
@@ -354,7 +364,7 @@ func (s *sim) copyDone(ci int32, ok bool) {
 		p := gt.parent
 		s.release(p)
 		pt := &s.toks[p]
-		pt.ok, pt.cont = ok, contOutcome
+		pt.ok, pt.cont = ok, afterNested(ok)
 		s.ready.push(p)
 	}
 	if gt.outstanding == 0 {
