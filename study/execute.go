@@ -136,8 +136,10 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	// A failing run cancels the others, which then report the
+	// cancellation: the failure itself is the error to return.
 	for _, o := range outcomes {
-		if o.err != nil {
+		if o.err != nil && !errors.Is(o.err, context.Canceled) {
 			return nil, o.err
 		}
 	}
@@ -243,8 +245,14 @@ func pool(run *Run, reps []outcome) {
 	run.batchMeans, run.batchSize = first.ResponseBatches, first.Response.BatchSize
 	for i, o := range reps {
 		resp[i] = o.res
-		means.Add(o.res.Response.Mean)
-		run.replicationMeans = append(run.replicationMeans, o.res.Response.Mean)
+		// A replication without a completed request has no mean: it does
+		// not enter the interval or the pairing (NaN marks it).
+		m := math.NaN()
+		if o.res.Response.N > 0 {
+			m = o.res.Response.Mean
+			means.Add(m)
+		}
+		run.replicationMeans = append(run.replicationMeans, m)
 		if o.res.ResponseHist != nil {
 			hist.Merge(o.res.ResponseHist)
 		}
@@ -296,7 +304,10 @@ func pool(run *Run, reps []outcome) {
 		}
 		r.Response = pooledSummary(resp, func(x *engine.Result) engine.Summary { return x.Response }, &hist)
 		r.AttemptResponse = pooledSummary(resp, func(x *engine.Result) engine.Summary { return x.AttemptResponse }, nil)
-		r.Response.CIHalfWidth95 = stats.StudentT(0.95, len(reps)-1) * means.SD() / math.Sqrt(k)
+		r.Response.CIHalfWidth95 = math.NaN()
+		if n := means.N(); n > 1 {
+			r.Response.CIHalfWidth95 = stats.StudentT(0.95, int(n)-1) * means.SD() / math.Sqrt(float64(n))
+		}
 	}
 	r.ResponseHist, r.ResponseBatches = nil, nil
 	run.Result = r
@@ -374,14 +385,20 @@ func Compare(a, b *Run) *Diff {
 	if len(a.replicationMeans) != len(b.replicationMeans) || len(a.replicationMeans) == 0 {
 		return nil
 	}
+	// The difference is that of the means shown; its interval comes from
+	// the pairs.
 	diff := &Diff{Mean: a.Result.Response.Mean - b.Result.Response.Mean}
-	if n := len(a.replicationMeans); n > 1 {
+	if len(a.replicationMeans) > 1 {
 		var d stats.Tally
 		for i := range a.replicationMeans {
-			d.Add(a.replicationMeans[i] - b.replicationMeans[i])
+			if x := a.replicationMeans[i] - b.replicationMeans[i]; !math.IsNaN(x) {
+				d.Add(x)
+			}
 		}
-		diff.Mean = d.Mean()
-		diff.HalfWidth95 = stats.StudentT(0.95, n-1) * d.SD() / math.Sqrt(float64(n))
+		diff.HalfWidth95 = math.NaN()
+		if n := d.N(); n > 1 {
+			diff.HalfWidth95 = stats.StudentT(0.95, int(n)-1) * d.SD() / math.Sqrt(float64(n))
+		}
 		return diff
 	}
 	bx, by := a.batchMeans, b.batchMeans

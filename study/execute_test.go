@@ -2,9 +2,11 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/websim/websim/engine"
@@ -148,6 +150,32 @@ func TestAutoWarmUp(t *testing.T) {
 	for _, r := range st.Runs {
 		if r.Result.WarmUp < 0 || r.Result.WarmUp > r.Result.SimTime/2 {
 			t.Errorf("%s %s: warm-up %v of %v", r.Scenario, r.Load, r.Result.WarmUp, r.Result.SimTime)
+		}
+	}
+}
+
+type failingRate struct{}
+
+func (failingRate) Number(*engine.EvalContext) (float64, error) {
+	return 0, fmt.Errorf("SuccessRate gave 1.5, expected 0..1")
+}
+
+func TestAFailingRunIsReportedNotTheCancelledOnes(t *testing.T) {
+	for range 5 {
+		p := mm1Plan(2, 20_000)
+		bad := *p.Scenarios[1].Model
+		bad.Services = []engine.Service{{Name: "Work", Steps: []engine.Step{
+			{Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse("Exp(1)"), SuccessRate: failingRate{},
+				OnSuccess: engine.Done, OnFailure: engine.Fail, Cell: "ProcData.xlsx!Work!A2"},
+		}}}
+		p.Scenarios[1].Model = &bad
+		_, err := Execute(context.Background(), p, Options{Jobs: 2})
+		var re *engine.RunError
+		if !errors.As(err, &re) {
+			t.Fatalf("error %v, want the run's *engine.RunError", err)
+		}
+		if re.Scenario != "three" || !strings.Contains(err.Error(), "ProcData.xlsx!Work!A2") {
+			t.Errorf("error %q", err)
 		}
 	}
 }
