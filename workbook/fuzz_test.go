@@ -6,6 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/engine"
 	"github.com/websim/websim/workbook/wbtest"
 )
 
@@ -121,4 +124,54 @@ func TestProblemError(t *testing.T) {
 	if len(ps.Errors()) != 2 || len(ps.Warnings()) != 1 {
 		t.Errorf("Errors %v Warnings %v", ps.Errors(), ps.Warnings())
 	}
+}
+
+// FuzzReadTable is the light twin of FuzzReadSheet: the grid goes into an
+// in-memory workbook (no files), and only the sheet layer reads it (header
+// matching, raw values, numbers typed as text), for each kind of sheet.
+// It runs thousands of inputs a second where FuzzReadSheet, which writes
+// and reads a whole model per input, runs a few.
+func FuzzReadTable(f *testing.F) {
+	for _, seed := range []string{
+		"Step|ProcTime|Server\nA|Exp(3)|MTC",
+		"name|VALUE|note\nSeed| 7 |x\nLoads|all",
+		"Server|Capacity|Time_Limit\nGWay|four|2,5",
+		"|||\n\n\nStep\nA",
+		"#DIV/0!|Step\nA|#N/A",
+		"Entity|L1|L1\nASUM|Exp(1)|Exp(2)",
+	} {
+		f.Add(seed)
+	}
+	specs := []sheetSpec{serviceSpec, settingsSpec, serverSpec, arrivalsSpec, attributesSpec, entitySpec, experimentsSpec}
+	f.Fuzz(func(t *testing.T, grid string) {
+		if len(grid) > 2000 {
+			return
+		}
+		x := excelize.NewFile()
+		defer x.Close()
+		for r, line := range strings.Split(grid, "\n") {
+			for c, text := range strings.Split(line, "|") {
+				if !validCellText(text) {
+					return
+				}
+				ref, err := excelize.CoordinatesToCellName(c+1, r+1)
+				if err != nil {
+					return
+				}
+				if err := x.SetCellStr("Sheet1", ref, text); err != nil {
+					return
+				}
+			}
+		}
+		b := &book{name: ProcDataFile, x: x, sheets: x.GetSheetList()}
+		for _, spec := range specs {
+			r := &reader{used: map[string]bool{}, model: &engine.Model{}}
+			r.readTable(b, "Sheet1", spec)
+			for _, p := range r.problems {
+				if p.File != ProcDataFile || p.Sheet != "Sheet1" || p.Msg == "" || strings.Contains(p.Msg, "\n") {
+					t.Errorf("problem not located on one line: %#v", p)
+				}
+			}
+		}
+	})
 }
