@@ -57,8 +57,8 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 	a.heldByWaiting += t.held
 	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
 	if a.busy == a.capacity && a.heldByWaiting >= a.capacity {
-		s.unstable("application server %d deadlocked at time %g: all %d units are held by requests that each wait for one more (resource locking)",
-			t.app+1, s.now, a.capacity)
+		s.unstable("application server App%d deadlocked at %s: all %d units are held by requests that each wait for one more (resource locking)",
+			t.app+1, s.clock(), a.capacity)
 	}
 	return false
 }
@@ -190,8 +190,8 @@ func (s *sim) checkDeadlocks() {
 			held += t.held
 		}
 		if blocked && held >= a.capacity {
-			s.unstable("application server %d deadlocked at time %g: all %d units are held by requests waiting for one more, or by Parallel parents whose copies wait for one (resource locking)",
-				i+1, s.now, a.capacity)
+			s.unstable("application server App%d deadlocked at %s: all %d units are held by requests waiting for one more, or by Parallel parents whose copies wait for one (resource locking)",
+				i+1, s.clock(), a.capacity)
 			return
 		}
 	}

@@ -398,3 +398,17 @@ func TestTimeLimitsKeepOneTimerPerServer(t *testing.T) {
 		t.Errorf("%.1f events per request; duplicate timers?", per)
 	}
 }
+
+func TestZeroTimeRoutingLoopStops(t *testing.T) {
+	// A skipped step that routes back to itself: the run must stop with
+	// the step's cell, not spin forever.
+	m := oneService(expD(1), Step{Name: "Loop", Kind: Local, Condition: never{}, OnSuccess: 0, OnFailure: Fail, Cell: "ProcData.xlsx!Svc!A2"})
+	_, err := Run(m, RunConfig{Seed: 26, Observations: 100})
+	if err == nil || !strings.Contains(err.Error(), "ProcData.xlsx!Svc!A2") || !strings.Contains(err.Error(), "routing loop") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+type never struct{}
+
+func (never) Bool(*EvalContext) (bool, error) { return false, nil }

@@ -54,7 +54,7 @@ func (s *sim) arrival(e int32) {
 		s.res.Arrivals++
 	}
 	if s.open > s.maxInSystem {
-		s.unstable("%d requests in the system at time %g: arrivals outpace what the application can serve", s.open, s.now)
+		s.unstable("%d requests in the system at %s: arrivals outpace what the application can serve", s.open, s.clock())
 		return
 	}
 	attrs := s.requestAttrs(r)

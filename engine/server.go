@@ -72,8 +72,8 @@ func (s *sim) arrive(j int32) {
 	sv.queue.push(j)
 	sv.queueAvg.Set(s.now, float64(sv.queue.len()))
 	if sv.queue.len() > s.maxQueue {
-		s.unstable("server %s: queue passed %d jobs at time %g; arrivals outpace its capacity",
-			s.m.Servers[s.jobs[j].server].Name, s.maxQueue, s.now)
+		s.unstable("server %s: queue passed %d jobs at %s; arrivals outpace its capacity",
+			s.m.Servers[s.jobs[j].server].Name, s.maxQueue, s.clock())
 	}
 }
 

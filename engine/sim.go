@@ -43,8 +43,10 @@ type RunConfig struct {
 type RunError struct {
 	// Cell is the step's row, or the expression's own cell when the error
 	// carries one (see LocatedError).
-	Cell    string
+	Cell string
+	// Time is the simulated time, in Unit.
 	Time    float64
+	Unit    string
 	Request int64
 	Entity  string
 	Attempt int
@@ -75,8 +77,8 @@ func (e *RunError) Error() string {
 	if e.Scenario != "" {
 		run = fmt.Sprintf(", scenario %s, load %s", e.Scenario, e.Load)
 	}
-	return fmt.Sprintf("%s: at simulated time %.6g%s, request %d (%s, attempt %d): %s",
-		where, e.Time, run, e.Request, e.Entity, e.Attempt, detail)
+	return fmt.Sprintf("%s: at simulated %s%s, request %d (%s, attempt %d): %s",
+		where, formatTime(e.Time, e.Unit), run, e.Request, e.Entity, e.Attempt, detail)
 }
 
 func (e *RunError) Unwrap() error { return e.Err }
@@ -122,6 +124,8 @@ type sim struct {
 	measuring bool
 	stop      bool
 	err       error
+	// stepsAtInstant counts token steps since the clock last moved.
+	stepsAtInstant int
 
 	res          Result
 	resp, tryRsp stats.Tally
@@ -240,6 +244,9 @@ func (s *sim) loop() {
 	}
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()
+		if ev.t != s.now {
+			s.stepsAtInstant = 0
+		}
 		s.now = ev.t
 		s.res.Events++
 		switch ev.kind() {
@@ -340,7 +347,7 @@ func (s *sim) failRequest(r int32, cell string, err error) {
 		return
 	}
 	q := &s.reqs[r]
-	s.err = &RunError{Cell: cell, Time: s.now, Request: q.id, Entity: s.m.Entities[q.entity].Name, Attempt: int(q.attempt), Err: err}
+	s.err = &RunError{Cell: cell, Time: s.now, Unit: s.m.TimeUnit, Request: q.id, Entity: s.m.Entities[q.entity].Name, Attempt: int(q.attempt), Err: err}
 	s.stop = true
 }
 
@@ -351,7 +358,20 @@ func (s *sim) unstable(format string, args ...any) {
 	}
 	s.res.Stable = false
 	s.res.Unstable = fmt.Sprintf(format, args...)
+	if !s.measuring {
+		s.res.Unstable += fmt.Sprintf(", before the warm-up of %s ended, so no figures were collected", formatTime(s.cfg.WarmUp, s.m.TimeUnit))
+	}
 	s.stop = true
+}
+
+// clock prints the simulated time with its unit: "82974.7 ms".
+func (s *sim) clock() string { return formatTime(s.now, s.m.TimeUnit) }
+
+func formatTime(t float64, unit string) string {
+	if unit == "" {
+		return fmt.Sprintf("time %.6g", t)
+	}
+	return fmt.Sprintf("%.6g %s", t, unit)
 }
 
 // Util, Queue and Busy answer util(server), queue(server) and busy(server)
@@ -395,7 +415,7 @@ func (s *sim) result() *Result {
 	r.Replication = s.cfg.Replication
 	r.InSystem = s.open
 	r.SimTime = s.now
-	r.WarmUp = s.cfg.WarmUp
+	r.WarmUp = min(s.cfg.WarmUp, s.now)
 	r.Response = summarize(&s.resp, &s.respHist)
 	n, size := s.batches.Batches()
 	r.Response.BatchesForCI, r.Response.BatchSize = int64(n), size

@@ -80,10 +80,23 @@ func (s *sim) freeToken(ti int32) {
 	s.maybeFreeRequest(r)
 }
 
+// maxStepsPerInstant bounds the steps taken without the clock moving: a
+// routing loop through steps that take no time (a skipped step that routes
+// to itself, say) would otherwise never end.
+const maxStepsPerInstant = 1_000_000
+
 // drive runs token ti until it has to wait or ends.
 func (s *sim) drive(ti int32) {
 	for !s.stop {
 		t := &s.toks[ti]
+		if s.stepsAtInstant++; s.stepsAtInstant > maxStepsPerInstant {
+			cell := ""
+			if len(t.frames) > 0 {
+				cell = s.step(t).Cell
+			}
+			s.fail(t, cell, errorf("%d steps without the clock moving: a routing loop through steps that take no time (a skipped step, or one without ProcTime, that routes back); expected routing that reaches DONE or FAIL", maxStepsPerInstant))
+			return
+		}
 		switch t.cont {
 		case contEnter:
 			t.stage = 0

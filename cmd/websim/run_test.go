@@ -163,7 +163,7 @@ func TestRunTimeExpressionFailureStopsTheRun(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	t.Log(stderr)
-	for _, want := range []string{"ProcData.xlsx!ASumSvc!F2", "simulated time", "request", "ASUM"} {
+	for _, want := range []string{"ProcData.xlsx!ASumSvc!F2", "at simulated ", " ms", "request", "ASUM"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("message lacks %q:\n%s", want, stderr)
 		}
