@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -56,7 +57,7 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 	}
 	var invalid *invalidInputError
-	if errors.As(err, &invalid) {
+	if errors.As(err, &invalid) || isUsageError(err) {
 		return exitInvalid
 	}
 	var exitCoder cli.ExitCoder
@@ -64,6 +65,14 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitCoder.ExitCode()
 	}
 	return exitFailure
+}
+
+// isUsageError recognizes urfave/cli's complaints about the command line
+// itself (an unknown flag, a flag without its value): invalid input too.
+func isUsageError(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "flag provided but not defined") || strings.Contains(msg, "flag needs an argument") ||
+		strings.Contains(msg, "invalid value")
 }
 
 // silentError carries an exit status for an error whose details were already

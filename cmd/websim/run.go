@@ -47,11 +47,11 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the results workbook to `FILE` (default MODEL/OutPut.xlsx)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the results as one JSON document on stdout"},
-			&cli.Uint64Flag{Name: "seed", Usage: "random seed (overrides the Seed setting)"},
-			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per run (overrides the setting)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "random seed (overrides the Seed setting)", DefaultText: "the Seed setting"},
+			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per run (overrides the setting)", DefaultText: "the Observations setting"},
 			&cli.StringFlag{Name: "loads", Usage: "comma list of load labels to run (default: the Loads setting)"},
 			&cli.StringFlag{Name: "scenarios", Usage: "comma list of Experiments scenarios to run (default: all)"},
-			&cli.IntFlag{Name: "jobs", Usage: "runs at once (default: one per core; results do not depend on it)"},
+			&cli.IntFlag{Name: "jobs", Usage: "runs at once; results do not depend on it", DefaultText: "one per core"},
 			&cli.BoolFlag{Name: "write-back", Usage: "also add the result sheets to SvcData.xlsx, keeping everything in it"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary table"},
 		},
@@ -59,8 +59,11 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 			if c.NArg() != 1 {
 				return invalidInput(errors.New("websim run needs one MODEL folder; for example: websim run samples/asum"))
 			}
+			if c.IsSet("observations") && c.Int64("observations") < 1 {
+				return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", c.Int64("observations")))
+			}
 			o := runOptions{
-				model: c.Args().First(), out: c.String("out"), json: c.Bool("json"),
+				model: modelFolder(c.Args().First()), out: c.String("out"), json: c.Bool("json"),
 				seed: c.Uint64("seed"), seedSet: c.IsSet("seed"),
 				observations: c.Int64("observations"), jobs: c.Int("jobs"),
 				loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios")),
@@ -71,6 +74,43 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 			return runModel(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// modelFolder accepts a model's SvcData.xlsx or ProcData.xlsx for its
+// folder, as an analyst may point at the workbook rather than the folder.
+func modelFolder(path string) string {
+	switch strings.ToLower(filepath.Base(path)) {
+	case "svcdata.xlsx", "procdata.xlsx":
+		return filepath.Dir(path)
+	}
+	return path
+}
+
+// checkOut refuses an --out that is not an .xlsx file or that is one of the
+// model's input workbooks (which --out would replace).
+func checkOut(out, model string) error {
+	if !strings.EqualFold(filepath.Ext(out), ".xlsx") {
+		return fmt.Errorf("--out %s: expected a file name ending in .xlsx", out)
+	}
+	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+		if samePath(out, filepath.Join(model, in)) {
+			return fmt.Errorf("--out %s is the model's own %s, which it would replace; write the results elsewhere, or use --write-back to add them to SvcData.xlsx", out, in)
+		}
+	}
+	return nil
+}
+
+// samePath reports whether a and b name the same file, ignoring case as
+// Windows and macOS do.
+func samePath(a, b string) bool {
+	if ia, err := os.Stat(a); err == nil {
+		if ib, err := os.Stat(b); err == nil {
+			return os.SameFile(ia, ib)
+		}
+	}
+	aa, errA := filepath.Abs(a)
+	bb, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && strings.EqualFold(aa, bb)
 }
 
 func splitList(s string) []string {
@@ -95,6 +135,8 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	out := o.out
 	if out == "" {
 		out = filepath.Join(o.model, "OutPut.xlsx")
+	} else if err := checkOut(out, o.model); err != nil {
+		return invalidInput(err)
 	}
 	bar := newProgressBar(stderr, !o.quiet && !o.json, "simulating")
 	st, err := study.Execute(ctx, plan, study.Options{Jobs: o.jobs, Version: version, Progress: bar.update})
@@ -175,6 +217,27 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 		}
 		p.Scenarios = keep
 	}
+	record := func(name, value string) {
+		for i := range p.Settings {
+			if strings.EqualFold(p.Settings[i].Name, name) {
+				p.Settings[i].Value = value + " (command line)"
+				return
+			}
+		}
+		p.Settings = append(p.Settings, study.Setting{Name: name, Value: value + " (command line)"})
+	}
+	if o.seedSet {
+		record("Seed", fmt.Sprint(o.seed))
+	}
+	if o.observations > 0 {
+		record("Observations", fmt.Sprint(o.observations))
+	}
+	if len(o.loads) > 0 {
+		record("Loads", strings.Join(o.loads, ","))
+	}
+	if len(o.scenarios) > 0 {
+		record("Scenarios", strings.Join(o.scenarios, ","))
+	}
 	for i := range p.Scenarios {
 		sc := &p.Scenarios[i]
 		if o.seedSet {
@@ -194,9 +257,6 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 			}
 			sc.Run.Loads = idx
 		}
-	}
-	if o.observations < 0 {
-		return errors.New("--observations must be at least 1")
 	}
 	return nil
 }

@@ -183,3 +183,26 @@ func TestDroppedFolderRuns(t *testing.T) {
 		t.Errorf("a missing path: exit %d, want 2", code)
 	}
 }
+
+func TestRunRefusesAnOutThatIsAnInput(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	before, _ := os.ReadFile(filepath.Join(dir, "SvcData.xlsx"))
+	for _, args := range [][]string{
+		{"run", dir, "--out", filepath.Join(dir, "SvcData.xlsx")},
+		{"run", dir, "--out", filepath.Join(dir, "results.csv")},
+		{"run", dir, "--observations", "0"},
+		{"run", dir, "--no-such-flag"},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s", args, code, stderr)
+		}
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "SvcData.xlsx"))
+	if !bytes.Equal(before, after) {
+		t.Error("SvcData.xlsx changed")
+	}
+	// A workbook given for its folder runs the model.
+	if code, _, stderr := runCLI(t, "run", filepath.Join(dir, "SvcData.xlsx"), "--observations", "500", "--quiet"); code != 0 {
+		t.Errorf("run MODEL/SvcData.xlsx: exit %d\n%s", code, stderr)
+	}
+}
