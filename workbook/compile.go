@@ -49,7 +49,8 @@ func exprMessage(src string, err error) string {
 	if strings.Contains(msg, src) {
 		return msg
 	}
-	return fmt.Sprintf("expression %q: %s", cleanText(src), msg)
+	// Quoted as written, without Go's escapes, so the user recognizes it.
+	return fmt.Sprintf("expression \"%s\": %s", cleanText(src), msg)
 }
 
 // numberExpr reads a cell that holds a number or an expression of kind

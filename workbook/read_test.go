@@ -412,3 +412,26 @@ func TestSettingsAndExperimentsHoldExpressions(t *testing.T) {
 		t.Errorf("no suggestion: %q", got)
 	}
 }
+
+func TestMisspeltSettingAndEmptyArrivals(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "A6", "AppCapcity") // AppCapacity, misspelt
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 1 ||
+		!strings.HasPrefix(ps.Errors()[0].Error(), `SvcData.xlsx!Settings!A6: "AppCapcity" is not a setting; did you mean "AppCapacity"?`) {
+		t.Fatalf("got %v", err)
+	}
+
+	m = wbtest.Valid()
+	s := m.Sheet(t, "SvcData.xlsx", "Arrivals")
+	s.Rows = s.Rows[:1] // the header alone
+	dir = t.TempDir()
+	m.Write(t, dir)
+	_, err = Read(dir)
+	if !errors.As(err, &ps) || !strings.Contains(err.Error(), "SvcData.xlsx!Arrivals!A2: no request type") {
+		t.Fatalf("got %v", err)
+	}
+}

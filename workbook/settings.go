@@ -66,6 +66,7 @@ func (r *reader) readSettings() {
 	r.base = defaultState()
 	seen := map[string]string{}
 	var values []float64
+	var userRefs [][3]string // user parameters, their sheet and cell
 	if t := r.table(r.svc, "Settings", settingsSpec, false); t != nil && t.has("Name") {
 		for _, rw := range t.rows {
 			nameCell, valCell := t.get(rw, "Name"), t.get(rw, "Value")
@@ -96,6 +97,7 @@ func (r *reader) readSettings() {
 				r.paramNames = append(r.paramNames, name)
 				values = append(values, 0)
 				r.userParams = append(r.userParams, name)
+				userRefs = append(userRefs, [3]string{name, t.sheet, nameCell.ref})
 			} else if numericSettings[name] {
 				r.paramNames = append(r.paramNames, name)
 				values = append(values, 0)
@@ -112,6 +114,17 @@ func (r *reader) readSettings() {
 			r.base.params = values
 			r.apply(&r.base, t.file, t.sheet, valCell.ref, name, text)
 			values = r.base.params
+		}
+	}
+	// A user parameter one letter away from a built-in setting the sheet
+	// does not set is a misspelling (AppCapcity): as written, the built-in
+	// would silently keep its default.
+	for _, u := range userRefs {
+		if near := suggest.Closest(u[0], builtinSettings); near != "" {
+			if _, set := seen[normKey(near)]; !set {
+				r.errorf(r.svc.name, u[1], u[2], "%q is not a setting; did you mean %q? As written, %s keeps its default (%s) and %q is a parameter no built-in reads; expected %q, or another name for a parameter of your own",
+					u[0], near, near, defaultText(near), u[0], near)
+			}
 		}
 	}
 	for _, name := range builtinSettings {

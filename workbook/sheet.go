@@ -137,6 +137,7 @@ func (r *reader) readTable(b *book, sheet string, spec sheetSpec) *table {
 	for _, rw := range grid[1:] {
 		width = max(width, len(rw.cells))
 	}
+	var unknown []cell
 	for i := range width {
 		hc := t.at(header, i)
 		h := cleanText(hc.text)
@@ -167,6 +168,19 @@ func (r *reader) readTable(b *book, sheet string, spec sheetSpec) *table {
 		if spec.extra {
 			t.extra = append(t.extra, extraColumn{index: i, header: h, cell: hc.ref})
 			continue
+		}
+		unknown = append(unknown, hc)
+	}
+	// An unknown header close to a known column that the sheet lacks is a
+	// misspelling whose values would be silently dropped (SucessRate):
+	// that is a problem. Other unknown columns are the user's own.
+	for _, hc := range unknown {
+		h := cleanText(hc.text)
+		if near := suggest.Closest(h, spec.columns); near != "" {
+			if _, present := t.col[near]; !present {
+				r.errorf(b.name, sheet, hc.ref, "unknown column %q; did you mean %q? As written its values would be ignored; expected the header %q", h, near, near)
+				continue
+			}
 		}
 		r.warnf(b.name, sheet, hc.ref, "unknown column %q left alone%s", h, suggestKey(h, spec.columns))
 	}

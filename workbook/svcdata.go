@@ -178,6 +178,9 @@ func (r *reader) readArrivals() {
 		r.model.Entities = append(r.model.Entities, e)
 		r.entityRows = append(r.entityRows, entityRow{t: t, ref: nc.ref})
 	}
+	if len(t.rows) == 0 {
+		r.errorf(t.file, t.sheet, cellName(t.col["Entity"], t.headerRow+1), "no request type; expected a row with an entity name and its inter-arrival times, one column per load")
+	}
 }
 
 // entityIndex finds an entity by name, ignoring case.
