@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/expr-lang/expr/ast"
@@ -272,38 +273,10 @@ func (b builder) compare(n *ast.BinaryNode) boolFn {
 		return func(m *machine) bool { _, in := keys[x(m)]; return in }
 	}
 	if x, y := b.num(n.Left), b.num(n.Right); x != nil && y != nil {
-		switch n.Operator {
-		case "<":
-			return func(m *machine) bool { return x(m) < y(m) }
-		case ">":
-			return func(m *machine) bool { return x(m) > y(m) }
-		case "<=":
-			return func(m *machine) bool { return x(m) <= y(m) }
-		case ">=":
-			return func(m *machine) bool { return x(m) >= y(m) }
-		case "==":
-			return func(m *machine) bool { return x(m) == y(m) }
-		case "!=":
-			return func(m *machine) bool { return x(m) != y(m) }
-		}
-		return nil
+		return compare(n.Operator, x, y)
 	}
 	if x, y := b.str(n.Left), b.str(n.Right); x != nil && y != nil {
-		switch n.Operator {
-		case "<":
-			return func(m *machine) bool { return x(m) < y(m) }
-		case ">":
-			return func(m *machine) bool { return x(m) > y(m) }
-		case "<=":
-			return func(m *machine) bool { return x(m) <= y(m) }
-		case ">=":
-			return func(m *machine) bool { return x(m) >= y(m) }
-		case "==":
-			return func(m *machine) bool { return x(m) == y(m) }
-		case "!=":
-			return func(m *machine) bool { return x(m) != y(m) }
-		}
-		return nil
+		return compare(n.Operator, x, y)
 	}
 	if x, y := b.boolean(n.Left), b.boolean(n.Right); x != nil && y != nil {
 		switch n.Operator {
@@ -340,6 +313,25 @@ func (b builder) str(n ast.Node) strFn {
 			}
 			return y(m)
 		}
+	}
+	return nil
+}
+
+// compare builds a comparison of two numbers or two strings.
+func compare[T cmp.Ordered](op string, x, y func(*machine) T) boolFn {
+	switch op {
+	case "<":
+		return func(m *machine) bool { return x(m) < y(m) }
+	case ">":
+		return func(m *machine) bool { return x(m) > y(m) }
+	case "<=":
+		return func(m *machine) bool { return x(m) <= y(m) }
+	case ">=":
+		return func(m *machine) bool { return x(m) >= y(m) }
+	case "==":
+		return func(m *machine) bool { return x(m) == y(m) }
+	case "!=":
+		return func(m *machine) bool { return x(m) != y(m) }
 	}
 	return nil
 }
