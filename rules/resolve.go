@@ -86,19 +86,7 @@ func contains(list []string, s string) bool {
 }
 
 // lookup finds name in list, exactly first, then ignoring case.
-func lookup(list []string, name string) int {
-	for i, n := range list {
-		if n == name {
-			return i
-		}
-	}
-	for i, n := range list {
-		if strings.EqualFold(n, name) {
-			return i
-		}
-	}
-	return -1
-}
+func lookup(list []string, name string) int { return suggest.IndexOf(list, name) }
 
 func (c *compilation) ident(np *ast.Node, n *ast.IdentifierNode) {
 	name := n.Value

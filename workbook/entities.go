@@ -68,15 +68,8 @@ func (r *reader) readEntities() {
 			case isWord(text, "EXIT"):
 				return engine.Exit
 			}
-			for i, n := range svcNames {
-				if n == text {
-					return i
-				}
-			}
-			for i, n := range svcNames {
-				if strings.EqualFold(n, text) {
-					return i
-				}
+			if i := suggest.IndexOf(svcNames, text); i >= 0 {
+				return i
 			}
 			r.errorf(t.file, t.sheet, c.ref, "unknown service %q in the sequence of %q%s; expected END, EXIT or a service of column %s",
 				text, e.Name, suggest.DidYouMean(text, append([]string{"END", "EXIT"}, svcNames...)), colLetter(t, "Service"))

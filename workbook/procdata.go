@@ -86,15 +86,8 @@ func (r *reader) serviceNames() []string {
 
 // serviceIndex resolves a cell naming a service, reporting an unknown one.
 func (r *reader) serviceIndex(s serviceRef) (int, bool) {
-	for i, svc := range r.model.Services {
-		if svc.Name == s.name {
-			return i, true
-		}
-	}
-	for i, svc := range r.model.Services {
-		if strings.EqualFold(svc.Name, s.name) {
-			return i, true
-		}
+	if i := suggest.Index(r.model.Services, s.name, serviceName); i >= 0 {
+		return i, true
 	}
 	r.errorf(s.t.file, s.t.sheet, s.c.ref, "unknown service %q%s; expected a sheet of ProcData.xlsx (%s)", s.name, suggest.DidYouMean(s.name, r.serviceNames()), strings.Join(r.serviceNames(), ", "))
 	return -1, false
@@ -102,18 +95,11 @@ func (r *reader) serviceIndex(s serviceRef) (int, bool) {
 
 // serverIndex resolves a server name; ok is false for an unknown one.
 func (r *reader) serverIndex(name string) (int, bool) {
-	for i, s := range r.model.Servers {
-		if s.Name == name {
-			return i, true
-		}
-	}
-	for i, s := range r.model.Servers {
-		if strings.EqualFold(s.Name, name) {
-			return i, true
-		}
-	}
-	return -1, false
+	i := suggest.Index(r.model.Servers, name, func(s engine.Server) string { return s.Name })
+	return i, i >= 0
 }
+
+func serviceName(s engine.Service) string { return s.Name }
 
 // readServices reads the steps of every service.
 func (r *reader) readServices(sheets []*svcSheet) {
@@ -170,15 +156,8 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 		case isWord(text, "FAIL"):
 			return engine.Fail
 		}
-		for i, n := range stepNames {
-			if n == text {
-				return i
-			}
-		}
-		for i, n := range stepNames {
-			if strings.EqualFold(n, text) {
-				return i
-			}
+		if i := suggest.IndexOf(stepNames, text); i >= 0 {
+			return i
 		}
 		r.errorf(t.file, t.sheet, c.ref, "unknown step %q%s; expected NEXT, DONE, FAIL or a step of this sheet", text,
 			suggest.DidYouMean(text, append([]string{"NEXT", "DONE", "FAIL"}, nonEmpty(stepNames)...)))

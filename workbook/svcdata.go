@@ -185,17 +185,7 @@ func (r *reader) readArrivals() {
 
 // entityIndex finds an entity by name, ignoring case.
 func (r *reader) entityIndex(name string) int {
-	for i, e := range r.model.Entities {
-		if e.Name == name {
-			return i
-		}
-	}
-	for i, e := range r.model.Entities {
-		if strings.EqualFold(e.Name, name) {
-			return i
-		}
-	}
-	return -1
+	return suggest.Index(r.model.Entities, name, func(e engine.Entity) string { return e.Name })
 }
 
 func (r *reader) entityNames() []string {

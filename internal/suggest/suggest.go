@@ -56,3 +56,25 @@ func distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Index returns the index of the item named name, matched exactly first,
+// then ignoring case (so "gway" finds "GWay" unless a "gway" exists too);
+// -1 when there is none.
+func Index[T any](items []T, name string, nameOf func(T) string) int {
+	for i, it := range items {
+		if nameOf(it) == name {
+			return i
+		}
+	}
+	for i, it := range items {
+		if strings.EqualFold(nameOf(it), name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// IndexOf is Index for a list of names.
+func IndexOf(names []string, name string) int {
+	return Index(names, name, func(s string) string { return s })
+}

@@ -20,3 +20,15 @@ func TestClosest(t *testing.T) {
 		t.Errorf("DidYouMean = %q", got)
 	}
 }
+
+func TestIndexPrefersTheExactName(t *testing.T) {
+	names := []string{"gway", "GWay", "MTC"}
+	for _, tt := range []struct {
+		in   string
+		want int
+	}{{"GWay", 1}, {"gway", 0}, {"GWAY", 0}, {"mtc", 2}, {"DB", -1}} {
+		if got := IndexOf(names, tt.in); got != tt.want {
+			t.Errorf("IndexOf(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
