@@ -2,7 +2,6 @@ package workbook
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -82,24 +81,4 @@ func (ps Problems) sort() {
 		return cmp.Or(cmp.Compare(a.order.file, b.order.file), cmp.Compare(a.order.sheet, b.order.sheet),
 			cmp.Compare(a.order.row, b.order.row), cmp.Compare(a.order.col, b.order.col))
 	})
-}
-
-// quoteList prints names for a message: "A", "B" and "C" (at most max, then
-// "and N more").
-func quoteList(names []string, max int) string {
-	var q []string
-	for i, n := range names {
-		if i == max {
-			q = append(q, fmt.Sprintf("%d more", len(names)-max))
-			break
-		}
-		q = append(q, fmt.Sprintf("%q", n))
-	}
-	switch len(q) {
-	case 0:
-		return "none"
-	case 1:
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }

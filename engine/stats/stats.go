@@ -54,9 +54,9 @@ func (t *Tally) Max() float64 { return t.max }
 // TimeAverage integrates a piecewise-constant quantity (a queue length, a
 // number of busy units) over simulated time.
 type TimeAverage struct {
-	value, area   float64
-	start, last   float64
-	peak, current float64
+	value, area float64
+	start, last float64
+	peak        float64
 }
 
 // Reset starts the average afresh at time now, keeping the current value.
