@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xuri/excelize/v2"
 )
 
 // dropAction runs websim on a path given without a command, as happens
@@ -32,10 +33,23 @@ func dropAction(c *cli.Context) error {
 	case info.IsDir():
 	case base == "svcdata.xlsx" || base == "procdata.xlsx":
 		path = filepath.Dir(path)
-	case ext == ".yaml" || ext == ".yml" || ext == ".xlsx":
+	case ext == ".yaml" || ext == ".yml" || ext == ".xlsx" && isLBWorkbook(path):
 		return runLB(c.Context, lbOptions{args: []string{path}, replications: "1", overrides: map[string]string{}}, c.App.Writer, c.App.ErrWriter)
 	default:
-		return invalidInput(errors.New(path + ": expected a model folder, SvcData.xlsx, or a load-balancer .yaml/.xlsx file"))
+		return invalidInput(errors.New(path + ": expected a model folder, its SvcData.xlsx, or a load-balancer .yaml file or Parameters.xlsx (with a RequestTypes sheet)"))
 	}
 	return runModel(c.Context, runOptions{model: path}, c.App.Writer, c.App.ErrWriter)
+}
+
+// isLBWorkbook reports whether an .xlsx file is a load-balancer parameters
+// workbook (it has a RequestTypes sheet), so that dropping another
+// workbook (OutPut.xlsx, say) is not mistaken for one.
+func isLBWorkbook(path string) bool {
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	idx, err := f.GetSheetIndex("RequestTypes")
+	return err == nil && idx >= 0
 }

@@ -206,3 +206,17 @@ func TestRunRefusesAnOutThatIsAnInput(t *testing.T) {
 		t.Errorf("run MODEL/SvcData.xlsx: exit %d\n%s", code, stderr)
 	}
 }
+
+func TestDroppingAnotherWorkbookIsRefused(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	if code, _, _ := runCLI(t, "run", dir, "--observations", "300", "--quiet"); code != 0 {
+		t.Fatal("run failed")
+	}
+	code, _, stderr := runCLI(t, filepath.Join(dir, "OutPut.xlsx"))
+	if code != 2 || !strings.Contains(stderr, "expected a model folder") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, filepath.Join("..", "..", "samples", "loadbalancer", "sample1.yaml")); code != 0 || !strings.Contains(stdout, "dma") {
+		t.Errorf("dropping the lb YAML: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
