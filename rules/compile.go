@@ -325,6 +325,8 @@ func (c *compilation) fromExpr(err error) *Error {
 	if fe.Message == "unexpected token EOF" {
 		e.Pos, e.Msg = len([]rune(c.src)), "the expression ends too soon"
 	}
+	// expr names tokens by their Go kind: say what the user wrote.
+	e.Msg = unexpectedToken.ReplaceAllString(e.Msg, `unexpected "$1"`)
 	e.Msg = mismatched.ReplaceAllStringFunc(e.Msg, func(m string) string {
 		p := mismatched.FindStringSubmatch(m)
 		return "(mismatched types " + typeWords(p[1]) + " and " + typeWords(p[2]) + ")"
@@ -340,6 +342,8 @@ func (c *compilation) fromExpr(err error) *Error {
 	}
 	return e
 }
+
+var unexpectedToken = regexp.MustCompile(`unexpected token \w+\("((?:[^"\\]|\\.)*)"\)`)
 
 var mismatched = regexp.MustCompile(`\(mismatched types (\w+) and (\w+)\)`)
 

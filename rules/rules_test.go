@@ -227,13 +227,13 @@ func TestCompileErrors(t *testing.T) {
 		{Number, `§sum([1, 2])`, `function sum is not supported at column 1`},
 		{Number, `1§..3`, `ranges (a..b) are not supported at column 2`},
 		{Bool, `Cards §> "3"`, `invalid operation: > (mismatched types number and text) at column 7`},
-		{Bool, `Cards > 2 §& Size > 1`, `unexpected token Operator("&") at column 11; try: write "and" (or AND(a, b)) to require both conditions`},
-		{Bool, `Cards =§< 2`, `unexpected token Operator("<") at column 8; try: write <=`},
+		{Bool, `Cards > 2 §& Size > 1`, `unexpected "&" at column 11; try: write "and" (or AND(a, b)) to require both conditions`},
+		{Bool, `Cards =§< 2`, `unexpected "<" at column 8; try: write <=`},
 		{Number, `§ROUND(Size, 1)`, `round takes one argument at column 1; try: round(x * 100) / 100 to keep 2 decimals`},
-		{Bool, `Cards =§> 2`, `unexpected token Operator(">") at column 8; try: write >=`},
+		{Bool, `Cards =§> 2`, `unexpected ">" at column 8; try: write >=`},
 		{Count, `§MOD(Cards, 2)`, `unknown function "MOD" at column 1; try: a % b (whole numbers)`},
 		{Mode, `IF(AppUtil < 0.5§; "parallel"; "sequential")`,
-			`unexpected token Operator(";") at column 17; try: separate arguments with "," and write one expression`},
+			`unexpected ";" at column 17; try: separate arguments with "," and write one expression`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
