@@ -153,11 +153,11 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 }
 
 func newSim(m *Model, cfg RunConfig) (*sim, error) {
+	if err := m.Check(); err != nil {
+		return nil, fmt.Errorf("the model cannot run: %w", err)
+	}
 	if cfg.Load < 0 || cfg.Load >= len(m.Loads) {
 		return nil, fmt.Errorf("load %d out of range: the model has %d loads", cfg.Load, len(m.Loads))
-	}
-	if m.App.Servers < 1 || m.App.Capacity < 1 {
-		return nil, errors.New("the model needs at least one application server with at least one unit")
 	}
 	if cfg.Observations < 1 {
 		return nil, errors.New("observations must be at least 1")
@@ -209,14 +209,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	}
 
 	for e := range m.Entities {
-		ent := &m.Entities[e]
-		if len(ent.InterArrival) != len(m.Loads) {
-			return nil, fmt.Errorf("entity %s has %d inter-arrival distributions for %d loads", ent.Name, len(ent.InterArrival), len(m.Loads))
-		}
-		if len(ent.Stages) == 0 {
-			return nil, fmt.Errorf("entity %s has no services", ent.Name)
-		}
-		if d := ent.InterArrival[cfg.Load]; d != nil {
+		if d := m.Entities[e].InterArrival[cfg.Load]; d != nil {
 			s.cal.schedule(d.Sample(s.rArrival[e]), evArrival, int32(e), 0)
 		}
 	}

@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Check reports what would make a Model impossible to run: an index out of
+// range, a capacity below 1, an entity without services or without one
+// inter-arrival distribution per load, a service that nests itself. The
+// workbook reader reports all of these with their cells; Check guards
+// models built in code, so that Run fails with a message instead of a
+// panic. It returns every problem found, joined.
+func (m *Model) Check() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if m.App.Servers < 1 || m.App.Capacity < 1 {
+		bad("the application needs at least 1 server of at least 1 unit, got %d of %d", m.App.Servers, m.App.Capacity)
+	}
+	if len(m.Loads) == 0 {
+		bad("the model has no load level")
+	}
+	for i, s := range m.Servers {
+		if s.Capacity < 1 {
+			bad("server %s: capacity %d, expected at least 1", s.Name, s.Capacity)
+		}
+		if (s.BackgroundInterArrival == nil) != (s.BackgroundServiceTime == nil) {
+			bad("server %s: background load needs both an inter-arrival and a service time", m.Servers[i].Name)
+		}
+	}
+	for _, sv := range m.Services {
+		for _, st := range sv.Steps {
+			where := fmt.Sprintf("service %s, step %s", sv.Name, st.Name)
+			switch st.Kind {
+			case Call:
+				if st.Server < 0 || st.Server >= len(m.Servers) {
+					bad("%s: server %d out of range (the model has %d)", where, st.Server, len(m.Servers))
+				}
+			case Nested:
+				if st.Service < 0 || st.Service >= len(m.Services) {
+					bad("%s: service %d out of range (the model has %d)", where, st.Service, len(m.Services))
+				}
+			}
+			for _, target := range []int{st.OnSuccess, st.OnFailure} {
+				if target < Fail || target > len(sv.Steps) {
+					bad("%s: routes to step %d, out of range", where, target)
+				}
+			}
+		}
+	}
+	for _, e := range m.Entities {
+		if len(e.InterArrival) != len(m.Loads) {
+			bad("entity %s: %d inter-arrival distributions for %d loads", e.Name, len(e.InterArrival), len(m.Loads))
+		}
+		if len(e.Stages) == 0 {
+			bad("entity %s has no services", e.Name)
+		}
+		for _, st := range e.Stages {
+			if st.Service < 0 || st.Service >= len(m.Services) {
+				bad("entity %s: service %d out of range", e.Name, st.Service)
+			}
+			for _, target := range []int{st.OnSuccess, st.OnFailure} {
+				if target < Exit || target > len(e.Stages) {
+					bad("entity %s: routes to stage %d, out of range", e.Name, target)
+				}
+			}
+		}
+		for _, a := range e.Attributes {
+			if a.Index < 0 || a.Index >= len(m.Attributes) {
+				bad("entity %s: attribute %d out of range", e.Name, a.Index)
+			}
+			if (a.Dist == nil) == (a.Expr == nil) {
+				bad("entity %s: attribute %d needs a distribution or an expression", e.Name, a.Index)
+			}
+		}
+	}
+	if len(errs) == 0 {
+		if cycle := m.nestingCycle(); cycle != "" {
+			bad("services nest themselves: %s", cycle)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// nestingCycle returns a path of services that nest back into themselves
+// ("A → B → A"), or "".
+func (m *Model) nestingCycle() string {
+	const (
+		unseen = iota
+		open
+		closed
+	)
+	state := make([]int, len(m.Services))
+	var path []int
+	var visit func(i int) string
+	visit = func(i int) string {
+		state[i] = open
+		path = append(path, i)
+		for _, st := range m.Services[i].Steps {
+			if st.Kind != Nested {
+				continue
+			}
+			switch state[st.Service] {
+			case open:
+				out := ""
+				for k, p := range path {
+					if p == st.Service {
+						for _, q := range path[k:] {
+							out += m.Services[q].Name + " → "
+						}
+						return out + m.Services[st.Service].Name
+					}
+				}
+			case unseen:
+				if c := visit(st.Service); c != "" {
+					return c
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		state[i] = closed
+		return ""
+	}
+	for i := range m.Services {
+		if state[i] == unseen {
+			if c := visit(i); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}

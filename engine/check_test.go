@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
+	valid := func() *Model {
+		m := forkModel(2, 1, Parallel, 1)
+		m.Attributes = []string{"Cards"}
+		m.Entities[0].Attributes = []Attribute{{Index: 0, Dist: constD(3)}}
+		return m
+	}
+	if err := valid().Check(); err != nil {
+		t.Fatalf("valid model: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		break_ func(*Model)
+		want   string
+	}{
+		{"no app units", func(m *Model) { m.App.Capacity = 0 }, "at least 1 server of at least 1 unit"},
+		{"server capacity", func(m *Model) { m.Servers[0].Capacity = 0 }, "server Ext: capacity 0"},
+		{"half background", func(m *Model) { m.Servers[0].BackgroundInterArrival = expD(1) }, "needs both"},
+		{"call to nowhere", func(m *Model) { m.Services[1].Steps[0].Server = 7 }, "server 7 out of range"},
+		{"nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Service = -1 }, "service -1 out of range"},
+		{"route to nowhere", func(m *Model) { m.Services[0].Steps[1].OnSuccess = 9 }, "routes to step 9"},
+		{"loads", func(m *Model) { m.Loads = append(m.Loads, "L2") }, "1 inter-arrival distributions for 2 loads"},
+		{"no stages", func(m *Model) { m.Entities[0].Stages = nil }, "has no services"},
+		{"attribute", func(m *Model) { m.Entities[0].Attributes[0].Index = 3 }, "attribute 3 out of range"},
+		{"self nesting", func(m *Model) {
+			m.Services[1].Steps[0] = Step{Name: "Again", Kind: Nested, Service: 0, OnSuccess: Done, OnFailure: Fail}
+		}, "P → Q → P"},
+	} {
+		m := valid()
+		tc.break_(m)
+		err := m.Check()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to say %q", tc.name, err, tc.want)
+		}
+		if _, err := Run(m, RunConfig{Observations: 10}); err == nil {
+			t.Errorf("%s: Run accepted the model", tc.name)
+		}
+	}
+}
