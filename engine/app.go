@@ -52,6 +52,9 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 	if s.measuring {
 		a.waited++
 	}
+	if s.tr != nil {
+		s.trace(ti, "waits for a unit of App%d (all %d busy, %d ahead)", t.app+1, a.capacity, a.queue.len())
+	}
 	a.queue.push(ti)
 	t.queued = true
 	a.heldByWaiting += t.held
@@ -89,6 +92,9 @@ func (s *sim) grant(ti int32) bool {
 		if s.measuring {
 			s.res.InstantCaptures++
 		}
+		if s.tr != nil {
+			s.trace(ti, "gets an active unit of App%d at once", t.app+1)
+		}
 		return true
 	}
 	rat := s.m.App.RATParameter * util
@@ -101,6 +107,9 @@ func (s *sim) grant(ti int32) bool {
 			return false
 		}
 		rat = v
+	}
+	if s.tr != nil {
+		s.trace(ti, "gets a unit of App%d (%d of %d busy before), usable after RAT %.4f", t.app+1, a.busy-1, a.capacity, max(rat, 0))
 	}
 	if rat <= 0 {
 		return true

@@ -88,6 +88,9 @@ func (s *sim) startAttempt(r int32) {
 	}
 	ti := s.newToken(r, s.selectApp(), -1)
 	s.reqs[r].main = ti
+	if s.tr != nil {
+		s.trace(ti, "arrives, asks App%d for a unit", s.toks[ti].app+1)
+	}
 	if s.acquire(ti, contEnter) {
 		s.drive(ti)
 	}
@@ -102,6 +105,9 @@ func (s *sim) patience(r int32, gen uint32) {
 	}
 	q.abandoned = true
 	q.abandonedAt = s.now
+	if s.tr != nil {
+		s.trace(q.main, "abandoned by its user (patience ran out); started work goes on")
+	}
 	s.finish(q)
 	if s.measuring {
 		s.res.Abandoned++
@@ -122,6 +128,13 @@ func (s *sim) patience(r int32, gen uint32) {
 // retried by its user.
 func (s *sim) finishAttempt(ti int32, completed bool) {
 	r := s.toks[ti].req
+	if s.tr != nil {
+		outcome := "EXIT"
+		if completed {
+			outcome = "END"
+		}
+		s.trace(ti, "reaches %s after %.4f, releases its unit", outcome, s.now-s.reqs[r].arrival)
+	}
 	s.release(ti)
 	s.freeTokenKeep(ti)
 	q := &s.reqs[r]
@@ -146,6 +159,9 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 		delay := 0.0
 		if ent.RetryDelay != nil {
 			delay = ent.RetryDelay.Sample(s.rRetry[q.entity])
+		}
+		if s.tr != nil {
+			s.trace(ti, "the user retries in %.4f", delay)
 		}
 		s.cal.schedule(s.now+delay, evRetry, r, 0)
 		return

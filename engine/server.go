@@ -124,6 +124,9 @@ func (s *sim) jobDone(j int32) {
 		return
 	}
 	ti := jb.tok
+	if s.tr != nil {
+		s.trace(ti, "gets the answer of %s after %.4f of service", s.m.Servers[jb.server].Name, s.now-jb.start)
+	}
 	t := &s.toks[ti]
 	t.gen++ // the answer came: the time limit no longer applies
 	s.wasteWork(t, jb.start)
@@ -188,6 +191,9 @@ func (s *sim) timeout(ti int32, gen uint32) {
 	}
 	jb := &s.jobs[t.job]
 	jb.orphan = true
+	if s.tr != nil {
+		s.trace(ti, "gives up on %s: its TimeLimit has passed (the server still does the work)", s.m.Servers[jb.server].Name)
+	}
 	t.gen++
 	if s.measuring {
 		s.res.Timeouts++

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -32,6 +33,12 @@ type RunConfig struct {
 	Progress func(finished, total int64)
 	// Context, when set, stops the run early when it is cancelled.
 	Context context.Context
+	// Trace, when set, receives one line per thing a request does (arrive,
+	// take a unit, start a step, call, answer, time out, fork, finish), at
+	// most TraceLimit lines (0: no limit). For short runs: it slows a run
+	// down many times.
+	Trace      io.Writer
+	TraceLimit int
 	// ResponseSeries, when set, receives every response time after the
 	// warm-up in completion order (for MSER warm-up detection); it must
 	// not keep a reference to the engine.
@@ -126,6 +133,8 @@ type sim struct {
 	err       error
 	// stepsAtInstant counts token steps since the clock last moved.
 	stepsAtInstant int
+	// tr is the trace, nil when not tracing.
+	tr *tracer
 
 	res          Result
 	resp, tryRsp stats.Tally
@@ -200,6 +209,9 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	s.maxQueue = cfg.MaxQueue
 	if s.maxQueue <= 0 {
 		s.maxQueue = 100_000
+	}
+	if cfg.Trace != nil {
+		s.tr = &tracer{w: cfg.Trace, limit: cfg.TraceLimit}
 	}
 	s.ctx.Load = m.Loads[cfg.Load]
 	s.ctx.State = s
@@ -322,11 +334,10 @@ func (s *sim) recordResponse(response, attempt float64) {
 
 // setContext prepares the expression context for token t.
 func (s *sim) setContext(t *token) {
-	q := &s.reqs[t.req]
 	a := &s.apps[t.app]
 	s.ctx.Now = s.now
 	s.ctx.AppUtil = float64(a.busy) / float64(a.capacity)
-	s.ctx.Attempt = int(q.attempt)
+	s.ctx.Attempt = int(t.attempt) // a late copy works for its own attempt
 	s.ctx.Attrs = s.requestAttrs(t.req)
 }
 

@@ -27,6 +27,11 @@ type token struct {
 	cancelled bool
 	// queued is true while the token waits in its server's unit queue.
 	queued bool
+	// copyNo numbers a Parallel copy among its siblings, from 1.
+	copyNo int32
+	// attempt is the attempt of its request that the token works for (a
+	// late copy may outlive its attempt).
+	attempt int32
 }
 
 // frame is a place in a service; left counts the sequential repetitions of
@@ -66,7 +71,7 @@ func (s *sim) newToken(req, app, gateID int32) int32 {
 		ti = int32(len(s.toks) - 1)
 	}
 	t := &s.toks[ti]
-	*t = token{req: req, app: app, gate: gateID, frames: t.frames[:0], gen: t.gen + 1, job: -1}
+	*t = token{req: req, app: app, gate: gateID, frames: t.frames[:0], gen: t.gen + 1, job: -1, attempt: s.reqs[req].attempt}
 	s.reqs[req].tokens++
 	return ti
 }
@@ -143,6 +148,9 @@ func (s *sim) execStep(ti int32) bool {
 		return s.serviceEnded(ti, true)
 	}
 	st := &steps[f.step]
+	if s.tr != nil {
+		s.trace(ti, "starts %s", s.where(t))
+	}
 	if st.Condition != nil {
 		s.setContext(t)
 		ok, err := st.Condition.Bool(&s.ctx)
@@ -151,6 +159,9 @@ func (s *sim) execStep(ti int32) bool {
 			return false
 		}
 		if !ok {
+			if s.tr != nil {
+				s.trace(ti, "skips %s: its Condition is false", s.where(t))
+			}
 			t.ok, t.cont = true, contOutcome
 			return true
 		}
@@ -261,6 +272,20 @@ func (s *sim) route(ti int32) bool {
 	if t.ok {
 		target = st.OnSuccess
 	}
+	if s.tr != nil {
+		verdict := "fails"
+		if t.ok {
+			verdict = "succeeds"
+		}
+		next := "DONE"
+		switch {
+		case target == Fail:
+			next = "FAIL"
+		case target >= 0 && target < len(steps):
+			next = steps[target].Name
+		}
+		s.trace(ti, "%s %s → %s", s.where(t), verdict, next)
+	}
 	if target >= 0 && target < len(steps) {
 		f.step = int32(target)
 		t.cont = contStep
@@ -327,6 +352,10 @@ func (s *sim) send(ti int32) {
 	j := s.newJob(ti, t.gen, int32(st.Server), st.ProcTime)
 	t = &s.toks[ti]
 	t.job = j
+	if s.tr != nil {
+		sv := &s.servers[st.Server]
+		s.trace(ti, "calls %s (%d of %d busy, %d queued)", s.m.Servers[st.Server].Name, sv.busy, sv.capacity, sv.queue.len())
+	}
 	if limit := s.m.Servers[st.Server].TimeLimit; limit > 0 {
 		s.watch(int32(st.Server), s.now+limit, ti, t.gen)
 	}
@@ -349,10 +378,14 @@ func (s *sim) fork(ti int32) {
 	}
 	s.gates[g] = gate{parent: ti, outstanding: count}
 	t.cont = contGate
+	if s.tr != nil {
+		s.trace(ti, "forks %d copies of %s and waits at the gate", count, s.m.Services[st.Service].Name)
+	}
 	req, app, svc := t.req, t.app, int32(st.Service)
-	for range count {
+	for k := range count {
 		c := s.newToken(req, app, g)
 		ct := &s.toks[c]
+		ct.copyNo = k + 1
 		ct.frames = append(ct.frames, frame{svc: svc})
 		ct.cont = contStep
 		s.ready.push(c)
@@ -364,6 +397,13 @@ func (s *sim) fork(ti int32) {
 // discarded when they return.
 func (s *sim) copyDone(ci int32, ok bool) {
 	g := s.toks[ci].gate
+	if s.tr != nil {
+		state := "returns to the gate"
+		if s.gates[g].resolved {
+			state = "returns late: its parent has failed; discarded"
+		}
+		s.trace(ci, "%s (%s)", state, map[bool]string{true: "succeeded", false: "failed"}[ok])
+	}
 	s.freeToken(ci)
 	gt := &s.gates[g]
 	gt.outstanding--

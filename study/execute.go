@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"sync"
@@ -25,6 +26,11 @@ type Options struct {
 	Progress func(Progress)
 	// Now gives the start time recorded in the Study; nil means time.Now.
 	Now func() time.Time
+	// Trace, when set, receives the step-by-step trace of the first run
+	// (first scenario, first load, first replication), at most TraceLimit
+	// lines.
+	Trace      io.Writer
+	TraceLimit int
 }
 
 // Progress reports how far a study is.
@@ -117,7 +123,11 @@ func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				o := runTask(ctx, p, tasks[i], func(f float64) { tracker.update(i, f) })
+				var trace io.Writer
+				if i == 0 {
+					trace = opts.Trace
+				}
+				o := runTask(ctx, p, tasks[i], trace, opts.TraceLimit, func(f float64) { tracker.update(i, f) })
 				outcomes[i] = o
 				tracker.done(i)
 				if o.err != nil {
@@ -177,7 +187,7 @@ feed:
 
 // runTask runs one replication, extending it for TargetPrecision and
 // finding the warm-up by MSER-5 when asked.
-func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outcome {
+func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit int, progress func(float64)) outcome {
 	sc := &p.Scenarios[t.scenario]
 	start := time.Now()
 	cfg := engine.RunConfig{
@@ -198,6 +208,7 @@ func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outco
 	}
 	var res *engine.Result
 	capHit := false
+	cfg.Trace, cfg.TraceLimit = trace, traceLimit
 	for {
 		r, err := engine.Run(sc.Model, cfg)
 		if err != nil {
@@ -214,6 +225,7 @@ func runTask(ctx context.Context, p *Plan, t task, progress func(float64)) outco
 		}
 		cfg.Observations *= 2
 		target = cfg.Observations
+		cfg.Trace = nil // the first pass was traced
 	}
 	return outcome{res: res, capHit: capHit, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
 }

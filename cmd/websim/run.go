@@ -34,6 +34,7 @@ type runOptions struct {
 	jobs         int
 	writeBack    bool
 	quiet        bool
+	trace        string
 }
 
 func runCommand() *cli.Command {
@@ -54,6 +55,7 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 			&cli.IntFlag{Name: "jobs", Usage: "runs at once; results do not depend on it", DefaultText: "one per core"},
 			&cli.BoolFlag{Name: "write-back", Usage: "also add the result sheets to SvcData.xlsx, keeping everything in it"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary table"},
+			&cli.StringFlag{Name: "trace", Usage: "write what each request does, step by step, to `FILE` (one scenario and one load; at most 200,000 lines; try --observations 200)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -67,7 +69,7 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 				seed: c.Uint64("seed"), seedSet: c.IsSet("seed"),
 				observations: c.Int64("observations"), jobs: c.Int("jobs"),
 				loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios")),
-				writeBack: c.Bool("write-back"), quiet: c.Bool("quiet"),
+				writeBack: c.Bool("write-back"), quiet: c.Bool("quiet"), trace: c.String("trace"),
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 			defer stop()
@@ -138,8 +140,18 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
+	opts := study.Options{Jobs: o.jobs, Version: version}
+	if o.trace != "" {
+		f, err := openTrace(o.trace, plan)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		opts.Trace, opts.TraceLimit = f, maxTraceLines
+	}
 	bar := newProgressBar(stderr, !o.quiet && !o.json, "simulating")
-	st, err := study.Execute(ctx, plan, study.Options{Jobs: o.jobs, Version: version, Progress: bar.update})
+	opts.Progress = bar.update
+	st, err := study.Execute(ctx, plan, opts)
 	bar.finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -166,6 +178,26 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 	}
 	return nil
+}
+
+// maxTraceLines bounds a --trace file.
+const maxTraceLines = 200_000
+
+// openTrace creates the --trace file once the plan is known to have one
+// scenario and one load, so that the trace follows a single run.
+func openTrace(path string, p *study.Plan) (*os.File, error) {
+	if len(p.Scenarios) != 1 || len(p.Scenarios[0].Run.Loads) != 1 {
+		n := 0
+		for _, sc := range p.Scenarios {
+			n += len(sc.Run.Loads)
+		}
+		return nil, invalidInput(fmt.Errorf("--trace follows one run, and this selection has %d (scenario × load); choose one with --scenarios and --loads", n))
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--trace: %w", err)
+	}
+	return f, nil
 }
 
 // readPlan reads and checks a model folder, printing every problem; a

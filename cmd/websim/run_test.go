@@ -220,3 +220,25 @@ func TestDroppingAnotherWorkbookIsRefused(t *testing.T) {
 		t.Errorf("dropping the lb YAML: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+func TestRunTrace(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	trace := filepath.Join(t.TempDir(), "trace.txt")
+	code, _, stderr := runCLI(t, "run", dir, "--loads", "rho0.5", "--observations", "50", "--trace", trace, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Job#1 ", "arrives, asks App1 for a unit", "starts Work/Process", "reaches END after"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("trace lacks %q:\n%.600s", want, b)
+		}
+	}
+	// Three loads are three runs: a trace needs one.
+	if code, _, stderr := runCLI(t, "run", dir, "--trace", trace); code != 2 || !strings.Contains(stderr, "--trace follows one run") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// traceModel has a bit of everything: a RAT, active units, a Parallel fork
+// of two copies that each call a server with a time limit, a failure route,
+// impatient users who retry.
+func traceModel() *Model {
+	m := &Model{
+		Name: "trace", TimeUnit: "ms", Loads: []string{"L1"},
+		App:     AppConfig{Servers: 2, Capacity: 4, Selection: LeastBusy, RATParameter: 0.5, TActive: 1},
+		Servers: []Server{{Name: "DB", Capacity: 2, TimeLimit: 4, BackgroundInterArrival: expD(5), BackgroundServiceTime: expD(2)}},
+		Services: []Service{
+			{Name: "Page", Steps: []Step{
+				{Name: "Parse", Kind: Local, ProcTime: expD(0.5), OnSuccess: 1, OnFailure: Fail},
+				{Name: "Fetch", Kind: Nested, Service: 1, Count: Const(2), Mode: Parallel, OnSuccess: Done, OnFailure: 2},
+				{Name: "Apology", Kind: Local, ProcTime: constD(0.1), OnSuccess: Fail, OnFailure: Fail},
+			}},
+			{Name: "Query", Steps: []Step{
+				{Name: "Select", Kind: Call, Server: 0, ProcTime: expD(1.5), SuccessRate: Const(0.9), OnSuccess: Done, OnFailure: Fail},
+			}},
+		},
+		Entities: []Entity{{
+			Name: "Web", InterArrival: []Dist{expD(3)},
+			Stages:           []Stage{{Service: 0, OnSuccess: End, OnFailure: Exit}},
+			Patience:         constD(7),
+			RetryProbability: 0.5, RetryDelay: constD(1), MaxRetries: 1,
+		}},
+	}
+	return m
+}
+
+// TestTraceGolden follows a few requests of traceModel step by step; the
+// trace is a golden file, so any change in what the engine does shows up
+// in review (go test ./engine -update rewrites it).
+func TestTraceGolden(t *testing.T) {
+	var b bytes.Buffer
+	r := run(t, traceModel(), RunConfig{Seed: 3, Observations: 25, Trace: &b})
+	if r.Completed == 0 || r.Failed+r.Abandoned == 0 || r.Timeouts == 0 {
+		t.Errorf("the trace model should show completions, failures and time-outs: %+v", r)
+	}
+	golden := filepath.Join("testdata", "trace.golden")
+	if *update {
+		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("trace differs from %s (go test ./engine -update rewrites it):\n%s", golden, b.String())
+	}
+}
+
+func TestTraceLimitAndNoTraceSameResults(t *testing.T) {
+	var b bytes.Buffer
+	traced := run(t, traceModel(), RunConfig{Seed: 4, Observations: 500, Trace: &b, TraceLimit: 20})
+	if n := bytes.Count(b.Bytes(), []byte("\n")); n != 20 {
+		t.Errorf("%d trace lines, want the limit 20", n)
+	}
+	plain := run(t, traceModel(), RunConfig{Seed: 4, Observations: 500})
+	if traced.Response != plain.Response || traced.Events != plain.Events {
+		t.Error("tracing changed the results")
+	}
+}
