@@ -1,36 +1,16 @@
 package report
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-	"syscall"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/internal/xlsxsave"
 )
 
 // LockedError says that a workbook could not be replaced because it is open
-// in Excel (a ~$ lock file stands beside it, or the system refused the
-// write); the results were saved beside it as SavedAs instead (empty when
-// that failed too).
-type LockedError struct {
-	Path, SavedAs string
-}
-
-func (e *LockedError) Error() string {
-	name := filepath.Base(e.Path)
-	saved := "the results could not be saved under another name either"
-	if e.SavedAs != "" {
-		saved = "the results were saved as " + e.SavedAs + " instead"
-	}
-	return fmt.Sprintf("%s is open in Excel (or locked by another program), so it was not replaced; %s\nTry: close %s in Excel and run again",
-		e.Path, saved, name)
-}
+// in Excel; the results were saved beside it as SavedAs instead.
+type LockedError = xlsxsave.LockedError
 
 // writeWorkbook writes f's bytes to w; tests replace it to fail mid-way.
 //
@@ -41,137 +21,6 @@ func (e *LockedError) Error() string {
 // some would make a later write-back reuse a name still in use.
 var writeWorkbook = func(f *excelize.File, w io.Writer) error { return f.Write(w) }
 
-// save writes f to path through a temporary file in the same folder renamed
-// into place, so that path is either the old file or the new one, whole.
-func save(f *excelize.File, path string) error {
-	if lockedByExcel(path) {
-		return saveBeside(f, path)
-	}
-	tmp, err := writeTemp(f, path)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		if refused(err) {
-			// The target is held open (Windows refuses to replace a file
-			// Excel has open): keep the results under a new name.
-			if saved, ok := renameFree(tmp, path); ok {
-				return &LockedError{Path: path, SavedAs: saved}
-			}
-		}
-		os.Remove(tmp)
-		return fmt.Errorf("cannot replace %s: %w", path, err)
-	}
-	return nil
-}
-
-// saveBeside saves f under the first free name beside path and reports the
-// lock.
-func saveBeside(f *excelize.File, path string) error {
-	tmp, err := writeTemp(f, path)
-	if err != nil {
-		return &LockedError{Path: path}
-	}
-	if saved, ok := renameFree(tmp, path); ok {
-		return &LockedError{Path: path, SavedAs: saved}
-	}
-	os.Remove(tmp)
-	return &LockedError{Path: path}
-}
-
-// writeTemp writes f to a new temporary file beside path, with path's
-// permissions when it exists, and returns the temporary file's name.
-func writeTemp(f *excelize.File, path string) (string, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".websim-*.tmp")
-	if err != nil {
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	fail := func(err error) (string, error) {
-		tmp.Close()
-		os.Remove(name)
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := writeWorkbook(f, tmp); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.Chmod(name, mode); err != nil && runtime.GOOS != "windows" {
-		os.Remove(name)
-		return "", fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return name, nil
-}
-
-// renameFree renames tmp to the first free name beside path, "OutPut
-// (2).xlsx", "OutPut (3).xlsx", ...; it never replaces an existing file.
-func renameFree(tmp, path string) (string, bool) {
-	ext := filepath.Ext(path)
-	stem := strings.TrimSuffix(path, ext)
-	for i := 2; i < 1000; i++ {
-		cand := fmt.Sprintf("%s (%d)%s", stem, i, ext)
-		if _, err := os.Lstat(cand); !errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if lockedByExcel(cand) {
-			continue
-		}
-		// Link then remove, so that a file created meanwhile is never
-		// replaced; where links are not supported, fall back to rename.
-		if err := os.Link(tmp, cand); err == nil {
-			os.Remove(tmp)
-			return cand, true
-		} else if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err := os.Rename(tmp, cand); err == nil {
-			return cand, true
-		}
-	}
-	return "", false
-}
-
-// lockedByExcel reports whether Excel's owner file ~$NAME stands beside
-// path. Excel names it after the workbook, dropping the first two
-// characters of long names, so both forms are checked.
-func lockedByExcel(path string) bool {
-	dir, base := filepath.Split(path)
-	cands := []string{"~$" + base}
-	if r := []rune(base); len(r) > 2 {
-		cands = append(cands, "~$"+string(r[2:]))
-	}
-	for _, c := range cands {
-		if _, err := os.Lstat(filepath.Join(dir, c)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// refused reports whether err means the system would not replace a file
-// that another program holds open.
-func refused(err error) bool {
-	if errors.Is(err, fs.ErrPermission) {
-		return true
-	}
-	var errno syscall.Errno
-	if runtime.GOOS == "windows" && errors.As(err, &errno) {
-		// ERROR_SHARING_VIOLATION, ERROR_LOCK_VIOLATION
-		return errno == 32 || errno == 33
-	}
-	return false
-}
+// save writes f to path never half written and never over a workbook open
+// in Excel (xlsxsave.Save).
+func save(f *excelize.File, path string) error { return xlsxsave.SaveWith(f, path, writeWorkbook) }
