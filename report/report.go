@@ -109,13 +109,29 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 	return save(f, svcDataPath)
 }
 
-// ResultSheets returns the sheets of f that websim wrote as results (those
-// carrying ResultMarker), in workbook order. A reader uses it to skip them.
+// ResultSheets returns the sheets of f that websim wrote as results and
+// still owns, in workbook order: those that carry ResultMarker under the
+// name websim gave them (listed in ResultSheetsProperty). A marked sheet
+// under another name is the user's: a result sheet renamed to keep it, or
+// a copy Excel made (copying a sheet copies its sheet-scoped names); a
+// write-back leaves those alone.
 func ResultSheets(f *excelize.File) ([]string, error) {
+	listed := map[string]bool{}
+	props, err := f.GetCustomProps()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range props {
+		if v, ok := p.Value.(string); ok && p.Name == ResultSheetsProperty {
+			for _, name := range strings.Split(v, "|") {
+				listed[name] = true
+			}
+		}
+	}
 	var out []string
 	sheets := f.GetSheetList()
 	for _, dn := range f.GetDefinedName() {
-		if dn.Name == ResultMarker && dn.Scope != "Workbook" && slices.Contains(sheets, dn.Scope) {
+		if dn.Name == ResultMarker && dn.Scope != "Workbook" && slices.Contains(sheets, dn.Scope) && listed[dn.Scope] {
 			out = append(out, dn.Scope)
 		}
 	}

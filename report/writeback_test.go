@@ -162,7 +162,11 @@ func equalState(a, b userState) bool {
 
 // A result sheet the user renamed is still websim's (the marker follows it);
 // a sheet the user adds under a result sheet's name is theirs.
-func TestWriteBackRecognizesItsSheetsByMarker(t *testing.T) {
+// A result sheet the user renamed (to keep an old run) and a copy Excel
+// made of one (which carries the sheet-scoped marker too) are the user's:
+// a write-back replaces only the sheets websim owns under the names it
+// gave them.
+func TestWriteBackKeepsRenamedAndCopiedResultSheets(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "SvcData.xlsx")
 	userWorkbook(t, path)
@@ -180,6 +184,15 @@ func TestWriteBackRecognizesItsSheetsByMarker(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.SetCellStr("Run", "A1", "the user's run log")
+	// Excel's "Move or Copy → Create a copy" copies sheet-scoped names.
+	idx, _ := f.GetSheetIndex("Servers")
+	copyIdx, _ := f.NewSheet("Servers before fix")
+	if err := f.CopySheet(idx, copyIdx); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SetDefinedName(&excelize.DefinedName{Name: ResultMarker, RefersTo: "'Servers before fix'!$A$1", Scope: "Servers before fix"}); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.Save(); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +205,7 @@ func TestWriteBackRecognizesItsSheetsByMarker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := []string{"Settings", "Notes", "Summary", "Run", "Summary (websim)", "Servers", "Charts", "Run (websim)"}
+	want := []string{"Settings", "Notes", "Summary", "Old run", "Run", "Servers before fix", "Summary (websim)", "Servers", "Charts", "Run (websim)"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Errorf("sheets %q, want %q", got, want)
 	}
