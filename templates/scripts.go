@@ -23,7 +23,7 @@ case "$0" in
 */*) here=${0%/*} ;;
 *) here=. ;;
 esac
-here=$(cd "$here" && pwd) || exit 1
+here=$(CDPATH= cd -- "$here" && pwd) || exit 1
 
 pause() {
 	if [ -t 0 ] && [ -z "$WEBSIM_NO_PAUSE" ]; then
@@ -62,9 +62,9 @@ exit 0
 // runBat is run.bat (Windows), the same as runSh; the window stays open at
 // the end so that a double-click user can read the outcome.
 func runBat(cmd string) string {
-	target, results := `"%HERE%"`, `echo The results are in %HERE%\OutPut.xlsx (open it in Excel).`
+	target, results := `"%HERE%"`, `echo The results are in "%HERE%\OutPut.xlsx" (open it in Excel).`
 	if cmd == "lb" {
-		target, results = `"%HERE%\Parameters.xlsx"`, `echo The results are above, and in new sheets of %HERE%\Parameters.xlsx.`
+		target, results = `"%HERE%\Parameters.xlsx"`, `echo The results are above, and in new sheets of "%HERE%\Parameters.xlsx".`
 	}
 	s := `@echo off
 rem Runs websim on the model in this folder: double-click it.
@@ -79,14 +79,15 @@ set "WEBSIM="
 for %%W in (websim.exe) do set "WEBSIM=%%~$PATH:W"
 if defined WEBSIM goto found
 echo websim.exe was not found next to this script or on the PATH.
-echo Put the websim program for Windows in %HERE% and run this again.
+echo Put the websim program for Windows in "%HERE%" and run this again.
 pause
 exit /b 1
 
 :found
-echo Running websim on %HERE% ...
+echo Running websim on "%HERE%" ...
 "%WEBSIM%" ` + cmd + ` ` + target + `
-if errorlevel 1 goto failed
+rem Any status but 0 is a failure (Windows' own codes, such as Ctrl-C's, are negative).
+if not "%ERRORLEVEL%"=="0" goto failed
 echo.
 ` + results + `
 pause

@@ -11,16 +11,17 @@ set "WEBSIM="
 for %%W in (websim.exe) do set "WEBSIM=%%~$PATH:W"
 if defined WEBSIM goto found
 echo websim.exe was not found next to this script or on the PATH.
-echo Put the websim program for Windows in %HERE% and run this again.
+echo Put the websim program for Windows in "%HERE%" and run this again.
 pause
 exit /b 1
 
 :found
-echo Running websim on %HERE% ...
+echo Running websim on "%HERE%" ...
 "%WEBSIM%" run "%HERE%"
-if errorlevel 1 goto failed
+rem Any status but 0 is a failure (Windows' own codes, such as Ctrl-C's, are negative).
+if not "%ERRORLEVEL%"=="0" goto failed
 echo.
-echo The results are in %HERE%\OutPut.xlsx (open it in Excel).
+echo The results are in "%HERE%\OutPut.xlsx" (open it in Excel).
 pause
 exit /b 0
 

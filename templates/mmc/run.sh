@@ -7,7 +7,7 @@ case "$0" in
 */*) here=${0%/*} ;;
 *) here=. ;;
 esac
-here=$(cd "$here" && pwd) || exit 1
+here=$(CDPATH= cd -- "$here" && pwd) || exit 1
 
 pause() {
 	if [ -t 0 ] && [ -z "$WEBSIM_NO_PAUSE" ]; then
