@@ -92,6 +92,14 @@ func (p Params) Validate() error {
 // keyProblem is a problem located by its parameter key.
 type keyProblem struct{ key, what string }
 
+// Bounds that keep a run within memory: sizes past them are input mistakes
+// (an extra digit), reported as such rather than crashing the run.
+const (
+	MaxServers  = 100_000
+	MaxCapacity = 10_000_000
+	MaxRequests = 1_000_000_000
+)
+
 // typeKey is the key of a request type's parameter, as Validate names it.
 func typeKey(typ, key string) string { return KeyTypes + "." + typ + "." + key }
 
@@ -102,12 +110,16 @@ func (p Params) problems() []keyProblem {
 	}
 	if p.Servers < 1 {
 		add(KeyServers, "must be at least 1 server, got %d", p.Servers)
+	} else if p.Servers > MaxServers {
+		add(KeyServers, "must be at most %d servers, got %d", MaxServers, p.Servers)
 	}
 	if !(p.RequestsPerSec > 0) || math.IsInf(p.RequestsPerSec, 0) {
 		add(KeyRate, "must be a rate above 0 requests per second, got %v", p.RequestsPerSec)
 	}
 	if p.Requests < 1 {
 		add(KeyRequests, "must be at least 1 request, got %d", p.Requests)
+	} else if p.Requests > MaxRequests {
+		add(KeyRequests, "must be at most %d requests, got %d", MaxRequests, p.Requests)
 	}
 	if p.Method != RoundRobin && p.Method != Busyness {
 		if hint := suggest.DidYouMean(string(p.Method), methods); hint != "" {
@@ -130,6 +142,8 @@ func (p Params) problems() []keyProblem {
 		seen[t.Name] = true
 		if t.OutputCapacity < 1 {
 			add(typeKey(t.Name, KeyCapacity), "must be at least 1 unit, got %d", t.OutputCapacity)
+		} else if t.OutputCapacity > MaxCapacity {
+			add(typeKey(t.Name, KeyCapacity), "must be at most %d units, got %d", MaxCapacity, t.OutputCapacity)
 		}
 		if !(t.Proportion >= 0 && t.Proportion <= 1) {
 			add(typeKey(t.Name, KeyProportion), "must be between 0 and 1, got %v", t.Proportion)

@@ -185,3 +185,13 @@ func TestValidateNamesKeys(t *testing.T) {
 		t.Error("Run accepted invalid parameters")
 	}
 }
+
+func TestHugeSizesAreInputProblems(t *testing.T) {
+	p := Sample()
+	p.Servers = 1_000_000_000_000
+	p.Types[0].OutputCapacity = 1 << 40
+	err := p.Validate()
+	if err == nil || !strings.Contains(err.Error(), "at most 100000 servers") || !strings.Contains(err.Error(), "at most 10000000 units") {
+		t.Errorf("err = %v", err)
+	}
+}
