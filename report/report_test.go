@@ -352,3 +352,35 @@ func TestNonFiniteValuesLeaveBlanks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestRunSheetKeepsLongSeedsWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	s := testStudy()
+	s.Seed = 1<<60 + 7
+	for i := range s.Settings {
+		if s.Settings[i].Name == "Seed" {
+			s.Settings[i].Value = "1152921504606846983"
+		}
+	}
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, _ := f.GetRows("Run")
+	seen := 0
+	for _, r := range rows {
+		if len(r) == 3 && r[1] == "Seed" {
+			seen++
+			if r[2] != "1152921504606846983" {
+				t.Errorf("seed written as %q", r[2])
+			}
+		}
+	}
+	if seen != 2 {
+		t.Errorf("%d seed rows, want 2", seen)
+	}
+}

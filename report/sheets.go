@@ -270,11 +270,9 @@ func writeRun(f *excelize.File, sheet string, s *study.Study, st *styles) error 
 	add("Run", "websim version", s.Version)
 	add("Run", "Model", s.Model)
 	add("Run", "Time unit", s.TimeUnit)
-	if s.Seed <= 1<<53 {
-		add("Run", "Seed", float64(s.Seed))
-	} else {
-		add("Run", "Seed", strconv.FormatUint(s.Seed, 10))
-	}
+	// Excel keeps 15 digits of a number: a seed is text, so that a run can
+	// be reproduced from the sheet whatever its size.
+	add("Run", "Seed", strconv.FormatUint(s.Seed, 10))
 	if !s.Started.IsZero() {
 		add("Run", "Started", s.Started.Format("2006-01-02 15:04:05 -07:00"))
 	}
@@ -297,12 +295,14 @@ func writeRun(f *excelize.File, sheet string, s *study.Study, st *styles) error 
 	return table(f, sheet, st, cols, rows)
 }
 
-// settingValue is a setting as a number when it is one, else as text.
+// settingValue is a setting as a number when it is one that Excel holds
+// exactly (15 significant digits), else as text: a long seed stays whole.
 func settingValue(v string) any {
-	if x, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) {
-		return x
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) || strconv.FormatFloat(x, 'g', 15, 64) != strconv.FormatFloat(x, 'g', -1, 64) {
+		return v
 	}
-	return v
+	return x
 }
 
 func joinComma(xs []string) string {
