@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -54,7 +55,11 @@ replaced); --out writes them to a new workbook instead.`,
 			if c.IsSet("seed") {
 				opts.overrides[lb.KeySeed] = c.String("seed")
 			}
-			return runLB(c.Context, opts, c.App.Writer, c.App.ErrWriter)
+			// Ctrl-C is caught, so that it cannot cut a save short; the
+			// run checks it before writing anything.
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			defer stop()
+			return runLB(ctx, opts, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -71,7 +76,7 @@ type lbOptions struct {
 // runLB reads the parameters, simulates, prints the figures on stdout and
 // writes the result sheets (into the workbook read, or to --out). Invalid
 // input is printed one problem a line and nothing is written.
-func runLB(_ context.Context, opts lbOptions, stdout, stderr io.Writer) error {
+func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error {
 	if len(opts.args) != 1 {
 		return invalidInput(errors.New("expected one parameters file: websim lb PARAMS.yaml (or Parameters.xlsx)"))
 	}
@@ -117,6 +122,9 @@ func runLB(_ context.Context, opts lbOptions, stdout, stderr io.Writer) error {
 	report, err := lb.Run(src.Params, reps)
 	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return errors.New("interrupted: nothing was written")
 	}
 	if opts.json {
 		err = report.WriteJSON(stdout)
