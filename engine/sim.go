@@ -90,8 +90,6 @@ func (e *RunError) Error() string {
 
 func (e *RunError) Unwrap() error { return e.Err }
 
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
 // sim is the state of one run.
 type sim struct {
 	m    *Model

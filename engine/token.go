@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // A token is one thread of work inside the application: a request's main
 // line, or one copy of a Parallel step. It carries a stack of (service,
 // step) frames, the paper's depth attribute, so that a nested service
@@ -99,7 +101,7 @@ func (s *sim) drive(ti int32) {
 			if len(t.frames) > 0 {
 				cell = s.step(t).Cell
 			}
-			s.fail(t, cell, errorf("%d steps without the clock moving: a routing loop through steps that take no time (a skipped step, or one without ProcTime, that routes back); expected routing that reaches DONE or FAIL", maxStepsPerInstant))
+			s.fail(t, cell, fmt.Errorf("%d steps without the clock moving: a routing loop through steps that take no time (a skipped step, or one without ProcTime, that routes back); expected routing that reaches DONE or FAIL", maxStepsPerInstant))
 			return
 		}
 		switch t.cont {
@@ -219,7 +221,7 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 			return 0, false, false
 		}
 		if v < 0 || v != float64(int64(v)) || v > 1e6 {
-			s.fail(t, st.Cell, errorf("Count is %g; expected a whole number from 0 to 1000000", v))
+			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to 1000000", v))
 			return 0, false, false
 		}
 		count = int32(v)
