@@ -59,20 +59,10 @@ func (r *reader) readExperiments() []scenarioRow {
 	var out []scenarioRow
 	names := map[string]string{}
 	for _, rw := range t.rows {
-		nc := t.get(rw, "Scenario")
-		name := cleanText(nc.text)
-		if nc.bad {
+		name, _, ok := r.rowName(t, rw, "Scenario", "scenario", "a scenario without a name", names)
+		if !ok {
 			continue
 		}
-		if name == "" {
-			r.errorf(t.file, t.sheet, nc.ref, "a scenario without a name; expected a name in column %s", colLetter(t, "Scenario"))
-			continue
-		}
-		if prev, dup := names[strings.ToLower(name)]; dup {
-			r.errorf(t.file, t.sheet, nc.ref, "scenario %q repeats %s; expected each scenario once", name, prev)
-			continue
-		}
-		names[strings.ToLower(name)] = nc.ref
 		sc := scenarioRow{name: name, st: r.base}
 		sc.st.params = slices.Clone(r.base.params)
 		for _, c := range cols {

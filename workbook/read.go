@@ -186,3 +186,25 @@ func (r *reader) add(warning bool, file, sheet, ref, msg string) {
 	}
 	r.problems = append(r.problems, p)
 }
+
+// rowName reads the name cell (column col) of a row that defines a thing
+// (a server, an entity, a scenario): a blank name and a name seen before
+// (ignoring case; seen maps it to its cell) are problems, and ok is false
+// for a row to skip.
+func (r *reader) rowName(t *table, rw row, col, what, unnamed string, seen map[string]string) (name string, nc cell, ok bool) {
+	nc = t.get(rw, col)
+	name = cleanText(nc.text)
+	if nc.bad {
+		return "", nc, false
+	}
+	if name == "" {
+		r.errorf(t.file, t.sheet, nc.ref, "%s; expected a name in column %s", unnamed, colLetter(t, col))
+		return "", nc, false
+	}
+	if prev, dup := seen[strings.ToLower(name)]; dup {
+		r.errorf(t.file, t.sheet, nc.ref, "%s %q repeats %s; expected each %s once", what, name, prev, what)
+		return "", nc, false
+	}
+	seen[strings.ToLower(name)] = nc.ref
+	return name, nc, true
+}

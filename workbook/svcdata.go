@@ -22,24 +22,14 @@ func (r *reader) readServers() {
 	}
 	seen := map[string]string{}
 	for _, rw := range t.rows {
-		nc := t.get(rw, "Server")
-		name := cleanText(nc.text)
-		if nc.bad {
+		name, nc, ok := r.rowName(t, rw, "Server", "server", "a server without a name", seen)
+		if !ok {
 			continue
 		}
-		switch {
-		case name == "":
-			r.errorf(t.file, t.sheet, nc.ref, "a server without a name; expected a name in column %s", colLetter(t, "Server"))
-			continue
-		case strings.EqualFold(name, "App"):
+		if strings.EqualFold(name, "App") {
 			r.errorf(t.file, t.sheet, nc.ref, "%q is reserved for the application servers; expected another name for an external server", name)
 			continue
 		}
-		if prev, dup := seen[strings.ToLower(name)]; dup {
-			r.errorf(t.file, t.sheet, nc.ref, "server %q repeats %s; expected each server once", name, prev)
-			continue
-		}
-		seen[strings.ToLower(name)] = nc.ref
 		s := engine.Server{Name: name, Capacity: 1}
 		if c := t.get(rw, "Capacity"); !t.has("Capacity") || c.bad {
 		} else if c.blank() {
@@ -133,20 +123,10 @@ func (r *reader) readArrivals() {
 	}
 	seen := map[string]string{}
 	for _, rw := range t.rows {
-		nc := t.get(rw, "Entity")
-		name := cleanText(nc.text)
-		if nc.bad {
+		name, nc, ok := r.rowName(t, rw, "Entity", "entity", "arrivals without an entity name", seen)
+		if !ok {
 			continue
 		}
-		if name == "" {
-			r.errorf(t.file, t.sheet, nc.ref, "arrivals without an entity name; expected a name in column %s", colLetter(t, "Entity"))
-			continue
-		}
-		if prev, dup := seen[strings.ToLower(name)]; dup {
-			r.errorf(t.file, t.sheet, nc.ref, "entity %q repeats %s; expected each entity once", name, prev)
-			continue
-		}
-		seen[strings.ToLower(name)] = nc.ref
 		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads))}
 		for i, l := range loads {
 			e.InterArrival[i], _ = r.dist(t, t.at(rw, l.index))
