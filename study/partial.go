@@ -135,10 +135,25 @@ func ExecuteShard(ctx context.Context, p *Plan, opts Options, shard Shard, path 
 	if err := writeHeader(w, h); err != nil {
 		return nil, err
 	}
+	// Records go out in the shard's run order whatever order the runs end
+	// in, so that a part's bytes do not depend on --jobs; a run that ends
+	// before those ahead of it waits in pending.
 	n := 0
+	pending := map[int]outcome{}
 	err = runTasks(ctx, p, tasks, which, opts, func(i int, o outcome) error {
-		n++
-		return writeRecord(w, i, partialRecord{Result: o.res, CapHit: o.capHit, Wall: o.wall, WarmUp: o.warmUp})
+		pending[i] = o
+		for n < len(which) {
+			o, ok := pending[which[n]]
+			if !ok {
+				break
+			}
+			delete(pending, which[n])
+			if err := writeRecord(w, which[n], partialRecord{Result: o.res, CapHit: o.capHit, Wall: o.wall, WarmUp: o.warmUp}); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
