@@ -162,6 +162,11 @@ func ExecuteShard(ctx context.Context, p *Plan, opts Options, shard Shard, path 
 	if err := w.Flush(); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
+	// CreateTemp makes the file private; a part is read by the merge,
+	// maybe as another user on another node.
+	if err := tmp.Chmod(0o644); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
