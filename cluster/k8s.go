@@ -110,13 +110,13 @@ func indent(s, pad string) string {
 var k8sTemplate = template.Must(template.New("k8s").Funcs(template.FuncMap{"q": yamlString}).Parse(`# Runs the websim study of {{.Model}} on Kubernetes as {{.Shards}} shards, then merges them.
 # Written by "websim cluster k8s". Apply, follow, collect:
 #
-#   kubectl apply -f {{.Name}}.yaml
+#   kubectl apply -f THIS_FILE
 #   kubectl wait --for=condition=complete job/{{.Name}}-merge --timeout=24h
 #   kubectl logs job/{{.Name}}-merge > OutPut.json
 #
 # The workbook is {{.Results}} on the volume {{.Name}}-parts. The image
 # {{.Image}} must hold websim and /bin/sh. Delete with:
-#   kubectl delete -f {{.Name}}.yaml
+#   kubectl delete -f THIS_FILE
 apiVersion: v1
 kind: ConfigMap
 metadata:

@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/websim/websim/engine/stats"
 )
 
 // Causes of a part set that does not make one study, for errors.Is.
@@ -285,9 +287,17 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 		}
 	}
 	files := newFileCache(64)
+	var scratch stats.Histogram
 	defer files.closeAll()
 	reps := func(run int) ([]outcome, error) {
 		out := make([]outcome, 0, len(byRun[run]))
+		// A run's histogram takes about 140 KiB in memory. The pooling
+		// adds the replications' histograms, and adding counts is exact
+		// in any order, so each replication's is added to the first one
+		// as it is read, through one scratch histogram: a cell of
+		// thousands of replications then holds two histograms, not
+		// thousands.
+		var hist *stats.Histogram
 		for _, i := range byRun[run] {
 			p := owner[i]
 			f, err := files.open(p.file)
@@ -296,6 +306,15 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 			}
 			loc := p.records[i]
 			rec, err := readRecord(f, loc[0], loc[1])
+			if err == nil && rec.Hist != nil {
+				if hist == nil {
+					hist = new(stats.Histogram)
+					err = hist.UnmarshalBinary(rec.Hist)
+					rec.Result.ResponseHist = hist
+				} else if err = scratch.UnmarshalBinary(rec.Hist); err == nil {
+					hist.Merge(&scratch)
+				}
+			}
 			if err != nil {
 				return nil, &PartError{File: p.file, Err: ErrPartDamaged, Text: fmt.Sprintf("damaged: run %s cannot be read (%v)", h.taskName(i), err)}
 			}

@@ -84,12 +84,31 @@ type PartialTask struct {
 	Cost                             float64
 }
 
-// partialRecord is one finished run as the pooling needs it.
+// partialRecord is one finished run as the pooling needs it. The
+// response histogram travels apart from the Result, as its sparse bytes
+// (stats.Histogram.MarshalBinary), so that the merge can add it into the
+// cell's histogram without a dense copy per run.
 type partialRecord struct {
-	Result *engine.Result
+	Result *engine.Result // ResponseHist nil
+	Hist   []byte         // nil when the run had no histogram
 	CapHit bool
 	Wall   float64
 	WarmUp float64
+}
+
+// newRecord makes the record of a finished run.
+func newRecord(o outcome) (partialRecord, error) {
+	rec := partialRecord{Result: o.res, CapHit: o.capHit, Wall: o.wall, WarmUp: o.warmUp}
+	if h := o.res.ResponseHist; h != nil {
+		b, err := h.MarshalBinary()
+		if err != nil {
+			return rec, err
+		}
+		r := *o.res
+		r.ResponseHist = nil
+		rec.Result, rec.Hist = &r, b
+	}
+	return rec, nil
 }
 
 // ShardReport says what ExecuteShard did.
@@ -148,7 +167,11 @@ func ExecuteShard(ctx context.Context, p *Plan, opts Options, shard Shard, path 
 				break
 			}
 			delete(pending, which[n])
-			if err := writeRecord(w, which[n], partialRecord{Result: o.res, CapHit: o.capHit, Wall: o.wall, WarmUp: o.warmUp}); err != nil {
+			rec, err := newRecord(o)
+			if err == nil {
+				err = writeRecord(w, which[n], rec)
+			}
+			if err != nil {
 				return err
 			}
 			n++

@@ -32,7 +32,8 @@ func (h *Histogram) MarshalBinary() ([]byte, error) {
 // errHistogramBytes is the cause of every decoding failure.
 var errHistogramBytes = errors.New("histogram: damaged bytes")
 
-// UnmarshalBinary decodes what MarshalBinary wrote, replacing h.
+// UnmarshalBinary decodes what MarshalBinary wrote, replacing h (and
+// reusing its buckets' memory).
 func (h *Histogram) UnmarshalBinary(data []byte) error {
 	read := func() (uint64, error) {
 		v, n := binary.Uvarint(data)
@@ -57,7 +58,9 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	*h = Histogram{n: int64(n), zero: int64(zero)}
+	counts := h.counts // reused, so that decoding many histograms in turn does not allocate
+	clear(counts)
+	*h = Histogram{n: int64(n), zero: int64(zero), counts: counts}
 	sum := zero
 	i := -1
 	for len(data) > 0 {
