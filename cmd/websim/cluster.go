@@ -28,7 +28,7 @@ an Indexed Job of N completions and a merge Job. --observations, --loads,
 --scenarios and --seed go to every shard's "websim run". The model is checked
 first; an invalid one is refused (exit 2) and nothing is written.`,
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "shards", Usage: "number of shards (Slurm array tasks, Kubernetes completions)", Required: true},
+			&cli.IntFlag{Name: "shards", Usage: "number of shards (Slurm array tasks, Kubernetes completions); required"},
 			&cli.StringFlag{Name: "out", Usage: "write the script or manifest to `FILE` (default: standard output)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "random seed for every shard (overrides the Seed setting)"},
 			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per run"},
@@ -55,6 +55,9 @@ first; an invalid one is refused (exit 2) and nothing is written.`,
 // runCluster checks the model with the run flags, then writes the script
 // or manifest.
 func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) error {
+	if !c.IsSet("shards") {
+		return invalidInput(errors.New("websim cluster needs --shards N, the number of shards to cut the study into"))
+	}
 	if c.Int("shards") < 1 {
 		return invalidInput(fmt.Errorf("--shards %d: expected a whole number of at least 1", c.Int("shards")))
 	}
