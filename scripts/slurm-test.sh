@@ -35,8 +35,11 @@ apt-get install -y -qq slurm-wlm munge >/dev/null
 work=$(mktemp -d /tmp/websim-slurm-test.XXXXXX)
 pids=()
 cleanup() {
-	for pid in "${pids[@]}"; do
-		kill "$pid" 2>/dev/null || true
+	# Stop the daemons this script started (newest first), and wait for them.
+	for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+		pid=${pids[i]}
+		kill "$pid" 2>/dev/null || continue
+		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	done
 }
 trap cleanup EXIT
