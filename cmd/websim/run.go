@@ -49,7 +49,12 @@ func runCommand() *cli.Command {
 		ArgsUsage: "MODEL",
 		Description: `MODEL is a folder holding SvcData.xlsx and ProcData.xlsx. The results go
 to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Charts and
-Run. The input workbooks are never changed unless --write-back is given.`,
+Run. The input workbooks are never changed unless --write-back is given.
+
+With --shard K/N --partial FILE it runs only the K-th (from 0) of N shares of
+the study's runs and writes them to FILE; "websim merge" of the N files gives
+the results of the whole study. --shard auto takes K and N from a Slurm job
+array or, with --shards N, a Kubernetes Indexed Job.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the results workbook to `FILE` (default MODEL/OutPut.xlsx)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the results as one JSON document on stdout"},
