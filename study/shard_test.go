@@ -279,3 +279,59 @@ func firstDifference(got, want string) string {
 	}
 	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
 }
+
+// TestPartDoesNotDependOnJobs checks that a part holds the same records
+// in the same order whatever --jobs, wall times aside.
+func TestPartDoesNotDependOnJobs(t *testing.T) {
+	dir := t.TempDir()
+	read := func(jobs int) []partialRecord {
+		path := filepath.Join(dir, fmt.Sprintf("jobs%d.wsp", jobs))
+		if _, err := ExecuteShard(context.Background(), shardPlan(3, 800), Options{Jobs: jobs, Now: fixedNow}, Shard{1, 2}, path); err != nil {
+			t.Fatal(err)
+		}
+		idx, err := scanPart(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(path)
+		defer f.Close()
+		var recs []partialRecord
+		for _, i := range idx.order {
+			rec, err := readRecord(f, idx.records[i][0], idx.records[i][1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Wall = 0
+			recs = append(recs, rec)
+		}
+		if !slices.IsSorted(idx.order) {
+			t.Errorf("jobs=%d: records out of run order: %v", jobs, idx.order)
+		}
+		return recs
+	}
+	one, four := read(1), read(4)
+	if len(one) == 0 {
+		t.Fatal("the shard wrote no record")
+	}
+	if g, w := recordsText(four), recordsText(one); g != w {
+		t.Errorf("jobs=4 wrote other records than jobs=1:\n%s", firstDifference(g, w))
+	}
+}
+
+// recordsText prints records exactly (floats in their shortest exact form).
+func recordsText(rs []partialRecord) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%+v %x %v %v\n", *r.Result, r.Hist, r.CapHit, r.WarmUp)
+	}
+	return b.String()
+}
+
+func ExampleDeal() {
+	// Equal costs deal round robin; unequal ones longest first.
+	fmt.Println(Deal([]float64{1, 1, 1, 1, 1}, 2))
+	fmt.Println(Deal([]float64{2, 8, 2, 4}, 2))
+	// Output:
+	// [0 1 0 1 0]
+	// [1 0 1 1]
+}
