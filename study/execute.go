@@ -69,6 +69,36 @@ type outcome struct {
 // A failure inside a run (an expression that fails, say) cancels the study
 // and is returned.
 func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
+	st, tasks, err := newStudy(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int, len(tasks))
+	for i := range all {
+		all[i] = i
+	}
+	outcomes := make([]outcome, len(tasks))
+	err = runTasks(ctx, p, tasks, all, opts, func(i int, o outcome) error {
+		outcomes[i] = o
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	byRun := make([][]outcome, len(st.Runs))
+	for i, t := range tasks {
+		byRun[t.run] = append(byRun[t.run], outcomes[i])
+	}
+	if err := assemble(st, func(run int) ([]outcome, error) { return byRun[run], nil }); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// newStudy lays out the study of p without its results, and the list of
+// its runs (scenario-major, then load, then replication): the order in
+// which runs are fed to workers and dealt to shards.
+func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -84,7 +114,7 @@ func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
 		Warnings:         p.Warnings,
 	}
 	if len(p.Scenarios) == 0 {
-		return nil, fmt.Errorf("the plan has no scenario to run")
+		return nil, nil, fmt.Errorf("the plan has no scenario to run")
 	}
 	st.Seed = p.Scenarios[0].Run.Seed
 	var tasks []task
@@ -105,41 +135,63 @@ func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
 			}
 		}
 	}
+	return st, tasks, nil
+}
 
+// runTasks runs the tasks listed in which (indexes into tasks), spread over
+// opts.Jobs goroutines, and hands each outcome to keep, one call at a time.
+// A failing run (or keep failing) cancels the others; the error returned is
+// that of the first such task in the order of which.
+func runTasks(ctx context.Context, p *Plan, tasks []task, which []int, opts Options, keep func(i int, o outcome) error) error {
+	if len(which) == 0 {
+		return ctx.Err()
+	}
 	jobs := opts.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	jobs = min(jobs, len(tasks))
+	jobs = min(jobs, len(which))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	outcomes := make([]outcome, len(tasks))
-	tracker := newTracker(p, tasks, opts.Progress)
+	errs := make([]error, len(which))
+	var keepMu sync.Mutex
+	sub := make([]task, len(which))
+	for j, i := range which {
+		sub[j] = tasks[i]
+	}
+	tracker := newTracker(p, sub, opts.Progress)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for j := range next {
+				i := which[j]
 				var trace io.Writer
 				if i == 0 {
 					trace = opts.Trace
 				}
-				o := runTask(ctx, p, tasks[i], trace, opts.TraceLimit, func(f float64) { tracker.update(i, f) })
-				outcomes[i] = o
-				tracker.done(i)
-				if o.err != nil {
+				o := runTask(ctx, p, tasks[i], trace, opts.TraceLimit, func(f float64) { tracker.update(j, f) })
+				err := o.err
+				if err == nil {
+					keepMu.Lock()
+					err = keep(i, o)
+					keepMu.Unlock()
+				}
+				errs[j] = err
+				tracker.done(j)
+				if err != nil {
 					cancel()
 				}
 			}
 		}()
 	}
 feed:
-	for i := range tasks {
+	for j := range which {
 		select {
-		case next <- i:
+		case next <- j:
 		case <-ctx.Done():
 			break feed
 		}
@@ -148,23 +200,24 @@ feed:
 	wg.Wait()
 	// A failing run cancels the others, which then report the
 	// cancellation: the failure itself is the error to return.
-	for _, o := range outcomes {
-		if o.err != nil && !errors.Is(o.err, context.Canceled) {
-			return nil, o.err
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return ctx.Err()
+}
 
-	// Pool replications, then measure each scenario against the first at
-	// the same load.
-	byRun := make([][]outcome, len(st.Runs))
-	for i, t := range tasks {
-		byRun[t.run] = append(byRun[t.run], outcomes[i])
-	}
+// assemble pools the replications of each run of st, which reps gives in
+// replication order, then measures each scenario against the first at the
+// same load. One-machine studies and merged shards both come through here.
+func assemble(st *Study, reps func(run int) ([]outcome, error)) error {
 	for i := range st.Runs {
-		pool(&st.Runs[i], byRun[i])
+		rs, err := reps(i)
+		if err != nil {
+			return err
+		}
+		pool(&st.Runs[i], rs)
 	}
 	base := map[string]int{}
 	for i, r := range st.Runs {
@@ -182,7 +235,7 @@ feed:
 		}
 		r.Diff = Compare(r, &st.Runs[b])
 	}
-	return st, nil
+	return nil
 }
 
 // runTask runs one replication, extending it for TargetPrecision and

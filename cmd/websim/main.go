@@ -95,6 +95,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			newCommand(),
 			lbCommand(),
 			versionCommand(),
+			mergeCommand(),
+			clusterCommand(),
 		},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
 EXIT STATUS:

@@ -35,6 +35,11 @@ type runOptions struct {
 	writeBack    bool
 	quiet        bool
 	trace        string
+	// shard, partial and shards run one share of the study (--shard K/N or
+	// auto) and write it to a partial file for `websim merge`.
+	shard   string
+	partial string
+	shards  int
 }
 
 func runCommand() *cli.Command {
@@ -44,7 +49,12 @@ func runCommand() *cli.Command {
 		ArgsUsage: "MODEL",
 		Description: `MODEL is a folder holding SvcData.xlsx and ProcData.xlsx. The results go
 to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Charts and
-Run. The input workbooks are never changed unless --write-back is given.`,
+Run. The input workbooks are never changed unless --write-back is given.
+
+With --shard K/N --partial FILE it runs only the K-th (from 0) of N shares of
+the study's runs and writes them to FILE; "websim merge" of the N files gives
+the results of the whole study. --shard auto takes K and N from a Slurm job
+array or, with --shards N, a Kubernetes Indexed Job.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the results workbook to `FILE` (default MODEL/OutPut.xlsx)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the results as one JSON document on stdout"},
@@ -55,6 +65,9 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 			&cli.IntFlag{Name: "jobs", Usage: "runs at once; results do not depend on it", DefaultText: "one per core"},
 			&cli.BoolFlag{Name: "write-back", Usage: "also add the result sheets to SvcData.xlsx, keeping everything in it"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary table"},
+			&cli.StringFlag{Name: "shard", Usage: "run only share `K/N` of the study's runs (K from 0), or auto: K and N from a Slurm job array or a Kubernetes Indexed Job; needs --partial"},
+			&cli.StringFlag{Name: "partial", Usage: "with --shard, write the share's results to `FILE` for websim merge"},
+			&cli.IntFlag{Name: "shards", Usage: "with --shard auto, the number of shards (required on Kubernetes, checked on Slurm)"},
 			&cli.StringFlag{Name: "trace", Usage: "write what each request does, step by step, to `FILE` (one scenario and one load; at most 200,000 lines; try --observations 200)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -70,6 +83,7 @@ Run. The input workbooks are never changed unless --write-back is given.`,
 				observations: c.Int64("observations"), jobs: c.Int("jobs"),
 				loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios")),
 				writeBack: c.Bool("write-back"), quiet: c.Bool("quiet"), trace: c.String("trace"),
+				shard: c.String("shard"), partial: c.String("partial"), shards: c.Int("shards"),
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 			defer stop()
@@ -133,6 +147,9 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	}
 	if err := applyRunOptions(plan, o); err != nil {
 		return invalidInput(err)
+	}
+	if o.shard != "" || o.partial != "" || o.shards != 0 {
+		return runShard(ctx, plan, o, stdout, stderr)
 	}
 	out := o.out
 	if out == "" {

@@ -1,0 +1,237 @@
+package cluster
+
+import (
+	"encoding/base64"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"text/template"
+)
+
+// File is one of the model's workbooks, for the ConfigMap.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// KubernetesJob adds what a Kubernetes manifest needs to a Job.
+type KubernetesJob struct {
+	Job
+	// Files are the model's workbooks, carried in a ConfigMap.
+	Files []File
+	// Image is the container image, which must hold websim (on its PATH,
+	// or at Job.Websim) and /bin/sh (the merge waits in a shell loop).
+	Image string
+	// Parallelism is how many shards run at once; default all.
+	Parallelism int
+	// Storage is the size asked for the parts' volume; default 1Gi.
+	Storage string
+}
+
+// maxConfigMap bounds the workbooks a ConfigMap may carry: Kubernetes
+// refuses objects above 1 MiB, and base64 makes the bytes a third larger.
+const maxConfigMap = 700 << 10
+
+// Kubernetes writes one manifest (four YAML documents) for
+// `kubectl apply -f`: a ConfigMap holding the model's workbooks, a
+// PersistentVolumeClaim (ReadWriteMany) for the parts, an Indexed Job of
+// j.Shards completions running one shard each, and a merge Job that waits
+// until every part is there, merges them into the workbook on the volume
+// and prints the JSON (kubectl logs job/NAME-merge).
+//
+// The model comes from a ConfigMap rather than a volume: the manifest is
+// then whole (nothing to copy into the cluster first) and every pod reads
+// the same bytes, which the merge checks by their hashes. A model too big
+// for a ConfigMap is refused with that advice.
+func Kubernetes(w io.Writer, j KubernetesJob) error {
+	job, err := j.Job.withDefaults()
+	if err != nil {
+		return err
+	}
+	j.Job = job
+	if j.Image == "" {
+		return fmt.Errorf("%w: no container image (--image)", ErrJob)
+	}
+	if j.Parallelism < 1 || j.Parallelism > j.Shards {
+		j.Parallelism = j.Shards
+	}
+	if j.Storage == "" {
+		j.Storage = "1Gi"
+	}
+	size := 0
+	files := map[string]string{}
+	for _, f := range j.Files {
+		size += len(f.Data)
+		files[f.Name] = base64.StdEncoding.EncodeToString(f.Data)
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%w: no model workbooks for the ConfigMap", ErrJob)
+	}
+	if size > maxConfigMap {
+		return fmt.Errorf("%w: the model's workbooks are %d KiB, more than a ConfigMap carries (about %d KiB); put the model on a volume and point the Job at it", ErrJob, size>>10, maxConfigMap>>10)
+	}
+	name := dnsLabel("websim-"+j.name(), 50)
+	modelDir := path.Join("/models", j.name())
+	const partsDir = "/parts"
+	run := append([]string{"run", modelDir}, j.RunFlags...)
+	run = append(run, "--shard", "auto", "--shards", fmt.Sprint(j.Shards),
+		"--partial", partsDir+"/part-$(JOB_COMPLETION_INDEX).wsp", "--jobs", fmt.Sprint(j.CPUs), "--quiet")
+	merge := fmt.Sprintf(`set -e
+n=%d
+until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do sleep 10; done
+exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, shellQuote(j.Websim), shellQuote(path.Join(partsDir, path.Base(j.Results))), partsDir)
+	var fileNames []string
+	for _, f := range j.Files {
+		fileNames = append(fileNames, f.Name)
+	}
+	data := map[string]any{
+		"Name": name, "Model": j.Model, "Shards": j.Shards, "Parallelism": j.Parallelism,
+		"Image": yamlString(j.Image), "Websim": yamlString(j.Websim), "CPUs": j.CPUs, "Storage": yamlString(j.Storage),
+		"Files": fileNames, "Data": files, "ModelDir": yamlString(modelDir), "Parts": partsDir,
+		"Args": yamlList(run, "        "), "Merge": indent(merge, "          "),
+		"Results": path.Join(partsDir, path.Base(j.Results)),
+	}
+	return k8sTemplate.Execute(w, data)
+}
+
+func yamlList(words []string, pad string) string {
+	var b strings.Builder
+	for _, w := range words {
+		b.WriteString(pad + "- " + yamlString(w) + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func indent(s, pad string) string {
+	return pad + strings.ReplaceAll(s, "\n", "\n"+pad)
+}
+
+var k8sTemplate = template.Must(template.New("k8s").Funcs(template.FuncMap{"q": yamlString}).Parse(`# Runs the websim study of {{.Model}} on Kubernetes as {{.Shards}} shards, then merges them.
+# Written by "websim cluster k8s". Apply, follow, collect:
+#
+#   kubectl apply -f THIS_FILE
+#   kubectl wait --for=condition=complete job/{{.Name}}-merge --timeout=24h
+#   kubectl logs job/{{.Name}}-merge > OutPut.json
+#
+# The workbook is {{.Results}} on the volume {{.Name}}-parts. The image
+# {{.Image}} must hold websim and /bin/sh. Delete with:
+#   kubectl delete -f THIS_FILE
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: {{.Name}}-model
+  labels:
+    app.kubernetes.io/name: websim
+    app.kubernetes.io/instance: {{.Name}}
+binaryData:
+{{- range $f, $d := .Data}}
+  {{q $f}}: {{$d}}
+{{- end}}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: {{.Name}}-parts
+  labels:
+    app.kubernetes.io/name: websim
+    app.kubernetes.io/instance: {{.Name}}
+spec:
+  # Every shard writes here, maybe from several nodes at once.
+  accessModes:
+    - ReadWriteMany
+  resources:
+    requests:
+      storage: {{.Storage}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{.Name}}-shards
+  labels:
+    app.kubernetes.io/name: websim
+    app.kubernetes.io/instance: {{.Name}}
+spec:
+  completionMode: Indexed
+  completions: {{.Shards}}
+  parallelism: {{.Parallelism}}
+  backoffLimit: {{.Shards}}
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: websim
+        app.kubernetes.io/instance: {{.Name}}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: shard
+        image: {{.Image}}
+        command:
+        - {{.Websim}}
+        args:
+{{.Args}}
+        env:
+        - name: JOB_COMPLETION_INDEX
+          valueFrom:
+            fieldRef:
+              fieldPath: metadata.annotations['batch.kubernetes.io/job-completion-index']
+        resources:
+          requests:
+            cpu: "{{.CPUs}}"
+        volumeMounts:
+        - name: model
+          mountPath: {{.ModelDir}}
+          readOnly: true
+        - name: parts
+          mountPath: {{.Parts}}
+      volumes:
+      - name: model
+        configMap:
+          name: {{.Name}}-model
+          items:
+{{- range .Files}}
+          - key: {{q .}}
+            path: {{q .}}
+{{- end}}
+      - name: parts
+        persistentVolumeClaim:
+          claimName: {{.Name}}-parts
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: {{.Name}}-merge
+  labels:
+    app.kubernetes.io/name: websim
+    app.kubernetes.io/instance: {{.Name}}
+spec:
+  # Kubernetes has no dependency between Jobs: the merge waits until every
+  # shard's part is on the volume (a part appears whole, once its shard is
+  # done), for at most a day.
+  completions: 1
+  backoffLimit: 2
+  activeDeadlineSeconds: 86400
+  template:
+    metadata:
+      labels:
+        app.kubernetes.io/name: websim
+        app.kubernetes.io/instance: {{.Name}}
+    spec:
+      restartPolicy: Never
+      containers:
+      - name: merge
+        image: {{.Image}}
+        command:
+        - /bin/sh
+        - -c
+        args:
+        - |
+{{.Merge}}
+        volumeMounts:
+        - name: parts
+          mountPath: {{.Parts}}
+      volumes:
+      - name: parts
+        persistentVolumeClaim:
+          claimName: {{.Name}}-parts
+`))

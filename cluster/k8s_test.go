@@ -1,0 +1,333 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The types below mirror the fields of the Kubernetes API objects the
+// manifest uses, named as in the API reference (core/v1 ConfigMap and
+// PersistentVolumeClaim, batch/v1 Job). Decoding with KnownFields refuses
+// any field they do not have, and typed fields refuse a value of the wrong
+// kind (a quoted number where an integer belongs), as the API server does.
+// They are kept here, apart from the template, so that a misspelt field in
+// the template cannot pass by being misspelt in both places.
+
+type objectMeta struct {
+	Name        string            `yaml:"name"`
+	Namespace   string            `yaml:"namespace"`
+	Labels      map[string]string `yaml:"labels"`
+	Annotations map[string]string `yaml:"annotations"`
+}
+
+type typeMeta struct {
+	APIVersion string `yaml:"apiVersion"`
+	Kind       string `yaml:"kind"`
+}
+
+type configMap struct {
+	typeMeta   `yaml:",inline"`
+	Metadata   objectMeta        `yaml:"metadata"`
+	Data       map[string]string `yaml:"data"`
+	BinaryData map[string]string `yaml:"binaryData"`
+	Immutable  *bool             `yaml:"immutable"`
+}
+
+type resources struct {
+	Requests map[string]string `yaml:"requests"`
+	Limits   map[string]string `yaml:"limits"`
+}
+
+type pvc struct {
+	typeMeta `yaml:",inline"`
+	Metadata objectMeta `yaml:"metadata"`
+	Spec     struct {
+		AccessModes      []string  `yaml:"accessModes"`
+		Resources        resources `yaml:"resources"`
+		StorageClassName *string   `yaml:"storageClassName"`
+		VolumeMode       *string   `yaml:"volumeMode"`
+	} `yaml:"spec"`
+}
+
+type envVar struct {
+	Name      string `yaml:"name"`
+	Value     string `yaml:"value"`
+	ValueFrom *struct {
+		FieldRef *struct {
+			APIVersion string `yaml:"apiVersion"`
+			FieldPath  string `yaml:"fieldPath"`
+		} `yaml:"fieldRef"`
+	} `yaml:"valueFrom"`
+}
+
+type volumeMount struct {
+	Name      string `yaml:"name"`
+	MountPath string `yaml:"mountPath"`
+	ReadOnly  bool   `yaml:"readOnly"`
+	SubPath   string `yaml:"subPath"`
+}
+
+type container struct {
+	Name         string        `yaml:"name"`
+	Image        string        `yaml:"image"`
+	Command      []string      `yaml:"command"`
+	Args         []string      `yaml:"args"`
+	WorkingDir   string        `yaml:"workingDir"`
+	Env          []envVar      `yaml:"env"`
+	Resources    resources     `yaml:"resources"`
+	VolumeMounts []volumeMount `yaml:"volumeMounts"`
+}
+
+type volume struct {
+	Name      string `yaml:"name"`
+	ConfigMap *struct {
+		Name  string `yaml:"name"`
+		Items []struct {
+			Key  string `yaml:"key"`
+			Path string `yaml:"path"`
+		} `yaml:"items"`
+	} `yaml:"configMap"`
+	PersistentVolumeClaim *struct {
+		ClaimName string `yaml:"claimName"`
+		ReadOnly  bool   `yaml:"readOnly"`
+	} `yaml:"persistentVolumeClaim"`
+}
+
+type job struct {
+	typeMeta `yaml:",inline"`
+	Metadata objectMeta `yaml:"metadata"`
+	Spec     struct {
+		CompletionMode          string `yaml:"completionMode"`
+		Completions             *int32 `yaml:"completions"`
+		Parallelism             *int32 `yaml:"parallelism"`
+		BackoffLimit            *int32 `yaml:"backoffLimit"`
+		BackoffLimitPerIndex    *int32 `yaml:"backoffLimitPerIndex"`
+		ActiveDeadlineSeconds   *int64 `yaml:"activeDeadlineSeconds"`
+		TTLSecondsAfterFinished *int32 `yaml:"ttlSecondsAfterFinished"`
+		Template                struct {
+			Metadata objectMeta `yaml:"metadata"`
+			Spec     struct {
+				RestartPolicy  string      `yaml:"restartPolicy"`
+				InitContainers []container `yaml:"initContainers"`
+				Containers     []container `yaml:"containers"`
+				Volumes        []volume    `yaml:"volumes"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
+// manifest is a decoded manifest, by kind.
+type manifest struct {
+	configMaps map[string]*configMap
+	pvcs       map[string]*pvc
+	jobs       []*job
+}
+
+var dns1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+
+// decodeStrict reads every YAML document of text into its API type,
+// refusing unknown fields and kinds.
+func decodeStrict(text []byte) (*manifest, error) {
+	m := &manifest{configMaps: map[string]*configMap{}, pvcs: map[string]*pvc{}}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	for i := 1; ; i++ {
+		var node yaml.Node
+		if err := dec.Decode(&node); errors.Is(err, io.EOF) {
+			return m, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		var tm typeMeta
+		if err := node.Decode(&tm); err != nil {
+			return nil, fmt.Errorf("document %d: %w", i, err)
+		}
+		strict := func(v any) error {
+			var buf bytes.Buffer
+			enc := yaml.NewEncoder(&buf)
+			if err := enc.Encode(&node); err != nil {
+				return err
+			}
+			d := yaml.NewDecoder(&buf)
+			d.KnownFields(true)
+			return d.Decode(v)
+		}
+		var name string
+		var err error
+		switch tm.APIVersion + " " + tm.Kind {
+		case "v1 ConfigMap":
+			var c configMap
+			err, name = strict(&c), c.Metadata.Name
+			m.configMaps[name] = &c
+		case "v1 PersistentVolumeClaim":
+			var p pvc
+			err, name = strict(&p), p.Metadata.Name
+			m.pvcs[name] = &p
+		case "batch/v1 Job":
+			var j job
+			err, name = strict(&j), j.Metadata.Name
+			m.jobs = append(m.jobs, &j)
+		default:
+			return nil, fmt.Errorf("document %d: unknown kind %q %q", i, tm.APIVersion, tm.Kind)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("document %d (%s): %w", i, tm.Kind, err)
+		}
+		if len(name) > 63 || !dns1123Label.MatchString(name) {
+			return nil, fmt.Errorf("document %d (%s): name %q is not a DNS-1123 label", i, tm.Kind, name)
+		}
+	}
+}
+
+// checkPod checks that the pod's mounts name its volumes and that its
+// volumes name objects of the manifest.
+func (m *manifest) checkPod(j *job) error {
+	spec := &j.Spec.Template.Spec
+	if spec.RestartPolicy != "Never" && spec.RestartPolicy != "OnFailure" {
+		return fmt.Errorf("%s: restartPolicy %q; a Job needs Never or OnFailure", j.Metadata.Name, spec.RestartPolicy)
+	}
+	if len(spec.Containers) == 0 {
+		return fmt.Errorf("%s: no container", j.Metadata.Name)
+	}
+	vols := map[string]bool{}
+	for _, v := range spec.Volumes {
+		vols[v.Name] = true
+		switch {
+		case v.ConfigMap != nil:
+			cm := m.configMaps[v.ConfigMap.Name]
+			if cm == nil {
+				return fmt.Errorf("%s: volume %s: no ConfigMap %s", j.Metadata.Name, v.Name, v.ConfigMap.Name)
+			}
+			for _, it := range v.ConfigMap.Items {
+				if _, ok := cm.BinaryData[it.Key]; !ok {
+					return fmt.Errorf("%s: volume %s: ConfigMap %s has no key %s", j.Metadata.Name, v.Name, cm.Metadata.Name, it.Key)
+				}
+			}
+		case v.PersistentVolumeClaim != nil:
+			if m.pvcs[v.PersistentVolumeClaim.ClaimName] == nil {
+				return fmt.Errorf("%s: volume %s: no PersistentVolumeClaim %s", j.Metadata.Name, v.Name, v.PersistentVolumeClaim.ClaimName)
+			}
+		default:
+			return fmt.Errorf("%s: volume %s has no source", j.Metadata.Name, v.Name)
+		}
+	}
+	for _, c := range spec.Containers {
+		if c.Name == "" || c.Image == "" || len(c.Command) == 0 {
+			return fmt.Errorf("%s: container %q lacks a name, image or command", j.Metadata.Name, c.Name)
+		}
+		for _, vm := range c.VolumeMounts {
+			if !vols[vm.Name] || !strings.HasPrefix(vm.MountPath, "/") {
+				return fmt.Errorf("%s: container %s mounts %s at %q", j.Metadata.Name, c.Name, vm.Name, vm.MountPath)
+			}
+		}
+	}
+	return nil
+}
+
+func TestKubernetesManifest(t *testing.T) {
+	svc, proc := []byte("svc workbook bytes"), []byte("proc workbook bytes")
+	kj := KubernetesJob{Job: sampleJob, Image: "websim:test", Parallelism: 2,
+		Files: []File{{Name: "SvcData.xlsx", Data: svc}, {Name: "ProcData.xlsx", Data: proc}}}
+	var b bytes.Buffer
+	if err := Kubernetes(&b, kj); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "k8s.golden", b.Bytes())
+	m, err := decodeStrict(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm := m.configMaps["websim-asum-model"]
+	if cm == nil || len(m.pvcs) != 1 || len(m.jobs) != 2 {
+		t.Fatalf("want a ConfigMap websim-asum-model, a PVC and two Jobs; got %d ConfigMaps, %d PVCs, %d Jobs", len(m.configMaps), len(m.pvcs), len(m.jobs))
+	}
+	for name, want := range map[string][]byte{"SvcData.xlsx": svc, "ProcData.xlsx": proc} {
+		got, err := base64.StdEncoding.DecodeString(cm.BinaryData[name])
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("ConfigMap %s: %q (%v), want %q", name, got, err, want)
+		}
+	}
+	for _, p := range m.pvcs {
+		if !slices.Equal(p.Spec.AccessModes, []string{"ReadWriteMany"}) || p.Spec.Resources.Requests["storage"] != "1Gi" {
+			t.Errorf("PVC: access %v, storage %q; shards on several nodes need ReadWriteMany", p.Spec.AccessModes, p.Spec.Resources.Requests["storage"])
+		}
+	}
+	shards, merge := m.jobs[0], m.jobs[1]
+	for _, j := range m.jobs {
+		if err := m.checkPod(j); err != nil {
+			t.Error(err)
+		}
+	}
+	s := shards.Spec
+	if s.CompletionMode != "Indexed" || s.Completions == nil || *s.Completions != 4 || s.Parallelism == nil || *s.Parallelism != 2 {
+		t.Errorf("shards Job: completionMode %q, completions %v, parallelism %v; want Indexed, 4, 2", s.CompletionMode, s.Completions, s.Parallelism)
+	}
+	c := s.Template.Spec.Containers[0]
+	args := strings.Join(c.Args, " ")
+	if want := "run /models/asum --observations 3000 --loads L1,L5 --shard auto --shards 4 --partial /parts/part-$(JOB_COMPLETION_INDEX).wsp"; !strings.HasPrefix(args, want) {
+		t.Errorf("shard args %q, want them to start %q", args, want)
+	}
+	if len(c.Env) != 1 || c.Env[0].Name != "JOB_COMPLETION_INDEX" || c.Env[0].ValueFrom == nil || c.Env[0].ValueFrom.FieldRef == nil ||
+		c.Env[0].ValueFrom.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
+		t.Errorf("shard env %+v: want JOB_COMPLETION_INDEX from the completion-index annotation, declared so that $(JOB_COMPLETION_INDEX) expands in args", c.Env)
+	}
+	mounts := map[string]volumeMount{}
+	for _, vm := range c.VolumeMounts {
+		mounts[vm.Name] = vm
+	}
+	if mounts["model"].MountPath != "/models/asum" || !mounts["model"].ReadOnly || mounts["parts"].MountPath != "/parts" {
+		t.Errorf("shard mounts %+v", c.VolumeMounts)
+	}
+	mc := merge.Spec.Template.Spec.Containers[0]
+	script := strings.Join(mc.Args, "\n")
+	if merge.Spec.CompletionMode != "" || !strings.Contains(script, `-ge "$n"`) || !strings.Contains(script, "n=4\n") ||
+		!strings.Contains(script, "exec websim merge --json --out /parts/OutPut.xlsx /parts/part-*.wsp") {
+		t.Errorf("merge Job script:\n%s", script)
+	}
+}
+
+// TestStrictDecodingBites checks that the strict check refuses what the
+// API server would: an unknown field, a quoted integer, a dangling
+// reference.
+func TestStrictDecodingBites(t *testing.T) {
+	var b bytes.Buffer
+	kj := KubernetesJob{Job: sampleJob, Image: "websim:test", Files: []File{{Name: "SvcData.xlsx", Data: []byte("x")}, {Name: "ProcData.xlsx", Data: []byte("y")}}}
+	if err := Kubernetes(&b, kj); err != nil {
+		t.Fatal(err)
+	}
+	good := b.String()
+	for name, edit := range map[string][2]string{
+		"unknown field":  {"completionMode: Indexed", "completionMode: Indexed\n  completionsMode: Indexed"},
+		"quoted integer": {"completions: 4", `completions: "4"`},
+		"misspelt mount": {"mountPath: /parts", "mountpath: /parts"},
+		"bad name":       {"name: websim-asum-shards", "name: Websim_asum"},
+		"dangling claim": {"claimName: websim-asum-parts\n---", "claimName: websim-asum-partz\n---"},
+		"missing key":    {`- key: "SvcData.xlsx"`, `- key: "SvcData.xls"`},
+		"restart policy": {"restartPolicy: Never\n      containers:\n      - name: shard", "restartPolicy: Always\n      containers:\n      - name: shard"},
+		"unknown kind":   {"kind: PersistentVolumeClaim", "kind: PersistentVolume"},
+	} {
+		bad := strings.Replace(good, edit[0], edit[1], 1)
+		if bad == good {
+			t.Fatalf("%s: the edit %q does not apply", name, edit[0])
+		}
+		m, err := decodeStrict([]byte(bad))
+		if err == nil {
+			for _, j := range m.jobs {
+				if err = m.checkPod(j); err != nil {
+					break
+				}
+			}
+		}
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// setReplications sets the Replications setting of the model in dir.
+func setReplications(t *testing.T, dir string, reps int) {
+	t.Helper()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Settings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := len(rows) + 1
+	for i, r := range rows {
+		if len(r) > 0 && strings.EqualFold(r[0], "Replications") {
+			row = i + 1
+		}
+	}
+	f.SetCellValue("Settings", fmt.Sprintf("A%d", row), "Replications")
+	f.SetCellValue("Settings", fmt.Sprintf("B%d", row), reps)
+	if err := f.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stripWall drops the wall-clock figures (wallSeconds, started) from a
+// JSON document.
+func stripWall(t *testing.T, doc string) string {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	delete(v, "started")
+	for _, r := range v["runs"].([]any) {
+		delete(r.(map[string]any), "wallSeconds")
+	}
+	b, _ := json.MarshalIndent(v, "", " ")
+	return string(b)
+}
+
+// dumpFigures is a text dump of every sheet of a results workbook, without
+// the wall-clock figures: the Wall seconds column and the Started row.
+func dumpFigures(t *testing.T, path string) string {
+	t.Helper()
+	f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b strings.Builder
+	for _, sh := range f.GetSheetList() {
+		rows, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "== %s\n", sh)
+		wall := -1
+		for i, row := range rows {
+			if j := slices.Index(row, "Wall seconds"); j >= 0 {
+				wall = j
+			}
+			if len(row) > 1 && row[1] == "Started" || len(row) > 0 && row[0] == "Started" {
+				continue
+			}
+			if wall >= 0 && wall < len(row) {
+				row = slices.Clone(row)
+				row[wall] = "-"
+			}
+			fmt.Fprintf(&b, "%d: %s\n", i+1, strings.Join(row, " | "))
+		}
+	}
+	return b.String()
+}
+
+func TestMergeEqualsOneMachineRun(t *testing.T) {
+	sel := []string{"--observations", "1500", "--loads", "L2,L6", "--scenarios", "P10,S10,M10", "--seed", "5"}
+	for _, reps := range []int{1, 3} {
+		dir := copyModel(t, "asum")
+		setReplications(t, dir, reps)
+		work := t.TempDir()
+		one := filepath.Join(work, "one.xlsx")
+		code, wantJSON, stderr := runCLI(t, append([]string{"run", dir, "--json", "--out", one}, sel...)...)
+		if code != 0 {
+			t.Fatalf("run: exit %d: %s", code, stderr)
+		}
+		if !strings.Contains(wantJSON, `"diffFromBase"`) {
+			t.Fatalf("reps=%d: no paired difference in the study to check", reps)
+		}
+		want, wantSheets := stripWall(t, wantJSON), dumpFigures(t, one)
+		for _, n := range []int{1, 2, 3, 7} {
+			t.Run(fmt.Sprintf("reps=%d/N=%d", reps, n), func(t *testing.T) {
+				var parts []string
+				for k := range n {
+					part := filepath.Join(work, fmt.Sprintf("n%d", n), fmt.Sprintf("part-%d.wsp", k))
+					args := append([]string{"run", dir, "--shard", fmt.Sprintf("%d/%d", k, n), "--partial", part, "--quiet"}, sel...)
+					if code, _, stderr := runCLI(t, args...); code != 0 {
+						t.Fatalf("shard %d/%d: exit %d: %s", k, n, code, stderr)
+					}
+					parts = append(parts, part)
+				}
+				merged := filepath.Join(work, fmt.Sprintf("merged-%d.xlsx", n))
+				code, gotJSON, stderr := runCLI(t, append([]string{"merge", "--json", "--out", merged}, parts...)...)
+				if code != 0 {
+					t.Fatalf("merge: exit %d: %s", code, stderr)
+				}
+				if got := stripWall(t, gotJSON); got != want {
+					t.Errorf("merged JSON differs from one machine:\n%s", firstLineDiff(got, want))
+				}
+				if got := dumpFigures(t, merged); got != wantSheets {
+					t.Errorf("merged workbook differs from one machine:\n%s", firstLineDiff(got, wantSheets))
+				}
+			})
+		}
+	}
+}
+
+func firstLineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
+}
+
+func TestShardAndMergeRefusals(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	part := filepath.Join(t.TempDir(), "p.wsp")
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"partial without shard", []string{"run", dir, "--partial", part}, nil, "--partial and --shards go with --shard K/N (or --shard auto)"},
+		{"shard without partial", []string{"run", dir, "--shard", "0/2"}, nil, "--shard 0/2: add --partial FILE"},
+		{"shard with out", []string{"run", dir, "--shard", "0/2", "--partial", part, "--out", "x.xlsx", "--json"}, nil, "--shard writes its results to --partial only; --out, --json belong to websim merge"},
+		{"bad shard", []string{"run", dir, "--shard", "2/2", "--partial", part}, nil, "K is 2, expected 0..1"},
+		{"shards disagree", []string{"run", dir, "--shard", "0/2", "--shards", "3", "--partial", part}, nil, "--shard 0/2 and --shards 3 disagree"},
+		{"auto without env", []string{"run", dir, "--shard", "auto", "--partial", part}, map[string]string{"SLURM_ARRAY_TASK_ID": "", "JOB_COMPLETION_INDEX": ""}, "neither SLURM_ARRAY_TASK_ID"},
+		{"auto k8s without shards", []string{"run", dir, "--shard", "auto", "--partial", part}, map[string]string{"SLURM_ARRAY_TASK_ID": "", "JOB_COMPLETION_INDEX": "1"}, "add --shards N"},
+		{"merge nothing", []string{"merge"}, nil, "websim merge needs the partial files"},
+		{"merge a missing file", []string{"merge", part}, nil, "p.wsp: open"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			code, _, stderr := runCLI(t, c.args...)
+			if code != 2 || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.want)
+			}
+			if _, err := os.Stat(part); err == nil {
+				t.Errorf("a partial file was written")
+			}
+		})
+	}
+}
+
+func TestShardAutoUnderSlurm(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	parts := t.TempDir()
+	for _, k := range []string{"0", "1"} {
+		t.Setenv("JOB_COMPLETION_INDEX", "")
+		t.Setenv("SLURM_ARRAY_TASK_ID", k)
+		t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
+		code, stdout, stderr := runCLI(t, "run", dir, "--observations", "500", "--shard", "auto", "--partial", filepath.Join(parts, "part-"+k+".wsp"))
+		if code != 0 || !strings.Contains(stdout, "shard "+k+"/2:") {
+			t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+		}
+	}
+	code, stdout, stderr := runCLI(t, "merge", "--out", filepath.Join(parts, "m.xlsx"), filepath.Join(parts, "part-1.wsp"))
+	if code != 2 || !strings.Contains(stderr, "shard 0/2 missing") {
+		t.Errorf("merge of one of two parts: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(parts, "m.xlsx")); err == nil {
+		t.Error("a refused merge wrote its workbook")
+	}
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/websim/websim/study"
+)
+
+// shardConflicts lists the flags of `websim run` that a shard refuses: its
+// results go to the partial file only, and the merge writes the rest.
+func shardConflicts(o runOptions) []string {
+	var bad []string
+	if o.out != "" {
+		bad = append(bad, "--out")
+	}
+	if o.json {
+		bad = append(bad, "--json")
+	}
+	if o.writeBack {
+		bad = append(bad, "--write-back")
+	}
+	if o.trace != "" {
+		bad = append(bad, "--trace")
+	}
+	return bad
+}
+
+// resolveShard reads --shard (K/N or auto) and checks it against --shards.
+func resolveShard(o runOptions, getenv func(string) string) (study.Shard, error) {
+	if o.shards < 0 {
+		return study.Shard{}, fmt.Errorf("--shards %d: expected a whole number of at least 1", o.shards)
+	}
+	if strings.EqualFold(strings.TrimSpace(o.shard), "auto") {
+		return study.ShardFromEnv(getenv, o.shards)
+	}
+	s, err := study.ParseShard(o.shard)
+	if err != nil {
+		return s, err
+	}
+	if o.shards > 0 && o.shards != s.N {
+		return study.Shard{}, fmt.Errorf("--shard %s and --shards %d disagree on the number of shards", s, o.shards)
+	}
+	return s, nil
+}
+
+// runShard is `websim run MODEL --shard K/N --partial FILE`: run one share
+// of the study and write it for `websim merge`.
+func runShard(ctx context.Context, plan *study.Plan, o runOptions, stdout, stderr io.Writer) error {
+	switch {
+	case o.shard == "":
+		return invalidInput(errors.New("--partial and --shards go with --shard K/N (or --shard auto)"))
+	case o.partial == "":
+		return invalidInput(fmt.Errorf("--shard %s: add --partial FILE, the file this share's results go to (for websim merge)", o.shard))
+	}
+	if bad := shardConflicts(o); len(bad) > 0 {
+		return invalidInput(fmt.Errorf("--shard writes its results to --partial only; %s belong to websim merge", strings.Join(bad, ", ")))
+	}
+	shard, err := resolveShard(o, os.Getenv)
+	if err != nil {
+		return invalidInput(err)
+	}
+	if dir := filepath.Dir(o.partial); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("--partial %s: %w", o.partial, err)
+		}
+	}
+	bar := newProgressBar(stderr, !o.quiet, "simulating shard "+shard.String())
+	opts := study.Options{Jobs: o.jobs, Version: version, Progress: bar.update}
+	rep, err := study.ExecuteShard(ctx, plan, opts, shard, o.partial)
+	bar.finish()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted: nothing was written")
+		}
+		return err
+	}
+	if !o.quiet {
+		fmt.Fprintf(stdout, "shard %s: %d of the study's %d runs, written to %s\n", rep.Shard, rep.Runs, rep.Total, o.partial)
+	}
+	return nil
+}

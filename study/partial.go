@@ -1,0 +1,396 @@
+package study
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/websim/websim/engine"
+)
+
+// A partial file holds one shard's share of a study, as `websim run
+// --shard K/N --partial FILE` writes it and `websim merge` reads it:
+//
+//	magic      "websim-partial\n"
+//	format     uvarint (PartialFormat)
+//	header     uvarint length, then a gob-encoded PartialHeader
+//	records    per run of the shard: uvarint (run index + 1), uvarint
+//	           length, then a gob-encoded partialRecord
+//	end        uvarint 0, then uvarint (number of records)
+//
+// Each gob value stands alone (its own encoder), so that the merge can seek
+// to one run's record without reading the others. A record keeps the whole
+// engine.Result (histogram and batch means included) with the figures the
+// pooling needs, so that the merge computes what one machine computes.
+const partialMagic = "websim-partial\n"
+
+// PartialFormat is the version of the partial-file layout; a merge refuses
+// parts of another version.
+const PartialFormat = 1
+
+// PartialHeader says which study a partial file belongs to and which share
+// of it it holds. Every part of a study has the same header but for Shard
+// and Started.
+type PartialHeader struct {
+	// Format is PartialFormat; Version is websim's version.
+	Format  int
+	Version string
+	// Shard is this part's share.
+	Shard Shard
+	// Model, TimeUnit, Inputs (the input workbooks' SHA-256), Seed,
+	// Settings, ScenarioSettings and Warnings are the study's, as a
+	// one-machine run records them.
+	Model            string
+	TimeUnit         string
+	Inputs           []Input
+	Seed             uint64
+	Settings         []Setting
+	ScenarioSettings map[string][]Setting
+	Warnings         []string
+	// SettingsHash is the SHA-256 of everything that steers the runs: the
+	// settings, each scenario's overrides and run settings.
+	SettingsHash string
+	// Started is when this shard started.
+	Started time.Time
+	// Scenarios and Loads are the study's labels in order, and Runs its
+	// scenario × load cells.
+	Scenarios []string
+	Loads     []string
+	Runs      []PartialRun
+	// Tasks is the study's list of runs (each replication of each cell),
+	// in the order they are dealt, with their expected costs.
+	Tasks []PartialTask
+}
+
+// PartialRun is one scenario × load cell of the study.
+type PartialRun struct {
+	Scenario, Load string
+	Replications   int
+}
+
+// PartialTask is one replication of one cell: Run indexes Runs.
+type PartialTask struct {
+	Scenario, Load, Replication, Run int
+	Cost                             float64
+}
+
+// partialRecord is one finished run as the pooling needs it. The
+// response histogram travels apart from the Result, as its sparse bytes
+// (stats.Histogram.MarshalBinary), so that the merge can add it into the
+// cell's histogram without a dense copy per run.
+type partialRecord struct {
+	Result *engine.Result // ResponseHist nil
+	Hist   []byte         // nil when the run had no histogram
+	CapHit bool
+	Wall   float64
+	WarmUp float64
+}
+
+// newRecord makes the record of a finished run.
+func newRecord(o outcome) (partialRecord, error) {
+	rec := partialRecord{Result: o.res, CapHit: o.capHit, Wall: o.wall, WarmUp: o.warmUp}
+	if h := o.res.ResponseHist; h != nil {
+		b, err := h.MarshalBinary()
+		if err != nil {
+			return rec, err
+		}
+		r := *o.res
+		r.ResponseHist = nil
+		rec.Result, rec.Hist = &r, b
+	}
+	return rec, nil
+}
+
+// ShardReport says what ExecuteShard did.
+type ShardReport struct {
+	Shard Shard
+	// Runs is the number of runs of the shard, out of Total in the study.
+	Runs, Total int
+}
+
+// ExecuteShard runs the share of p's runs that Deal gives to shard and
+// writes them, with everything the merge needs, to the partial file path
+// (through a temporary file, so that no half-written part is left). A run
+// gets the same seed and streams as in Execute: its result does not depend
+// on the shard that ran it.
+func ExecuteShard(ctx context.Context, p *Plan, opts Options, shard Shard, path string) (*ShardReport, error) {
+	if _, err := checkShard(shard, "shard "+shard.String()); err != nil {
+		return nil, err
+	}
+	st, tasks, err := newStudy(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	h := partialHeader(p, st, tasks, opts.Version)
+	h.Shard = shard
+	var which []int
+	for i, s := range Deal(taskCosts(h.Tasks), shard.N) {
+		if s == shard.K {
+			which = append(which, i)
+		}
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("writing the partial file: %w", err)
+	}
+	defer func() {
+		if tmp != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriter(tmp)
+	if err := writeHeader(w, h); err != nil {
+		return nil, err
+	}
+	// Records go out in the shard's run order whatever order the runs end
+	// in, so that a part's bytes do not depend on --jobs; a run that ends
+	// before those ahead of it waits in pending.
+	n := 0
+	pending := map[int]outcome{}
+	err = runTasks(ctx, p, tasks, which, opts, func(i int, o outcome) error {
+		pending[i] = o
+		for n < len(which) {
+			o, ok := pending[which[n]]
+			if !ok {
+				break
+			}
+			delete(pending, which[n])
+			rec, err := newRecord(o)
+			if err == nil {
+				err = writeRecord(w, which[n], rec)
+			}
+			if err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	w.Write(binary.AppendUvarint(binary.AppendUvarint(nil, 0), uint64(n)))
+	if err := w.Flush(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	// CreateTemp makes the file private; a part is read by the merge,
+	// maybe as another user on another node.
+	if err := tmp.Chmod(0o644); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp = nil
+	return &ShardReport{Shard: shard, Runs: len(which), Total: len(tasks)}, nil
+}
+
+// partialHeader describes st (not yet run) and its tasks.
+func partialHeader(p *Plan, st *Study, tasks []task, version string) *PartialHeader {
+	h := &PartialHeader{
+		Format: PartialFormat, Version: version,
+		Model: st.Model, TimeUnit: st.TimeUnit, Inputs: st.Inputs, Seed: st.Seed,
+		Settings: st.Settings, ScenarioSettings: st.ScenarioSettings, Warnings: st.Warnings,
+		SettingsHash: settingsHash(p), Started: st.Started,
+		Scenarios: st.Scenarios, Loads: st.Loads,
+	}
+	for _, r := range st.Runs {
+		h.Runs = append(h.Runs, PartialRun{Scenario: r.Scenario, Load: r.Load, Replications: r.Replications})
+	}
+	for _, t := range tasks {
+		h.Tasks = append(h.Tasks, PartialTask{Scenario: t.scenario, Load: t.load, Replication: t.rep, Run: t.run, Cost: p.cost(t)})
+	}
+	return h
+}
+
+func taskCosts(ts []PartialTask) []float64 {
+	c := make([]float64, len(ts))
+	for i, t := range ts {
+		c[i] = t.Cost
+	}
+	return c
+}
+
+// settingsHash is the SHA-256 of what steers p's runs, in a fixed text.
+func settingsHash(p *Plan) string {
+	h := sha256.New()
+	for _, s := range p.Settings {
+		fmt.Fprintf(h, "setting %q %q\n", s.Name, s.Value)
+	}
+	for _, sc := range p.Scenarios {
+		r := sc.Run
+		fmt.Fprintf(h, "scenario %q seed %d warmup %v auto %v obs %d reps %d loads %v precision %v\n",
+			sc.Name, r.Seed, r.WarmUp, r.AutoWarmUp, r.Observations, r.Replications, r.Loads, r.TargetPrecision)
+		for _, o := range sc.Overrides {
+			fmt.Fprintf(h, "override %q %q\n", o.Name, o.Value)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func writeHeader(w io.Writer, h *PartialHeader) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(h); err != nil {
+		return fmt.Errorf("encoding the partial header: %w", err)
+	}
+	out := append([]byte(partialMagic), binary.AppendUvarint(nil, PartialFormat)...)
+	out = binary.AppendUvarint(out, uint64(buf.Len()))
+	_, err := w.Write(append(out, buf.Bytes()...))
+	return err
+}
+
+func writeRecord(w io.Writer, task int, rec partialRecord) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&rec); err != nil {
+		return fmt.Errorf("encoding run %d: %w", task, err)
+	}
+	out := binary.AppendUvarint(nil, uint64(task+1))
+	out = binary.AppendUvarint(out, uint64(buf.Len()))
+	_, err := w.Write(append(out, buf.Bytes()...))
+	return err
+}
+
+// maxFrame bounds one gob value of a partial file, so that a damaged
+// length cannot ask for all memory.
+const maxFrame = 256 << 20
+
+// ErrPartDamaged is the cause of a partial file that cannot be read: not
+// one, cut short (a shard that did not finish), or edited.
+var ErrPartDamaged = errors.New("not a whole websim partial file")
+
+// partIndex is what a first pass over a partial file learns: its header
+// and where each of its runs' records starts.
+type partIndex struct {
+	file   string
+	header *PartialHeader
+	// records maps a task index to the offset of its gob value and length.
+	records map[int][2]int64
+	order   []int // task indexes in file order
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// scanPart reads the header of a partial file and indexes its records
+// without decoding them.
+func scanPart(path string) (*partIndex, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cr := &countingReader{r: bufio.NewReaderSize(f, 1<<16)}
+	damaged := func(what string, err error) error {
+		if err != nil {
+			return fmt.Errorf("%w: %s (%v)", ErrPartDamaged, what, err)
+		}
+		return fmt.Errorf("%w: %s", ErrPartDamaged, what)
+	}
+	magic := make([]byte, len(partialMagic))
+	if _, err := io.ReadFull(cr, magic); err != nil || string(magic) != partialMagic {
+		return nil, damaged("it does not start as one", nil)
+	}
+	format, err := binary.ReadUvarint(cr)
+	if err != nil {
+		return nil, damaged("no format version", err)
+	}
+	if format != PartialFormat {
+		return nil, &formatError{got: format}
+	}
+	size, err := binary.ReadUvarint(cr)
+	if err != nil || size > maxFrame {
+		return nil, damaged("no header", err)
+	}
+	raw := make([]byte, size)
+	if _, err := io.ReadFull(cr, raw); err != nil {
+		return nil, damaged("its header is cut short", err)
+	}
+	var h PartialHeader
+	if err := gob.NewDecoder(bytes.NewReader(raw)).Decode(&h); err != nil {
+		return nil, damaged("its header cannot be read", err)
+	}
+	idx := &partIndex{file: path, header: &h, records: map[int][2]int64{}}
+	for {
+		tag, err := binary.ReadUvarint(cr)
+		if err != nil {
+			return nil, damaged(fmt.Sprintf("it ends after %d runs, before its end mark (a shard that did not finish?)", len(idx.order)), nil)
+		}
+		if tag == 0 {
+			n, err := binary.ReadUvarint(cr)
+			if err != nil || n != uint64(len(idx.order)) {
+				return nil, damaged("its end mark does not count its runs", err)
+			}
+			return idx, nil
+		}
+		task := int(tag - 1)
+		size, err := binary.ReadUvarint(cr)
+		if err != nil || size > maxFrame || task >= len(h.Tasks) {
+			return nil, damaged(fmt.Sprintf("record %d is damaged", len(idx.order)+1), err)
+		}
+		if _, dup := idx.records[task]; dup {
+			return nil, damaged(fmt.Sprintf("it holds run %s twice", h.taskName(task)), nil)
+		}
+		idx.records[task] = [2]int64{cr.n, int64(size)}
+		idx.order = append(idx.order, task)
+		if _, err := cr.r.Discard(int(size)); err != nil {
+			return nil, damaged(fmt.Sprintf("it ends inside run %s", h.taskName(task)), nil)
+		}
+		cr.n += int64(size)
+	}
+}
+
+// formatError is a part of another layout version.
+type formatError struct{ got uint64 }
+
+func (e *formatError) Error() string {
+	return fmt.Sprintf("partial-file format %d; this websim reads format %d (merge with the websim that ran the shards)", e.got, PartialFormat)
+}
+
+// taskName names task i for messages: scenario, load and replication.
+func (h *PartialHeader) taskName(i int) string {
+	t := h.Tasks[i]
+	r := h.Runs[t.Run]
+	return fmt.Sprintf("#%d (%s at %s, replication %d)", i, r.Scenario, r.Load, t.Replication+1)
+}
+
+// readRecord decodes the record at off (length size) of f.
+func readRecord(f io.ReaderAt, off, size int64) (partialRecord, error) {
+	var rec partialRecord
+	err := gob.NewDecoder(io.NewSectionReader(f, off, size)).Decode(&rec)
+	if err == nil && rec.Result == nil {
+		err = errors.New("a record without a result")
+	}
+	return rec, err
+}
