@@ -47,18 +47,28 @@ func (s *sim) schedule(d float64, kind eventKind, ref int32, gen uint32, src del
 	s.cal.schedule(t, kind, ref, gen)
 }
 
-// stillArrival counts entity e's arrivals that do not move the clock; it
-// reports false (and stops the run) when there are too many in a row.
-func (s *sim) stillArrival(e int32, next float64) bool {
+// stillArrival counts the arrivals of entity e (src srcArrival) or the
+// background jobs of server e (srcBackground) whose next one does not move
+// the clock; it reports false (and stops the run) when there are too many
+// in a row.
+func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
+	k := e
+	if src == srcBackground {
+		k += int32(len(s.m.Entities))
+	}
 	if next > s.now {
-		s.stillArrivals[e] = 0
+		s.stillArrivals[k] = 0
 		return true
 	}
-	if s.stillArrivals[e]++; s.stillArrivals[e] < maxStillArrivals {
+	if s.stillArrivals[k]++; s.stillArrivals[k] < maxStillArrivals {
 		return true
 	}
-	s.stillSrc, s.stillRef = srcArrival, e
-	s.clockStopped(fmt.Sprintf("%d arrivals of %s in a row at the same instant", maxStillArrivals, s.m.Entities[e].Name))
+	s.stillSrc, s.stillRef = src, e
+	what := "arrivals of " + s.m.Entities[e].Name
+	if src == srcBackground {
+		what = "background jobs of " + s.m.Servers[e].Name
+	}
+	s.clockStopped(fmt.Sprintf("%d %s in a row at the same instant", maxStillArrivals, what))
 	return false
 }
 

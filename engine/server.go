@@ -219,7 +219,11 @@ func (s *sim) timeout(ti int32, gen uint32) {
 func (s *sim) background(i int32) {
 	sv := &s.servers[i]
 	def := &s.m.Servers[i]
+	d := def.BackgroundInterArrival.Sample(sv.rBgArr)
+	s.schedule(d, evBackground, i, 0, srcBackground, i)
+	if s.stop || !s.stillArrival(srcBackground, i, s.now+d) {
+		return
+	}
 	j := s.newJob(-1, 0, i, def.BackgroundServiceTime, def.Cell)
 	s.arrive(j)
-	s.schedule(def.BackgroundInterArrival.Sample(sv.rBgArr), evBackground, i, 0, srcBackground, i)
 }

@@ -205,7 +205,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		}
 	}
 	n := len(m.Entities)
-	s.stillArrivals = make([]int32, n)
+	s.stillArrivals = make([]int32, n+len(m.Servers))
 	s.ents = make([]entityStats, n)
 	s.rArrival = make([]*rand.Rand, n)
 	s.rAttr = make([]*rand.Rand, n)
@@ -276,7 +276,7 @@ func (s *sim) loop() {
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()
 		if ev.t != s.now {
-			s.stepsAtInstant, s.eventsAtInstant = 0, 0
+			s.stepsAtInstant, s.eventsAtInstant, s.stillSrc = 0, 0, srcNone
 		} else if s.eventsAtInstant++; s.eventsAtInstant > maxStepsPerInstant {
 			s.clockStopped(fmt.Sprintf("%d events at the same instant", maxStepsPerInstant))
 			return

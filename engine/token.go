@@ -114,6 +114,11 @@ func (s *sim) drive(ti int32) {
 	for !s.stop {
 		t := &s.toks[ti]
 		if s.stepsAtInstant++; s.stepsAtInstant > maxStepsPerInstant {
+			if s.stillSrc != srcNone {
+				// Delays of zero keep the loop at this instant.
+				s.clockStopped(fmt.Sprintf("%d steps at the same instant", maxStepsPerInstant))
+				return
+			}
 			cell := ""
 			if len(t.frames) > 0 {
 				cell = s.step(t).Cell
@@ -197,13 +202,12 @@ func (s *sim) execStep(ti int32) bool {
 			d = st.ProcTime.Sample(s.rLocal)
 		}
 		if d > 0 && t.gate >= 0 {
-			// A copy holds no unit of its own: its work takes one more.
-			t.workTime = d
+			// A copy holds no unit of its own: its work takes one more,
+			// given back when the work is done.
+			t.workTime, t.localUnit = d, true
 			if !s.acquire(ti, contLocal) {
 				return false
 			}
-			t = &s.toks[ti]
-			t.localUnit = true
 		}
 		return s.startWork(ti, d)
 	case Call:
@@ -241,7 +245,7 @@ func (s *sim) execStep(ti int32) bool {
 func (s *sim) startWork(ti int32, d float64) bool {
 	t := &s.toks[ti]
 	t.cont = contSuccessDraw
-	if d <= 0 {
+	if d == 0 {
 		return true
 	}
 	t.workStart = s.now

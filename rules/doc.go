@@ -56,7 +56,7 @@
 //
 // Refused, with a hint saying what to write: ";" between arguments (write
 // ","), "&" (write and), "=<" and "=>" (write <= and >=), MOD (a % b), SUM
-// (a + b), POWER (a ^ b), ROUNDUP (ceil), ROUNDDOWN (floor), now() (Now,
+// (a + b), POWER (pow(a, b) or a ^ b), LN (log), ROUNDUP (ceil), ROUNDDOWN (floor), now() (Now,
 // the simulated time). expr's own "if c { a } else { b }" is not available:
 // IF is a function here.
 //
