@@ -72,6 +72,23 @@ func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
 	return false
 }
 
+// checkClockMoved refuses a run that measured its requests without the
+// clock moving: zero inter-arrival times with work that takes no time can
+// finish Observations requests at one instant, before the limit of still
+// arrivals is reached.
+func (s *sim) checkClockMoved() {
+	if s.err != nil || s.now != s.measureStart || s.finished < 2 {
+		return
+	}
+	for e, n := range s.stillArrivals[:len(s.m.Entities)] {
+		if n > 0 {
+			s.stillSrc, s.stillRef = srcArrival, int32(e)
+			s.clockStopped(fmt.Sprintf("%d requests finished without the clock moving", s.finished))
+			return
+		}
+	}
+}
+
 // clockStopped stops the run because the clock no longer advances, naming
 // the cell of the last delay that left it where it was.
 func (s *sim) clockStopped(what string) {
@@ -79,8 +96,8 @@ func (s *sim) clockStopped(what string) {
 	if s.stillSrc != srcNone {
 		cause = s.delayName(s.stillSrc, s.stillRef) + " draws times that are zero or too small to move the clock"
 	}
-	s.clockFault(s.stillSrc, s.stillRef, fmt.Errorf("%w: %s (clock at %g): %s; expected times that let the clock move on",
-		ErrClock, what, s.now, cause))
+	s.clockFault(s.stillSrc, s.stillRef, fmt.Errorf("%w: %s: %s; expected times that let the clock move on",
+		ErrClock, what, cause))
 }
 
 // clockFault stops the run with err, located at the delay's cell.

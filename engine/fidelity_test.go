@@ -515,6 +515,10 @@ func TestClockGuard(t *testing.T) {
 		want  string
 	}{
 		{"zero inter-arrival", func(m *Model) { m.Entities[0].InterArrival[0] = constD(0) }, cell, "arrivals of Req in a row at the same instant"},
+		{"zero inter-arrival, no work", func(m *Model) {
+			m.Entities[0].InterArrival[0] = constD(0)
+			m.Services[0].Steps[0].ProcTime = nil
+		}, cell, "requests finished without the clock moving"},
 		{"inter-arrival overflows", func(m *Model) { m.Entities[0].InterArrival[0] = constD(1e308) }, cell, "overflows"},
 		{"too small for the clock", func(m *Model) { m.Entities[0].InterArrival[0] = jumpD{1e9, 1e-9, new(int)} }, cell, "too small to move the clock"},
 		{"NaN inter-arrival", func(m *Model) { m.Entities[0].InterArrival[0] = nanD{} }, cell, "drew NaN"},
@@ -531,7 +535,7 @@ func TestClockGuard(t *testing.T) {
 			m := oneService(expD(1), Step{Name: "Work", Kind: Local, ProcTime: expD(0.5), Cell: "ProcData.xlsx!Svc!A2"})
 			m.Entities[0].InterArrivalCells = []string{cell}
 			tc.build(m)
-			r, err := Run(m, RunConfig{Seed: 70, Observations: 100_000})
+			r, err := Run(m, RunConfig{Seed: 70, Observations: 100})
 			if err == nil {
 				t.Fatalf("no error; stable %v %q, completed %d, mean %v", r.Stable, r.Unstable, r.Completed, r.Response.Mean)
 			}

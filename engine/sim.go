@@ -172,6 +172,7 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 		return nil, err
 	}
 	s.loop()
+	s.checkClockMoved()
 	if s.err != nil {
 		return nil, s.err
 	}
