@@ -149,6 +149,12 @@ func (e *Error) Caret() string {
 // Variables every expression sees, as fields of engine.EvalContext.
 var envNames = []string{"AppUtil", "Now", "Load", "Attempt", "Copy", "Elapsed", "TimedOut"}
 
+// BuiltinNames returns the names every expression sees before any
+// attribute or Settings name (AppUtil, Now, Load, Attempt, Copy, Elapsed,
+// TimedOut), so that a reader can refuse an attribute or parameter that
+// would be shadowed by one of them.
+func BuiltinNames() []string { return append([]string(nil), envNames...) }
+
 // Functions a user may call, besides AND, OR, NOT and IF.
 var (
 	serverFuncs = []string{"util", "queue", "busy"}
