@@ -49,19 +49,17 @@ func ExampleResult_Merge() {
 			Stages: []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}},
 		}},
 	}
-	var pool *engine.Result
+	var runs []*engine.Result
 	for rep := range 5 {
 		r, err := engine.Run(m, engine.RunConfig{Seed: 1, Replication: rep, WarmUp: 100, Observations: 50_000})
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		if pool == nil {
-			pool = r
-			continue
-		}
-		pool.Merge(r)
+		runs = append(runs, r)
 	}
+	pool := runs[0]
+	pool.Merge(runs[1:]...)
 	fmt.Printf("%d replications, %d completed, mean response %.1f s (theory 2), interval under 0.1: %v, p95 %.0f s (theory ln 20 × 2 = 6)\n",
 		pool.Replications, pool.Completed, pool.Response.Mean, pool.Response.CIHalfWidth95 < 0.1, pool.Response.P95)
 	// Output: 5 replications, 250000 completed, mean response 2.0 s (theory 2), interval under 0.1: true, p95 6 s (theory ln 20 × 2 = 6)

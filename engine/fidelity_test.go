@@ -324,9 +324,8 @@ func TestMergePoolsReplications(t *testing.T) {
 	}
 	before := *rs[1]
 	pool := *rs[0]
-	for _, r := range rs[1:] {
-		pool.Merge(r)
-	}
+	pool.Merge(rs[1], rs[2])
+	pool.Merge(rs[3]) // in one go or in steps, the same pool
 	if rs[1].Response != before.Response || rs[1].ResponseHist.N() != 5000 || rs[0].ResponseHist.N() != 5000 {
 		t.Error("Merge changed the results it pooled")
 	}

@@ -189,19 +189,65 @@ func (s *sim) entityResults() []EntityResult {
 	return out
 }
 
-// Merge pools o, another replication of the same scenario and load (the
-// same model), into r: counts add up, time averages (utilizations, queues,
-// simulated time, warm-up) are averaged over the replications, response
-// times pool their means and variances, their percentiles come from the
-// merged histogram, and the 95% interval of the mean response becomes the
-// Student t interval over the replications' means. A run that was not
-// stable makes the pool not stable, with the first reason. Merge never
-// changes o, nor anything r shares with o or with a copy of r.
-func (r *Result) Merge(o *Result) {
+// Merge pools others, more replications of the same scenario and load
+// (the same model), into r: counts add up, time averages (utilizations,
+// queues, simulated time, warm-up) are averaged over the replications,
+// response times pool their means and variances, their percentiles are
+// computed once, from the merged histogram, and the 95% interval of the
+// mean response becomes the Student t interval over the replications'
+// means. A run that was not stable makes the pool not stable, with the
+// first reason. Merge never changes others, nor anything r shares with
+// them or with a copy of r.
+func (r *Result) Merge(others ...*Result) {
+	if len(others) == 0 {
+		return
+	}
+	means := slices.Clip(r.replicationMeans())
+	hists := []*stats.Histogram{r.ResponseHist}
+	ents := slices.Clone(r.Entities)
+	entMeans := make([][]float64, len(ents))
+	entHists := make([][]*stats.Histogram, len(ents))
+	for i := range ents {
+		entMeans[i] = slices.Clip(ents[i].replicationMeans())
+		entHists[i] = []*stats.Histogram{ents[i].ResponseHist}
+	}
+	for _, o := range others {
+		r.add(o)
+		means = append(means, o.replicationMeans()...)
+		hists = append(hists, o.ResponseHist)
+		for i := range ents {
+			if i >= len(o.Entities) {
+				continue
+			}
+			e, x := &ents[i], &o.Entities[i]
+			e.Arrivals += x.Arrivals
+			e.Completed += x.Completed
+			e.Failed += x.Failed
+			e.Abandoned += x.Abandoned
+			e.Response = combineSummary(e.Response, x.Response)
+			entMeans[i] = append(entMeans[i], x.replicationMeans()...)
+			entHists[i] = append(entHists[i], x.ResponseHist)
+		}
+	}
+	r.ResponseHist = mergeHists(hists)
+	r.Response = finishSummary(r.Response, r.ResponseHist, means)
+	r.ReplicationMeans = means
+	r.ResponseBatches = nil // batches of one run do not pool
+	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil)
+	for i := range ents {
+		e := &ents[i]
+		e.ResponseHist = mergeHists(entHists[i])
+		e.Response = finishSummary(e.Response, e.ResponseHist, entMeans[i])
+		e.ReplicationMeans = entMeans[i]
+	}
+	r.Entities = ents
+}
+
+// add pools o's counts, time averages, servers and response summaries
+// into r, leaving percentiles from histograms and intervals to Merge.
+func (r *Result) add(o *Result) {
 	n, m := float64(max(1, r.Replications)), float64(max(1, o.Replications))
 	avg := func(x, y float64) float64 { return (x*n + y*m) / (n + m) }
-	means := append(slices.Clip(r.replicationMeans()), o.replicationMeans()...)
-
 	r.Arrivals += o.Arrivals
 	r.Completed += o.Completed
 	r.Failed += o.Failed
@@ -231,30 +277,8 @@ func (r *Result) Merge(o *Result) {
 	r.Check.UnitsHeld += o.Check.UnitsHeld
 	r.Servers = mergeServers(r.Servers, o.Servers, avg)
 	r.AppServers = mergeServers(r.AppServers, o.AppServers, avg)
-
-	r.ResponseHist = mergeHist(r.ResponseHist, o.ResponseHist)
-	r.Response = mergeSummary(r.Response, o.Response, r.ResponseHist, means)
-	r.ReplicationMeans = means
-	r.ResponseBatches = nil // batches of one run do not pool
-	r.AttemptResponse = mergeSummary(r.AttemptResponse, o.AttemptResponse, nil, nil)
-
-	ents := make([]EntityResult, len(r.Entities))
-	copy(ents, r.Entities)
-	for i := range ents {
-		if i >= len(o.Entities) {
-			break
-		}
-		e, x := &ents[i], &o.Entities[i]
-		em := append(slices.Clip(e.replicationMeans(n)), x.replicationMeans(m)...)
-		e.Arrivals += x.Arrivals
-		e.Completed += x.Completed
-		e.Failed += x.Failed
-		e.Abandoned += x.Abandoned
-		e.ResponseHist = mergeHist(e.ResponseHist, x.ResponseHist)
-		e.Response = mergeSummary(e.Response, x.Response, e.ResponseHist, em)
-		e.ReplicationMeans = em
-	}
-	r.Entities = ents
+	r.Response = combineSummary(r.Response, o.Response)
+	r.AttemptResponse = combineSummary(r.AttemptResponse, o.AttemptResponse)
 	r.Replications = int(n + m)
 }
 
@@ -267,16 +291,11 @@ func (r *Result) replicationMeans() []float64 {
 	return []float64{meanOrNaN(r.Response)}
 }
 
-func (e *EntityResult) replicationMeans(reps float64) []float64 {
+func (e *EntityResult) replicationMeans() []float64 {
 	if e.ReplicationMeans != nil {
 		return e.ReplicationMeans
 	}
-	out := make([]float64, int(reps))
-	for i := range out {
-		out[i] = math.NaN()
-	}
-	out[0] = meanOrNaN(e.Response)
-	return out
+	return []float64{meanOrNaN(e.Response)}
 }
 
 func meanOrNaN(s Summary) float64 {
@@ -307,50 +326,55 @@ func mergeServers(a, b []ServerResult, avg func(x, y float64) float64) []ServerR
 	return out
 }
 
-// mergeHist returns a new histogram holding the observations of a and b
-// (either may be nil).
-func mergeHist(a, b *stats.Histogram) *stats.Histogram {
-	if a == nil && b == nil {
-		return nil
-	}
-	h := &stats.Histogram{}
-	for _, x := range []*stats.Histogram{a, b} {
-		if x != nil {
-			h.Merge(x)
+// mergeHists returns a new histogram holding the observations of hs (nil
+// ones skipped), or nil when all are nil.
+func mergeHists(hs []*stats.Histogram) *stats.Histogram {
+	var h *stats.Histogram
+	for _, x := range hs {
+		if x == nil {
+			continue
 		}
+		if h == nil {
+			h = &stats.Histogram{}
+		}
+		h.Merge(x)
 	}
 	return h
 }
 
-// mergeSummary pools two summaries of independent samples: counts add, the
-// mean is weighted by count, the variance pools within and between the
-// samples (Chan et al.), and the percentiles come from hist, the merged
-// histogram, or without one are count-weighted averages. The interval is
-// the Student t interval over means (NaN with fewer than 2 that are not
-// NaN); without means it is NaN.
-func mergeSummary(a, b Summary, hist *stats.Histogram, means []float64) Summary {
-	out := Summary{N: a.N + b.N, CIHalfWidth95: math.NaN()}
+// combineSummary pools two summaries of independent samples: counts add,
+// the mean is weighted by count, the variance pools within and between the
+// samples (Chan et al.), and the percentiles are count-weighted averages
+// (finishSummary replaces them when a merged histogram exists).
+func combineSummary(a, b Summary) Summary {
 	switch {
-	case a.N == 0:
-		out = b
 	case b.N == 0:
-		out = a
-	default:
-		na, nb, n := float64(a.N), float64(b.N), float64(a.N+b.N)
-		delta := b.Mean - a.Mean
-		out.Mean = a.Mean + delta*nb/n
-		ss := a.SD*a.SD*(na-1) + b.SD*b.SD*(nb-1) + delta*delta*na*nb/n
-		out.SD = math.Sqrt(math.Max(0, ss/(n-1)))
-		out.Min, out.Max = min(a.Min, b.Min), max(a.Max, b.Max)
-		wa, wb := na/n, nb/n
-		out.P50, out.P90 = wa*a.P50+wb*b.P50, wa*a.P90+wb*b.P90
-		out.P95, out.P99 = wa*a.P95+wb*b.P95, wa*a.P99+wb*b.P99
+		return a
+	case a.N == 0:
+		return b
 	}
-	out.BatchesForCI, out.BatchSize = 0, 0
+	out := Summary{N: a.N + b.N}
+	na, nb, n := float64(a.N), float64(b.N), float64(a.N+b.N)
+	delta := b.Mean - a.Mean
+	out.Mean = a.Mean + delta*nb/n
+	ss := a.SD*a.SD*(na-1) + b.SD*b.SD*(nb-1) + delta*delta*na*nb/n
+	out.SD = math.Sqrt(math.Max(0, ss/(n-1)))
+	out.Min, out.Max = min(a.Min, b.Min), max(a.Max, b.Max)
+	wa, wb := na/n, nb/n
+	out.P50, out.P90 = wa*a.P50+wb*b.P50, wa*a.P90+wb*b.P90
+	out.P95, out.P99 = wa*a.P95+wb*b.P95, wa*a.P99+wb*b.P99
+	return out
+}
+
+// finishSummary ends a pooled summary: percentiles from hist, the merged
+// histogram, when there is one, and the Student t interval over means (NaN
+// with fewer than 2 that are not NaN, or without means).
+func finishSummary(s Summary, hist *stats.Histogram, means []float64) Summary {
+	s.BatchesForCI, s.BatchSize = 0, 0
 	if hist != nil && hist.N() > 0 {
-		out.P50, out.P90, out.P95, out.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
+		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
 	}
-	out.CIHalfWidth95 = math.NaN()
+	s.CIHalfWidth95 = math.NaN()
 	var t stats.Tally
 	for _, x := range means {
 		if !math.IsNaN(x) {
@@ -358,7 +382,7 @@ func mergeSummary(a, b Summary, hist *stats.Histogram, means []float64) Summary 
 		}
 	}
 	if k := t.N(); k > 1 {
-		out.CIHalfWidth95 = stats.StudentT(0.95, int(k)-1) * t.SD() / math.Sqrt(float64(k))
+		s.CIHalfWidth95 = stats.StudentT(0.95, int(k)-1) * t.SD() / math.Sqrt(float64(k))
 	}
-	return out
+	return s
 }

@@ -252,6 +252,7 @@ func pool(run *Run, reps []outcome) {
 	first := reps[0].res
 	r := *first
 	run.batchMeans, run.batchSize = first.ResponseBatches, first.Response.BatchSize
+	rest := make([]*engine.Result, 0, len(reps)-1)
 	for i, o := range reps {
 		// A replication without a completed request has no mean: it does
 		// not enter the interval or the pairing (NaN marks it).
@@ -261,11 +262,12 @@ func pool(run *Run, reps []outcome) {
 		}
 		run.replicationMeans = append(run.replicationMeans, m)
 		if i > 0 {
-			r.Merge(o.res)
+			rest = append(rest, o.res)
 		}
 		run.WallSeconds += o.wall
 		run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
 	}
+	r.Merge(rest...)
 	r.ResponseHist, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil
 	r.Entities = slices.Clone(r.Entities)
 	for i := range r.Entities {
