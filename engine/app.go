@@ -34,6 +34,7 @@ type appServer struct {
 	accept          ring[int32]
 	acceptCancelled int32
 	admitted        int32
+	admissionWaits  int64
 
 	busyAvg, queueAvg stats.TimeAverage
 	peakBusy          int32
@@ -79,6 +80,9 @@ func (s *sim) enter(ti int32) bool {
 		if a.admitted >= int32(max) {
 			t.cont = contEnter
 			a.accept.push(ti)
+			if s.measuring {
+				a.admissionWaits++
+			}
 			if s.tr != nil {
 				s.trace(ti, "waits to be admitted to App%d (%d admitted, %d ahead)", t.app+1, a.admitted, a.accept.len()-1)
 			}

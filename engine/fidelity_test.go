@@ -474,12 +474,20 @@ func TestMaxAdmittedIsAnAcceptQueue(t *testing.T) {
 		if r.AppServers[0].PeakBusy > 1 {
 			t.Errorf("%d units busy with one request admitted", r.AppServers[0].PeakBusy)
 		}
+
 		return float64(r.Abandoned) / float64(r.Completed+r.Abandoned)
 	})
 	near(t, "abandoned share", share, hw, want, tol)
 	m.Entities[0].Patience = nil
-	w, hww := replicate(t, m, RunConfig{Seed: 62, WarmUp: 200, Observations: 40_000}, 8, func(r *Result) float64 { return r.Response.Mean })
+	cfg := RunConfig{Seed: 62, WarmUp: 200, Observations: 40_000}
+	w, hww := replicate(t, m, cfg, 8, func(r *Result) float64 { return r.Response.Mean })
 	near(t, "mean response", w, hww, 1/(mu-lambda), tol)
+	// An arrival waits for admission when the one admitted request is
+	// still there: with probability ρ (arrivals see time averages).
+	aw, hwa := replicate(t, m, cfg, 8, func(r *Result) float64 {
+		return float64(r.AppServers[0].AdmissionWaits) / float64(r.Arrivals)
+	})
+	near(t, "share waiting for admission", aw, hwa, lambda/mu, tol)
 }
 
 // jumpD draws first, then small for ever after.

@@ -125,6 +125,9 @@ type ServerResult struct {
 	Arrived, Waited int64
 	// Timeouts counts calls whose caller gave up at the TimeLimit.
 	Timeouts int64
+	// AdmissionWaits counts, on an application server with MaxAdmitted,
+	// the requests that found it full and waited in its accept queue.
+	AdmissionWaits int64
 	// OrphanJobs and OrphanWork count the jobs, and their service time,
 	// that the server did for callers that had already given up.
 	OrphanJobs int64
@@ -319,6 +322,7 @@ func mergeServers(a, b []ServerResult, avg func(x, y float64) float64) []ServerR
 		d.Arrived += s.Arrived
 		d.Waited += s.Waited
 		d.Timeouts += s.Timeouts
+		d.AdmissionWaits += s.AdmissionWaits
 		d.OrphanJobs += s.OrphanJobs
 		d.OrphanWork += s.OrphanWork
 		d.PeakBusy = max(d.PeakBusy, s.PeakBusy)

@@ -495,6 +495,7 @@ func (s *sim) result() *Result {
 			Name: fmt.Sprintf("App%d", i+1), Capacity: int(a.capacity),
 			Utilization: b / float64(a.capacity), MeanQueue: q, PeakBusy: int(a.peakBusy),
 			Jobs: a.grants, Arrived: a.arrived, Waited: a.waited,
+			AdmissionWaits: a.admissionWaits,
 		}
 		r.Check.UnitsBusy += int64(a.busy)
 	}
