@@ -1,11 +1,16 @@
 package engine
 
-import "github.com/websim/websim/engine/stats"
+import (
+	"math"
 
-// appServer is one application server: Capacity AppRes units, one FCFS
-// queue for them (entries, calls and Parallel parents alike), and the pool
-// of active idle units (paper 3.5, RelTime[n]) as release times in release
-// order.
+	"github.com/websim/websim/engine/stats"
+)
+
+// appServer is one application server: Capacity AppRes units, the queue
+// for them (one FCFS queue, or with InFlightFirst a second one that goes
+// first, for tokens of admitted requests), the accept queue in front of it
+// (MaxAdmitted), and the pool of active idle units (paper 3.5, RelTime[n])
+// as release times in release order.
 type appServer struct {
 	capacity int32
 	// busy counts units that are not free: held, or in their acquisition
@@ -14,14 +19,22 @@ type appServer struct {
 	// active holds the release times of free units released less than
 	// TActive ago, oldest first; expired ones are dropped lazily.
 	active ring[float64]
-	// queue holds tokens waiting for a unit, first come first served.
-	queue ring[int32]
-	// heldByWaiting counts units held by tokens that are in queue: when it
-	// reaches capacity the server is deadlocked (resource locking).
+	// queue holds tokens waiting for a unit, first come first served;
+	// with InFlightFirst, only entries, and inFlight the others.
+	queue, inFlight ring[int32]
+	// heldByWaiting counts units held by tokens that are in a unit queue:
+	// when it reaches capacity the server is deadlocked (resource locking).
 	heldByWaiting int32
 	// cancelled counts queued tokens whose users gave up before they got a
 	// unit; they are dropped when they reach the head.
 	cancelled int32
+	// accept holds requests waiting to be admitted (MaxAdmitted), of which
+	// acceptCancelled were given up by their users; admitted counts the
+	// requests admitted and not yet gone.
+	accept          ring[int32]
+	acceptCancelled int32
+	admitted        int32
+	admissionWaits  int64
 
 	busyAvg, queueAvg stats.TimeAverage
 	peakBusy          int32
@@ -29,11 +42,80 @@ type appServer struct {
 	grants            int64
 }
 
+// waiting is the number of tokens waiting for a unit.
+func (a *appServer) waiting() int {
+	return a.queue.len() + a.inFlight.len() - int(a.cancelled)
+}
+
+// load is what LeastBusy compares: the requests there, as units not free
+// plus tokens waiting for a unit plus requests waiting for admission.
+func (a *appServer) load() int32 {
+	return a.busy + int32(a.waiting()) + int32(a.accept.len()) - a.acceptCancelled
+}
+
 // expireActive drops active units whose TActive has run out by now.
 func (a *appServer) expireActive(now, tActive float64) {
 	for a.active.len() > 0 && now-a.active.front() >= tActive {
 		a.active.pop()
 	}
+}
+
+// touch tells LeastBusy that server i's load may have changed.
+func (s *sim) touch(i int32) {
+	if s.lbs.size > 0 {
+		s.retouch(i)
+	}
+}
+
+func (s *sim) retouch(i int32) { s.lbs.set(int(i), s.apps[i].load()) }
+
+// enter admits main token ti to its server, or puts it in the accept
+// queue when MaxAdmitted requests are already admitted; an admitted token
+// asks for its entry unit. It returns true when the token may go on at
+// once.
+func (s *sim) enter(ti int32) bool {
+	t := &s.toks[ti]
+	a := &s.apps[t.app]
+	if max := s.m.App.MaxAdmitted; max > 0 {
+		if a.admitted >= int32(max) {
+			t.cont = contEnter
+			a.accept.push(ti)
+			if s.measuring {
+				a.admissionWaits++
+			}
+			if s.tr != nil {
+				s.trace(ti, "waits to be admitted to App%d (%d admitted, %d ahead)", t.app+1, a.admitted, a.accept.len()-1)
+			}
+			s.touch(t.app)
+			return false
+		}
+		a.admitted++
+	}
+	return s.acquire(ti, contEnter)
+}
+
+// leave ends main token ti's admission and admits the next request waiting
+// in the accept queue, if any.
+func (s *sim) leave(app int32) {
+	if s.m.App.MaxAdmitted <= 0 {
+		return
+	}
+	a := &s.apps[app]
+	a.admitted--
+	for a.accept.len() > 0 {
+		next := a.accept.pop()
+		if s.toks[next].cancelled {
+			a.acceptCancelled--
+			s.freeToken(next)
+			continue
+		}
+		a.admitted++
+		if s.acquire(next, contEnter) {
+			s.ready.push(next)
+		}
+		break
+	}
+	s.touch(app)
 }
 
 // acquire asks for one unit for token ti, which will continue with cont.
@@ -46,19 +128,24 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 	if s.measuring {
 		a.arrived++
 	}
-	if a.queue.len() == 0 && a.busy < a.capacity {
+	if a.queue.len()+a.inFlight.len() == 0 && a.busy < a.capacity {
 		return s.grant(ti)
 	}
 	if s.measuring {
 		a.waited++
 	}
 	if s.tr != nil {
-		s.trace(ti, "waits for a unit of App%d (all %d busy, %d ahead)", t.app+1, a.capacity, a.queue.len())
+		s.trace(ti, "waits for a unit of App%d (all %d busy, %d ahead)", t.app+1, a.capacity, a.waiting())
 	}
-	a.queue.push(ti)
+	if s.m.App.UnitQueue == InFlightFirst && t.inFlight {
+		a.inFlight.push(ti)
+	} else {
+		a.queue.push(ti)
+	}
 	t.queued = true
 	a.heldByWaiting += t.held
-	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
+	a.queueAvg.Set(s.now, float64(a.waiting()))
+	s.touch(t.app)
 	if a.busy == a.capacity && a.heldByWaiting >= a.capacity {
 		s.unstable("application server App%d deadlocked at %s: all %d units are held by requests that each wait for one more (resource locking)",
 			t.app+1, s.clock(), a.capacity)
@@ -82,6 +169,7 @@ func (s *sim) grant(ti int32) bool {
 		a.peakBusy = a.busy
 	}
 	a.busyAvg.Set(s.now, float64(a.busy))
+	s.touch(t.app)
 	t.held++
 	if s.measuring {
 		s.res.Captures++
@@ -111,15 +199,15 @@ func (s *sim) grant(ti int32) bool {
 	if s.tr != nil {
 		s.trace(ti, "gets a unit of App%d (%d of %d busy before), usable after RAT %.4f", t.app+1, a.busy-1, a.capacity, max(rat, 0))
 	}
-	if rat <= 0 {
+	if !(rat > 0) {
 		return true
 	}
-	s.cal.schedule(s.now+rat, evResume, ti, 0)
+	s.schedule(rat, evResume, ti, 0, srcRAT, ti)
 	return false
 }
 
 // release gives back one unit of token ti's server and grants it to the
-// first waiting token, if any.
+// first waiting token, if any (with InFlightFirst, the first in flight).
 func (s *sim) release(ti int32) {
 	t := &s.toks[ti]
 	t.held--
@@ -129,19 +217,25 @@ func (s *sim) release(ti int32) {
 	if s.m.App.TActive > 0 {
 		a.active.push(s.now)
 	}
-	for a.queue.len() > 0 && s.toks[a.queue.front()].cancelled {
-		gone := a.queue.pop()
-		a.cancelled--
-		s.freeToken(gone)
+	var next int32
+	if a.inFlight.len() > 0 {
+		next = a.inFlight.pop()
+	} else {
+		for a.queue.len() > 0 && s.toks[a.queue.front()].cancelled {
+			gone := a.queue.pop()
+			a.cancelled--
+			s.freeToken(gone)
+		}
+		if a.queue.len() == 0 {
+			s.touch(t.app)
+			return
+		}
+		next = a.queue.pop()
 	}
-	if a.queue.len() == 0 {
-		return
-	}
-	next := a.queue.pop()
-	a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
+	a.queueAvg.Set(s.now, float64(a.waiting()))
 	s.toks[next].queued = false
 	a.heldByWaiting -= s.toks[next].held
-	if s.grant(next) {
+	if s.grant(next) { // grant tells LeastBusy
 		s.ready.push(next)
 	}
 }
@@ -157,13 +251,78 @@ func (s *sim) selectApp() int32 {
 		s.nextCyclic = (s.nextCyclic + 1) % n
 		return i
 	}
-	best := int32(0)
-	for i := int32(1); i < n; i++ {
-		if s.apps[i].busy < s.apps[best].busy {
-			best = i
-		}
+	if n == 1 {
+		return 0
 	}
-	return best
+	// The fewest requests there; ties to the first after the last pick.
+	low := s.lbs.min()
+	i := s.lbs.first(int(s.lastPicked)+1, low)
+	if i < 0 {
+		i = s.lbs.first(0, low)
+	}
+	s.lastPicked = int32(i)
+	return int32(i)
+}
+
+// loadTree is a segment tree of the application servers' loads: the
+// smallest load, and the first server from a given index with that load,
+// each in O(log n), so that LeastBusy stays cheap over many servers.
+type loadTree struct {
+	size int     // leaves, a power of two >= the number of servers
+	v    []int32 // v[1] the root; v[size+i] server i's load
+}
+
+func (t *loadTree) init(n int) {
+	t.size = 1
+	for t.size < n {
+		t.size *= 2
+	}
+	t.v = make([]int32, 2*t.size)
+	for i := n; i < t.size; i++ {
+		t.v[t.size+i] = math.MaxInt32 // no server: never the least busy
+	}
+	for k := t.size - 1; k >= 1; k-- {
+		t.v[k] = min(t.v[2*k], t.v[2*k+1])
+	}
+}
+
+// set changes server i's load to x.
+func (t *loadTree) set(i int, x int32) {
+	k := t.size + i
+	if t.v[k] == x {
+		return
+	}
+	t.v[k] = x
+	for k /= 2; k >= 1; k /= 2 {
+		m := min(t.v[2*k], t.v[2*k+1])
+		if t.v[k] == m {
+			return
+		}
+		t.v[k] = m
+	}
+}
+
+// min is the smallest load.
+func (t *loadTree) min() int32 { return t.v[1] }
+
+// first returns the first server from index from on with load x (the
+// smallest), or -1.
+func (t *loadTree) first(from int, x int32) int {
+	return t.find(1, 0, t.size, from, x)
+}
+
+func (t *loadTree) find(k, lo, hi, from int, x int32) int {
+	if hi <= from || t.v[k] > x {
+		return -1
+	}
+	if hi-lo == 1 {
+		return lo
+	}
+	mid := (lo + hi) / 2
+	if i := t.find(2*k, lo, mid, from, x); i >= 0 {
+		return i
+	}
+	return t.find(2*k+1, mid, hi, from, x)
 }
 
 // checkDeadlocks finds application servers on which no unit can ever be
@@ -175,21 +334,17 @@ func (s *sim) checkDeadlocks() {
 	var copies map[int32][]int32 // gate -> live copies
 	for i := range s.apps {
 		a := &s.apps[i]
-		if a.busy < a.capacity || a.queue.len() == 0 {
+		if a.busy < a.capacity || a.waiting() == 0 {
 			continue
 		}
 		if copies == nil {
 			copies = s.liveCopies()
 		}
 		held := int32(0)
-		free := make(map[int32]bool, len(s.freeToks))
-		for _, ti := range s.freeToks {
-			free[ti] = true
-		}
 		blocked := true
 		for ti := range s.toks {
 			t := &s.toks[ti]
-			if free[int32(ti)] || t.app != int32(i) || t.held == 0 {
+			if t.free || t.app != int32(i) || t.held == 0 {
 				continue
 			}
 			if !s.blockedToken(int32(ti), copies, 0) {
@@ -208,13 +363,9 @@ func (s *sim) checkDeadlocks() {
 
 // liveCopies maps each gate to the copies that still report to it.
 func (s *sim) liveCopies() map[int32][]int32 {
-	free := make(map[int32]bool, len(s.freeToks))
-	for _, ti := range s.freeToks {
-		free[ti] = true
-	}
 	m := map[int32][]int32{}
 	for ti := range s.toks {
-		if t := &s.toks[ti]; !free[int32(ti)] && t.gate >= 0 && !s.gates[t.gate].resolved {
+		if t := &s.toks[ti]; !t.free && t.gate >= 0 && !s.gates[t.gate].resolved {
 			m[t.gate] = append(m[t.gate], int32(ti))
 		}
 	}

@@ -17,6 +17,12 @@ func (m *Model) Check() error {
 	if m.App.Servers < 1 || m.App.Capacity < 1 {
 		bad("the application needs at least 1 server of at least 1 unit, got %d of %d", m.App.Servers, m.App.Capacity)
 	}
+	if m.App.MaxAdmitted < 0 {
+		bad("MaxAdmitted %d, expected 0 (no limit) or more", m.App.MaxAdmitted)
+	}
+	if m.App.UnitQueue > InFlightFirst {
+		bad("UnitQueue %d, expected FCFS or InFlightFirst", m.App.UnitQueue)
+	}
 	if len(m.Loads) == 0 {
 		bad("the model has no load level")
 	}
@@ -37,8 +43,10 @@ func (m *Model) Check() error {
 					bad("%s: server %d out of range (the model has %d)", where, st.Server, len(m.Servers))
 				}
 			case Nested:
-				if st.Service < 0 || st.Service >= len(m.Services) {
-					bad("%s: service %d out of range (the model has %d)", where, st.Service, len(m.Services))
+				for k := range nestedCount(&st) {
+					if i := nestedService(&st, k); i < 0 || int(i) >= len(m.Services) {
+						bad("%s: service %d out of range (the model has %d)", where, i, len(m.Services))
+					}
 				}
 			}
 			for _, target := range []int{st.OnSuccess, st.OnFailure} {
@@ -100,20 +108,23 @@ func (m *Model) nestingCycle() string {
 			if st.Kind != Nested {
 				continue
 			}
-			switch state[st.Service] {
-			case open:
-				out := ""
-				for k, p := range path {
-					if p == st.Service {
-						for _, q := range path[k:] {
-							out += m.Services[q].Name + " → "
+			for k := range nestedCount(&st) {
+				to := int(nestedService(&st, k))
+				switch state[to] {
+				case open:
+					out := ""
+					for k, p := range path {
+						if p == to {
+							for _, q := range path[k:] {
+								out += m.Services[q].Name + " → "
+							}
+							return out + m.Services[to].Name
 						}
-						return out + m.Services[st.Service].Name
 					}
-				}
-			case unseen:
-				if c := visit(st.Service); c != "" {
-					return c
+				case unseen:
+					if c := visit(to); c != "" {
+						return c
+					}
 				}
 			}
 		}

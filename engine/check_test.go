@@ -29,6 +29,12 @@ func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
 		{"loads", func(m *Model) { m.Loads = append(m.Loads, "L2") }, "1 inter-arrival distributions for 2 loads"},
 		{"no stages", func(m *Model) { m.Entities[0].Stages = nil }, "has no services"},
 		{"attribute", func(m *Model) { m.Entities[0].Attributes[0].Index = 3 }, "attribute 3 out of range"},
+		{"listed nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Services = []int{1, 5} }, "service 5 out of range"},
+		{"max admitted", func(m *Model) { m.App.MaxAdmitted = -1 }, "MaxAdmitted -1"},
+		{"listed self nesting", func(m *Model) {
+			m.Services = append(m.Services, Service{Name: "R", Steps: []Step{{Name: "Back", Kind: Nested, Services: []int{1, 0}, OnSuccess: Done, OnFailure: Fail}}})
+			m.Services[0].Steps[0].Services = []int{1, 2}
+		}, "P → R → P"},
 		{"self nesting", func(m *Model) {
 			m.Services[1].Steps[0] = Step{Name: "Again", Kind: Nested, Service: 0, OnSuccess: Done, OnFailure: Fail}
 		}, "P → Q → P"},

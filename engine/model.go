@@ -42,8 +42,11 @@ type Param struct {
 type SelectionRule uint8
 
 const (
-	// LeastBusy picks the server with the fewest units not free (held or in
-	// their acquisition time), the lowest number on ties (paper 5.2, LBS).
+	// LeastBusy picks the server with the fewest requests there (paper 5.2,
+	// LBS): units not free (held, or in their acquisition time) plus tokens
+	// queued for a unit plus requests in its accept queue (MaxAdmitted). Ties
+	// go round robin: to the first tied server after the one LBS chose
+	// last. A pick costs O(log Servers).
 	LeastBusy SelectionRule = iota
 	// RandomServer picks a server uniformly at random.
 	RandomServer
@@ -80,6 +83,41 @@ type AppConfig struct {
 	// TActive is how long a released unit stays active, to be captured
 	// instantly (paper 3.5). Zero: every capture pays RAT.
 	TActive float64
+	// UnitQueue orders each server's queue for units: FCFS (the default)
+	// or InFlightFirst.
+	UnitQueue UnitQueue
+	// MaxAdmitted bounds the requests admitted at once on each server
+	// (from asking for their entry unit until they leave); more wait in
+	// the server's accept queue, first come first served. 0: no limit.
+	// With calls holding one extra unit, MaxAdmitted <= (Capacity-1)/2
+	// can never deadlock.
+	MaxAdmitted int
+}
+
+// UnitQueue is the order in which an application server grants units to
+// the tokens waiting for one.
+type UnitQueue uint8
+
+const (
+	// FCFS keeps one first-come-first-served queue for entries, calls,
+	// Parallel parents and copies alike.
+	FCFS UnitQueue = iota
+	// InFlightFirst serves tokens of requests already admitted (calls,
+	// Parallel parents, copies' local work) before new entries, FCFS
+	// within each class: entries alone can then never take the last units
+	// from requests that need one more to finish.
+	InFlightFirst
+)
+
+// String returns the discipline's name as written in the Settings sheet.
+func (q UnitQueue) String() string {
+	switch q {
+	case FCFS:
+		return "FCFS"
+	case InFlightFirst:
+		return "InFlightFirst"
+	}
+	return "unknown"
 }
 
 // Server is an external (back-end) server with its own background load.
@@ -87,6 +125,9 @@ type Server struct {
 	Name string
 	// Capacity is the number of jobs served at once (at least 1).
 	Capacity int
+	// Cell locates the server's row for run-time errors about its
+	// background load ("SvcData.xlsx!ServerInfo!A3"); it may be empty.
+	Cell string
 	// TimeLimit is how long a caller waits for an answer, counted from the
 	// moment the call is sent; 0 means no limit. At the limit the call fails
 	// for the caller while the server still does the work to its end.
@@ -111,7 +152,8 @@ const (
 	Local StepKind = iota
 	// Call sends a job to an external server while holding one more unit.
 	Call
-	// Nested runs another service Count times, in parallel or in sequence.
+	// Nested runs other services, each Count times, in parallel or in
+	// sequence.
 	Nested
 )
 
@@ -136,15 +178,25 @@ type Step struct {
 	Name string
 	Kind StepKind
 	// ProcTime is the processing time (Local) or the service time at the
-	// external server (Call). Nil means zero.
+	// external server (Call). Nil means zero. Local processing in a
+	// Parallel copy takes one more unit for its duration (a copy holds no
+	// unit of its own), as a call does.
 	ProcTime Dist
 	// SuccessRate is the probability that the step succeeds; nil means 1.
 	SuccessRate Number
 	// Server is the external server of a Call.
 	Server int
-	// Service is the nested service of a Nested step.
+	// Service is the nested service of a Nested step, used when Services
+	// is empty.
 	Service int
-	// Count is how many times a Nested step runs its service; nil means 1.
+	// Services lists the nested services of a Nested step (the Service
+	// cell "GetCards, GetAuth"); when set, Service is ignored. Each is run
+	// Count times: in sequence, every run of the first, then of the second,
+	// ...; in parallel, all copies are forked at once. Expressions of a
+	// run see Copy, its number from 1 among the runs of its service.
+	Services []int
+	// Count is how many times a Nested step runs each of its services;
+	// nil means 1.
 	Count Number
 	// Mode says "parallel" or "sequential" for a Nested step; nil means
 	// sequential.
@@ -172,6 +224,13 @@ type Entity struct {
 	// InterArrival has one distribution per Model.Loads; nil means no
 	// arrivals of this type at that load.
 	InterArrival []Dist
+	// InterArrivalCells locate InterArrival's cells, in the same order
+	// ("SvcData.xlsx!Arrivals!C2"), for run-time errors such as a clock
+	// that stops advancing; it may be shorter or nil.
+	InterArrivalCells []string
+	// Cell locates the entity's Arrivals row, for errors about Patience,
+	// RetryDelay and RetryProbabilityExpr; it may be empty.
+	Cell string
 	// Attributes are drawn once per request at arrival, in order.
 	Attributes []Attribute
 	// Stages is the service sequence; the first stage is the first service.
@@ -181,6 +240,11 @@ type Entity struct {
 	Patience Dist
 	// RetryProbability is the chance that a user retries after a failure.
 	RetryProbability float64
+	// RetryProbabilityExpr, when set, replaces RetryProbability: it is
+	// evaluated after each failed attempt and sees Elapsed (the attempt's
+	// time from its start to its failure) and TimedOut (a TimeLimit failed
+	// it). It must give a probability from 0 to 1.
+	RetryProbabilityExpr Number
 	// RetryDelay is the time before a retry; nil means at once.
 	RetryDelay Dist
 	// MaxRetries caps the retries of one request.
@@ -219,6 +283,15 @@ type EvalContext struct {
 	Load string
 	// Attempt is the request's attempt number, from 1.
 	Attempt int
+	// Copy is the number, from 1, of the run of a nested service the
+	// expression belongs to (a Parallel copy, or a repetition of a
+	// sequential one) among the runs of that service; 0 outside.
+	Copy int
+	// Elapsed and TimedOut describe the failed attempt, for
+	// RetryProbabilityExpr: its time from its start to its failure, and
+	// whether a TimeLimit failed it. They are 0 and false elsewhere.
+	Elapsed  float64
+	TimedOut bool
 	// Attrs are the request's attributes, indexed as Model.Attributes.
 	Attrs []float64
 	// Params are the Settings values, indexed as Model.Params.

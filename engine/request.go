@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // request is one user request: its type, attributes, first arrival, and
 // the attempt under way.
 type request struct {
@@ -13,6 +15,7 @@ type request struct {
 	abandonedAt  float64
 	gen          uint32 // changes when an attempt ends, to cancel patience
 	abandoned    bool
+	timedOut     bool // a TimeLimit failed a call of the attempt under way
 	done         bool // final outcome known and no retry pending
 }
 
@@ -46,12 +49,17 @@ func (s *sim) requestAttrs(r int32) []float64 {
 // arrival brings a new request of entity e and schedules the next one.
 func (s *sim) arrival(e int32) {
 	ent := &s.m.Entities[e]
-	s.cal.schedule(s.now+ent.InterArrival[s.load].Sample(s.rArrival[e]), evArrival, e, 0)
+	d := ent.InterArrival[s.load].Sample(s.rArrival[e])
+	s.schedule(d, evArrival, e, 0, srcArrival, e)
+	if s.stop || !s.stillArrival(srcArrival, e, s.now+d) {
+		return
+	}
 	r := s.newRequest(e)
 	s.open++
 	s.arrivedAll++
 	if s.measuring {
 		s.res.Arrivals++
+		s.ents[e].arrivals++
 	}
 	if s.open > s.maxInSystem {
 		s.unstable("%d requests in the system at %s: arrivals outpace what the application can serve", s.open, s.clock())
@@ -63,7 +71,7 @@ func (s *sim) arrival(e int32) {
 			attrs[a.Index] = a.Dist.Sample(s.rAttr[e])
 			continue
 		}
-		s.ctx.Now, s.ctx.Attrs, s.ctx.Attempt, s.ctx.AppUtil = s.now, attrs, 1, 0
+		s.ctx.Now, s.ctx.Attrs, s.ctx.Attempt, s.ctx.AppUtil, s.ctx.Copy = s.now, attrs, 1, 0, 0
 		v, err := a.Expr.Number(&s.ctx)
 		if err != nil {
 			s.failRequest(r, a.Cell, err)
@@ -79,19 +87,20 @@ func (s *sim) startAttempt(r int32) {
 	q := &s.reqs[r]
 	q.attempt++
 	q.attemptStart = s.now
+	q.timedOut = false
 	if q.attempt > 1 && s.measuring {
 		s.res.Retries++
 	}
 	ent := &s.m.Entities[q.entity]
 	if ent.Patience != nil {
-		s.cal.schedule(s.now+ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen)
+		s.schedule(ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen, srcPatience, q.entity)
 	}
 	ti := s.newToken(r, s.selectApp(), -1)
 	s.reqs[r].main = ti
 	if s.tr != nil {
 		s.trace(ti, "arrives, asks App%d for a unit", s.toks[ti].app+1)
 	}
-	if s.acquire(ti, contEnter) {
+	if s.enter(ti) {
 		s.drive(ti)
 	}
 }
@@ -108,19 +117,27 @@ func (s *sim) patience(r int32, gen uint32) {
 	if s.tr != nil {
 		s.trace(q.main, "abandoned by its user (patience ran out); started work goes on")
 	}
-	s.finish(q)
 	if s.measuring {
 		s.res.Abandoned++
+		s.ents[q.entity].abandoned++
 	}
-	// A request still queued for its first unit has started nothing: it
-	// leaves the queue. Work already started goes on to its end.
+	// A request still queued for its first unit (or for admission) has
+	// started nothing: it leaves the queue. Work already started goes on
+	// to its end.
 	t := &s.toks[q.main]
 	if t.cont == contEnter && t.held == 0 && !t.cancelled {
 		t.cancelled = true
 		a := &s.apps[t.app]
-		a.cancelled++
-		a.queueAvg.Set(s.now, float64(a.queue.len()-int(a.cancelled)))
+		if t.queued {
+			a.cancelled++
+			a.queueAvg.Set(s.now, float64(a.waiting()))
+			s.leave(t.app) // no longer admitted
+		} else {
+			a.acceptCancelled++
+		}
+		s.touch(t.app)
 	}
+	s.finish(q)
 }
 
 // finishAttempt ends token ti, the main line of its request, at END
@@ -135,7 +152,9 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 		}
 		s.trace(ti, "reaches %s after %.4f, releases its unit", outcome, s.now-s.reqs[r].arrival)
 	}
+	app := s.toks[ti].app
 	s.release(ti)
+	s.leave(app)
 	s.freeTokenKeep(ti)
 	q := &s.reqs[r]
 	q.gen++
@@ -146,31 +165,61 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	}
 	ent := &s.m.Entities[q.entity]
 	if completed {
-		s.finish(q)
 		if s.measuring {
 			s.res.Completed++
-			s.recordResponse(s.now-q.arrival, s.now-q.attemptStart)
+			s.recordResponse(q.entity, s.now-q.arrival, s.now-q.attemptStart)
 		}
+		s.finish(q)
 		s.maybeFreeRequest(r)
 		return
 	}
-	if int(q.attempt) <= ent.MaxRetries && ent.RetryProbability > 0 &&
-		s.rRetry[q.entity].Float64() < ent.RetryProbability {
-		delay := 0.0
-		if ent.RetryDelay != nil {
-			delay = ent.RetryDelay.Sample(s.rRetry[q.entity])
+	if int(q.attempt) <= ent.MaxRetries {
+		p, ok := s.retryProbability(ti, q, ent)
+		if !ok {
+			return
 		}
-		if s.tr != nil {
-			s.trace(ti, "the user retries in %.4f", delay)
+		if p > 0 && s.rRetry[q.entity].Float64() < p {
+			delay := 0.0
+			if ent.RetryDelay != nil {
+				delay = ent.RetryDelay.Sample(s.rRetry[q.entity])
+			}
+			if s.tr != nil {
+				s.trace(ti, "the user retries in %.4f", delay)
+			}
+			s.schedule(delay, evRetry, r, 0, srcRetry, q.entity)
+			return
 		}
-		s.cal.schedule(s.now+delay, evRetry, r, 0)
-		return
 	}
-	s.finish(q)
 	if s.measuring {
 		s.res.Failed++
+		s.ents[q.entity].failed++
 	}
+	s.finish(q)
 	s.maybeFreeRequest(r)
+}
+
+// retryProbability is the chance that the user of request q retries the
+// attempt that just failed: RetryProbabilityExpr, seeing Elapsed and
+// TimedOut, or the constant RetryProbability.
+func (s *sim) retryProbability(ti int32, q *request, ent *Entity) (float64, bool) {
+	if ent.RetryProbabilityExpr == nil {
+		return ent.RetryProbability, true
+	}
+	t := &s.toks[ti]
+	s.setContext(t)
+	s.ctx.Copy = 0
+	s.ctx.Elapsed, s.ctx.TimedOut = s.now-q.attemptStart, q.timedOut
+	p, err := ent.RetryProbabilityExpr.Number(&s.ctx)
+	s.ctx.Elapsed, s.ctx.TimedOut = 0, false
+	if err != nil {
+		s.failRequest(t.req, ent.Cell, err)
+		return 0, false
+	}
+	if !(p >= 0 && p <= 1) {
+		s.failRequest(t.req, ent.Cell, fmt.Errorf("RetryProbability gave %g; expected a probability from 0 to 1", p))
+		return 0, false
+	}
+	return p, true
 }
 
 // freeTokenKeep frees a main token without freeing its request, which the
@@ -178,6 +227,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 func (s *sim) freeTokenKeep(ti int32) {
 	t := &s.toks[ti]
 	t.frames = t.frames[:0]
+	t.free = true
 	s.freeToks = append(s.freeToks, ti)
 	s.reqs[t.req].tokens--
 }
@@ -190,6 +240,9 @@ func (s *sim) finish(q *request) {
 	if s.measuring {
 		s.finished++
 		s.res.Attempts += int64(q.attempt)
+		if s.finished >= s.cfg.Observations {
+			s.stop = true // exactly Observations requests are counted
+		}
 	}
 }
 

@@ -1,12 +1,20 @@
 package engine
 
-import "github.com/websim/websim/engine/stats"
+import (
+	"math"
+	"slices"
+
+	"github.com/websim/websim/engine/stats"
+)
 
 // Result holds the figures of one run (one scenario, load and replication)
-// or of several replications pooled by Merge-like code in the runner.
+// or of several replications pooled by Merge.
 type Result struct {
 	Load        string
 	Replication int
+	// Replications is the number of runs pooled into the figures: 1 for a
+	// run, more after Merge.
+	Replications int
 
 	// Arrivals counts requests (not attempts) that arrived after the warm-up.
 	Arrivals int64
@@ -44,6 +52,10 @@ type Result struct {
 	// warm-up, on behalf of attempts whose user had already given up.
 	WastedWork float64
 
+	// Entities has one entry per request type, in Model order: the same
+	// counts and response figures as the totals, for its requests alone.
+	Entities []EntityResult
+
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult
 	// AppServers has one entry per application server.
@@ -67,6 +79,25 @@ type Result struct {
 	// Response.CIHalfWidth95 for paired comparisons; both may be nil.
 	ResponseHist    *stats.Histogram `json:"-"`
 	ResponseBatches []float64        `json:"-"`
+	// ReplicationMeans holds, after Merge, the mean response of each
+	// replication pooled (NaN for one without a completed request), behind
+	// the pooled Response.CIHalfWidth95; nil for a single run.
+	ReplicationMeans []float64 `json:"-"`
+}
+
+// EntityResult holds the figures of one request type.
+type EntityResult struct {
+	Name string
+	// Arrivals, Completed, Failed and Abandoned count its requests as the
+	// totals of Result do.
+	Arrivals, Completed, Failed, Abandoned int64
+	// Response is over its completed requests, with the same percentiles
+	// and interval (batch means in a run, replications after Merge) as
+	// Result.Response.
+	Response Summary
+
+	ResponseHist     *stats.Histogram `json:"-"`
+	ReplicationMeans []float64        `json:"-"`
 }
 
 // Invariants are whole-run counts (warm-up included) that tests use to
@@ -94,6 +125,9 @@ type ServerResult struct {
 	Arrived, Waited int64
 	// Timeouts counts calls whose caller gave up at the TimeLimit.
 	Timeouts int64
+	// AdmissionWaits counts, on an application server with MaxAdmitted,
+	// the requests that found it full and waited in its accept queue.
+	AdmissionWaits int64
 	// OrphanJobs and OrphanWork count the jobs, and their service time,
 	// that the server did for callers that had already given up.
 	OrphanJobs int64
@@ -111,4 +145,248 @@ type Summary struct {
 	P50, P90, P95, P99      float64
 	CIHalfWidth95           float64
 	BatchesForCI, BatchSize int64
+}
+
+// entityStats are the running figures of one request type in a run.
+type entityStats struct {
+	arrivals, failed, abandoned int64
+	resp                        stats.Tally
+	hist                        stats.Histogram
+	batches                     stats.BatchMeans
+}
+
+func (e *entityStats) add(response float64) {
+	e.resp.Add(response)
+	e.hist.Add(response)
+	e.batches.Add(response)
+}
+
+// entityResults assembles the figures of each request type.
+func (s *sim) entityResults() []EntityResult {
+	out := make([]EntityResult, len(s.ents))
+	if len(s.ents) == 1 {
+		hist := s.respHist
+		e := &s.ents[0]
+		out[0] = EntityResult{
+			Name: s.m.Entities[0].Name, Arrivals: e.arrivals,
+			Completed: s.resp.N(), Failed: e.failed, Abandoned: e.abandoned,
+			Response: summarize(&s.resp, &s.respHist), ResponseHist: &hist,
+		}
+		n, size := s.batches.Batches()
+		out[0].Response.BatchesForCI, out[0].Response.BatchSize = int64(n), size
+		out[0].Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
+		return out
+	}
+	for i := range s.ents {
+		e := &s.ents[i]
+		hist := e.hist
+		out[i] = EntityResult{
+			Name: s.m.Entities[i].Name, Arrivals: e.arrivals,
+			Completed: e.resp.N(), Failed: e.failed, Abandoned: e.abandoned,
+			Response: summarize(&e.resp, &e.hist), ResponseHist: &hist,
+		}
+		n, size := e.batches.Batches()
+		out[i].Response.BatchesForCI, out[i].Response.BatchSize = int64(n), size
+		out[i].Response.CIHalfWidth95 = e.batches.HalfWidth(0.95)
+	}
+	return out
+}
+
+// Merge pools others, more replications of the same scenario and load
+// (the same model), into r: counts add up, time averages (utilizations,
+// queues, simulated time, warm-up) are averaged over the replications,
+// response times pool their means and variances, their percentiles are
+// computed once, from the merged histogram, and the 95% interval of the
+// mean response becomes the Student t interval over the replications'
+// means. A run that was not stable makes the pool not stable, with the
+// first reason. Merge never changes others, nor anything r shares with
+// them or with a copy of r.
+func (r *Result) Merge(others ...*Result) {
+	if len(others) == 0 {
+		return
+	}
+	means := slices.Clip(r.replicationMeans())
+	hists := []*stats.Histogram{r.ResponseHist}
+	ents := slices.Clone(r.Entities)
+	entMeans := make([][]float64, len(ents))
+	entHists := make([][]*stats.Histogram, len(ents))
+	for i := range ents {
+		entMeans[i] = slices.Clip(ents[i].replicationMeans())
+		entHists[i] = []*stats.Histogram{ents[i].ResponseHist}
+	}
+	for _, o := range others {
+		r.add(o)
+		means = append(means, o.replicationMeans()...)
+		hists = append(hists, o.ResponseHist)
+		for i := range ents {
+			if i >= len(o.Entities) {
+				continue
+			}
+			e, x := &ents[i], &o.Entities[i]
+			e.Arrivals += x.Arrivals
+			e.Completed += x.Completed
+			e.Failed += x.Failed
+			e.Abandoned += x.Abandoned
+			e.Response = combineSummary(e.Response, x.Response)
+			entMeans[i] = append(entMeans[i], x.replicationMeans()...)
+			entHists[i] = append(entHists[i], x.ResponseHist)
+		}
+	}
+	r.ResponseHist = mergeHists(hists)
+	r.Response = finishSummary(r.Response, r.ResponseHist, means)
+	r.ReplicationMeans = means
+	r.ResponseBatches = nil // batches of one run do not pool
+	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil)
+	for i := range ents {
+		e := &ents[i]
+		e.ResponseHist = mergeHists(entHists[i])
+		e.Response = finishSummary(e.Response, e.ResponseHist, entMeans[i])
+		e.ReplicationMeans = entMeans[i]
+	}
+	r.Entities = ents
+}
+
+// add pools o's counts, time averages, servers and response summaries
+// into r, leaving percentiles from histograms and intervals to Merge.
+func (r *Result) add(o *Result) {
+	n, m := float64(max(1, r.Replications)), float64(max(1, o.Replications))
+	avg := func(x, y float64) float64 { return (x*n + y*m) / (n + m) }
+	r.Arrivals += o.Arrivals
+	r.Completed += o.Completed
+	r.Failed += o.Failed
+	r.Abandoned += o.Abandoned
+	r.Retries += o.Retries
+	r.Timeouts += o.Timeouts
+	r.Attempts += o.Attempts
+	r.InSystem += o.InSystem
+	r.Captures += o.Captures
+	r.InstantCaptures += o.InstantCaptures
+	r.ParallelSteps += o.ParallelSteps
+	r.SequentialSteps += o.SequentialSteps
+	r.LateCopies += o.LateCopies
+	r.WastedWork += o.WastedWork
+	r.Events += o.Events
+	r.AppUtilization = avg(r.AppUtilization, o.AppUtilization)
+	r.AppQueue = avg(r.AppQueue, o.AppQueue)
+	r.SimTime = avg(r.SimTime, o.SimTime)
+	r.WarmUp = avg(r.WarmUp, o.WarmUp)
+	if r.Stable && !o.Stable {
+		r.Stable, r.Unstable = false, o.Unstable
+	}
+	r.Check.ArrivedAll += o.Check.ArrivedAll
+	r.Check.FinishedAll += o.Check.FinishedAll
+	r.Check.Open += o.Check.Open
+	r.Check.UnitsBusy += o.Check.UnitsBusy
+	r.Check.UnitsHeld += o.Check.UnitsHeld
+	r.Servers = mergeServers(r.Servers, o.Servers, avg)
+	r.AppServers = mergeServers(r.AppServers, o.AppServers, avg)
+	r.Response = combineSummary(r.Response, o.Response)
+	r.AttemptResponse = combineSummary(r.AttemptResponse, o.AttemptResponse)
+	r.Replications = int(n + m)
+}
+
+// replicationMeans are the means behind a pooled interval: those kept by
+// Merge, or the run's own mean.
+func (r *Result) replicationMeans() []float64 {
+	if r.ReplicationMeans != nil {
+		return r.ReplicationMeans
+	}
+	return []float64{meanOrNaN(r.Response)}
+}
+
+func (e *EntityResult) replicationMeans() []float64 {
+	if e.ReplicationMeans != nil {
+		return e.ReplicationMeans
+	}
+	return []float64{meanOrNaN(e.Response)}
+}
+
+func meanOrNaN(s Summary) float64 {
+	if s.N == 0 {
+		return math.NaN()
+	}
+	return s.Mean
+}
+
+func mergeServers(a, b []ServerResult, avg func(x, y float64) float64) []ServerResult {
+	out := make([]ServerResult, len(a))
+	copy(out, a)
+	for i := range out {
+		if i >= len(b) {
+			break
+		}
+		d, s := &out[i], &b[i]
+		d.Utilization = avg(d.Utilization, s.Utilization)
+		d.MeanQueue = avg(d.MeanQueue, s.MeanQueue)
+		d.Jobs += s.Jobs
+		d.Arrived += s.Arrived
+		d.Waited += s.Waited
+		d.Timeouts += s.Timeouts
+		d.AdmissionWaits += s.AdmissionWaits
+		d.OrphanJobs += s.OrphanJobs
+		d.OrphanWork += s.OrphanWork
+		d.PeakBusy = max(d.PeakBusy, s.PeakBusy)
+	}
+	return out
+}
+
+// mergeHists returns a new histogram holding the observations of hs (nil
+// ones skipped), or nil when all are nil.
+func mergeHists(hs []*stats.Histogram) *stats.Histogram {
+	var h *stats.Histogram
+	for _, x := range hs {
+		if x == nil {
+			continue
+		}
+		if h == nil {
+			h = &stats.Histogram{}
+		}
+		h.Merge(x)
+	}
+	return h
+}
+
+// combineSummary pools two summaries of independent samples: counts add,
+// the mean is weighted by count, the variance pools within and between the
+// samples (Chan et al.), and the percentiles are count-weighted averages
+// (finishSummary replaces them when a merged histogram exists).
+func combineSummary(a, b Summary) Summary {
+	switch {
+	case b.N == 0:
+		return a
+	case a.N == 0:
+		return b
+	}
+	out := Summary{N: a.N + b.N}
+	na, nb, n := float64(a.N), float64(b.N), float64(a.N+b.N)
+	delta := b.Mean - a.Mean
+	out.Mean = a.Mean + delta*nb/n
+	ss := a.SD*a.SD*(na-1) + b.SD*b.SD*(nb-1) + delta*delta*na*nb/n
+	out.SD = math.Sqrt(math.Max(0, ss/(n-1)))
+	out.Min, out.Max = min(a.Min, b.Min), max(a.Max, b.Max)
+	wa, wb := na/n, nb/n
+	out.P50, out.P90 = wa*a.P50+wb*b.P50, wa*a.P90+wb*b.P90
+	out.P95, out.P99 = wa*a.P95+wb*b.P95, wa*a.P99+wb*b.P99
+	return out
+}
+
+// finishSummary ends a pooled summary: percentiles from hist, the merged
+// histogram, when there is one, and the Student t interval over means (NaN
+// with fewer than 2 that are not NaN, or without means).
+func finishSummary(s Summary, hist *stats.Histogram, means []float64) Summary {
+	s.BatchesForCI, s.BatchSize = 0, 0
+	if hist != nil && hist.N() > 0 {
+		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
+	}
+	s.CIHalfWidth95 = math.NaN()
+	var t stats.Tally
+	for _, x := range means {
+		if !math.IsNaN(x) {
+			t.Add(x)
+		}
+	}
+	if k := t.N(); k > 1 {
+		s.CIHalfWidth95 = stats.StudentT(0.95, int(k)-1) * t.SD() / math.Sqrt(float64(k))
+	}
+	return s
 }

@@ -8,18 +8,16 @@ import "math/rand/v2"
 // times and draws (common random numbers), and a run's results do not
 // depend on which other runs go on at the same time.
 const (
-	streamArrival    = 1 << 20 // + entity
-	streamAttribute  = 2 << 20 // + entity
-	streamPatience   = 3 << 20 // + entity
-	streamRetry      = 4 << 20 // + entity
-	streamService    = 5 << 20 // + server
-	streamBgArrival  = 6 << 20 // + server
-	streamBgService  = 7 << 20 // + server
-	streamLocal      = 8 << 20 // processing on the application servers
-	streamRouting    = 9 << 20 // success draws
-	streamSelection  = 10 << 20
-	streamRAT        = 11 << 20
-	streamCopyRoutes = 12 << 20
+	streamArrival   = 1 << 20 // + entity
+	streamAttribute = 2 << 20 // + entity
+	streamPatience  = 3 << 20 // + entity
+	streamRetry     = 4 << 20 // + entity
+	streamService   = 5 << 20 // + server
+	streamBgArrival = 6 << 20 // + server
+	streamBgService = 7 << 20 // + server
+	streamLocal     = 8 << 20 // processing on the application servers
+	streamRouting   = 9 << 20 // success draws
+	streamSelection = 10 << 20
 )
 
 // runSeed mixes the base seed with a load level and replication

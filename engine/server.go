@@ -40,9 +40,11 @@ type job struct {
 	orphan bool
 	dist   Dist
 	start  float64
+	// cell locates dist (the call's step, or the server's row).
+	cell string
 }
 
-func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist) int32 {
+func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist, cell string) int32 {
 	var j int32
 	if n := len(s.freeJobs); n > 0 {
 		j = s.freeJobs[n-1]
@@ -51,7 +53,7 @@ func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist) int32 {
 		s.jobs = append(s.jobs, job{})
 		j = int32(len(s.jobs) - 1)
 	}
-	s.jobs[j] = job{tok: tok, gen: gen, server: server, dist: d}
+	s.jobs[j] = job{tok: tok, gen: gen, server: server, dist: d, cell: cell}
 	return j
 }
 
@@ -94,7 +96,11 @@ func (s *sim) startJob(j int32) {
 		}
 		d = jb.dist.Sample(r)
 	}
-	s.cal.schedule(s.now+d, evJobDone, j, 0)
+	if jb.tok < 0 {
+		s.schedule(d, evJobDone, j, 0, srcBgService, jb.server)
+		return
+	}
+	s.schedule(d, evJobDone, j, 0, srcJob, j)
 }
 
 // jobDone ends job j's service: the caller, if still waiting, gets its
@@ -195,6 +201,9 @@ func (s *sim) timeout(ti int32, gen uint32) {
 		s.trace(ti, "gives up on %s: its TimeLimit has passed (the server still does the work)", s.m.Servers[jb.server].Name)
 	}
 	t.gen++
+	if q := &s.reqs[t.req]; q.attempt == t.attempt {
+		q.timedOut = true
+	}
 	if s.measuring {
 		s.res.Timeouts++
 		s.servers[jb.server].timeouts++
@@ -210,7 +219,11 @@ func (s *sim) timeout(ti int32, gen uint32) {
 func (s *sim) background(i int32) {
 	sv := &s.servers[i]
 	def := &s.m.Servers[i]
-	j := s.newJob(-1, 0, i, def.BackgroundServiceTime)
+	d := def.BackgroundInterArrival.Sample(sv.rBgArr)
+	s.schedule(d, evBackground, i, 0, srcBackground, i)
+	if s.stop || !s.stillArrival(srcBackground, i, s.now+d) {
+		return
+	}
+	j := s.newJob(-1, 0, i, def.BackgroundServiceTime, def.Cell)
 	s.arrive(j)
-	s.cal.schedule(s.now+def.BackgroundInterArrival.Sample(sv.rBgArr), evBackground, i, 0)
 }

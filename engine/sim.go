@@ -84,9 +84,18 @@ func (e *RunError) Error() string {
 	if e.Scenario != "" {
 		run = fmt.Sprintf(", scenario %s, load %s", e.Scenario, e.Load)
 	}
+	if e.Entity == "" {
+		return fmt.Sprintf("%s: at simulated %s%s: %s", where, formatTime(e.Time, e.Unit), run, detail)
+	}
 	return fmt.Sprintf("%s: at simulated %s%s, request %d (%s, attempt %d): %s",
 		where, formatTime(e.Time, e.Unit), run, e.Request, e.Entity, e.Attempt, detail)
 }
+
+// ErrClock is the cause of a RunError whose simulated clock cannot go on:
+// a drawn time that is negative, not a number or infinite, or times so
+// small (or zero) that the clock stops advancing. The RunError's Cell is
+// the distribution's cell, when the model gives one.
+var ErrClock = errors.New("the simulated clock cannot advance")
 
 func (e *RunError) Unwrap() error { return e.Err }
 
@@ -116,6 +125,9 @@ type sim struct {
 
 	rArrival, rAttr, rPatience, rRetry []*rand.Rand
 	rLocal, rRouting, rSelect          *rand.Rand
+	// lbs finds the least busy application server (LeastBusy only).
+	lbs        loadTree
+	lastPicked int32
 
 	nextCyclic  int32
 	nextID      int64
@@ -129,12 +141,19 @@ type sim struct {
 	measuring bool
 	stop      bool
 	err       error
-	// stepsAtInstant counts token steps since the clock last moved.
-	stepsAtInstant int
+	// stepsAtInstant counts token steps, and eventsAtInstant events, since
+	// the clock last moved; stillSrc says where the last delay came from
+	// that did not move it, and stillArrivals counts each entity's
+	// arrivals in a row that did not move it (the clock guard).
+	stepsAtInstant, eventsAtInstant int
+	stillSrc                        delaySource
+	stillRef                        int32
+	stillArrivals                   []int32
 	// tr is the trace, nil when not tracing.
 	tr *tracer
 
 	res          Result
+	ents         []entityStats
 	resp, tryRsp stats.Tally
 	respHist     stats.Histogram
 	tryHist      stats.Histogram
@@ -153,6 +172,7 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 		return nil, err
 	}
 	s.loop()
+	s.checkClockMoved()
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -186,6 +206,8 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		}
 	}
 	n := len(m.Entities)
+	s.stillArrivals = make([]int32, n+len(m.Servers))
+	s.ents = make([]entityStats, n)
 	s.rArrival = make([]*rand.Rand, n)
 	s.rAttr = make([]*rand.Rand, n)
 	s.rPatience = make([]*rand.Rand, n)
@@ -218,15 +240,22 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		s.ctx.Params[i] = p.Value
 	}
 
+	if m.App.Selection == LeastBusy && m.App.Servers > 1 {
+		s.lbs.init(m.App.Servers)
+		s.lastPicked = -1
+	}
 	for e := range m.Entities {
 		if d := m.Entities[e].InterArrival[cfg.Load]; d != nil {
-			s.cal.schedule(d.Sample(s.rArrival[e]), evArrival, int32(e), 0)
+			s.schedule(d.Sample(s.rArrival[e]), evArrival, int32(e), 0, srcArrival, int32(e))
 		}
 	}
 	for i := range m.Servers {
 		if d := m.Servers[i].BackgroundInterArrival; d != nil && m.Servers[i].BackgroundServiceTime != nil {
-			s.cal.schedule(d.Sample(s.servers[i].rBgArr), evBackground, int32(i), 0)
+			s.schedule(d.Sample(s.servers[i].rBgArr), evBackground, int32(i), 0, srcBackground, int32(i))
 		}
+	}
+	if s.err != nil {
+		return nil, s.err
 	}
 	if cfg.WarmUp > 0 {
 		// Priority 0 and scheduled first: statistics start before anything
@@ -248,7 +277,10 @@ func (s *sim) loop() {
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()
 		if ev.t != s.now {
-			s.stepsAtInstant = 0
+			s.stepsAtInstant, s.eventsAtInstant, s.stillSrc = 0, 0, srcNone
+		} else if s.eventsAtInstant++; s.eventsAtInstant > maxStepsPerInstant {
+			s.clockStopped(fmt.Sprintf("%d events at the same instant", maxStepsPerInstant))
+			return
 		}
 		s.now = ev.t
 		s.res.Events++
@@ -261,6 +293,11 @@ func (s *sim) loop() {
 			t := &s.toks[ev.ref]
 			if t.cont == contSuccessDraw {
 				s.wasteWork(t, t.workStart)
+				if t.localUnit {
+					// A copy's local work is done: its extra unit goes back.
+					t.localUnit = false
+					s.release(ev.ref)
+				}
 			}
 			s.drive(ev.ref)
 		case evJobDone:
@@ -276,9 +313,6 @@ func (s *sim) loop() {
 		}
 		for s.ready.len() > 0 && !s.stop {
 			s.drive(s.ready.pop())
-		}
-		if s.finished >= s.cfg.Observations {
-			break
 		}
 		if s.res.Events&0xffff == 0 {
 			s.checkDeadlocks()
@@ -318,11 +352,14 @@ func (s *sim) startMeasuring() {
 	}
 }
 
-// recordResponse folds one completed request into the figures.
-func (s *sim) recordResponse(response, attempt float64) {
+// recordResponse folds one completed request of entity e into the figures.
+func (s *sim) recordResponse(e int32, response, attempt float64) {
 	s.resp.Add(response)
 	s.respHist.Add(response)
 	s.batches.Add(response)
+	if len(s.ents) > 1 { // with one entity, its figures are the totals
+		s.ents[e].add(response)
+	}
 	s.tryRsp.Add(attempt)
 	s.tryHist.Add(attempt)
 	if s.cfg.ResponseSeries != nil {
@@ -337,11 +374,25 @@ func (s *sim) setContext(t *token) {
 	s.ctx.AppUtil = float64(a.busy) / float64(a.capacity)
 	s.ctx.Attempt = int(t.attempt) // a late copy works for its own attempt
 	s.ctx.Attrs = s.requestAttrs(t.req)
+	s.ctx.Copy = 0
+	if n := len(t.frames); n > 0 {
+		s.ctx.Copy = int(t.frames[n-1].copyNo)
+	}
 }
 
 // fail stops the run with an error located at cell, for token t's request.
 func (s *sim) fail(t *token, cell string, err error) {
 	s.failRequest(t.req, cell, err)
+}
+
+// failRun stops the run with an error located at cell that belongs to no
+// request (background load, say).
+func (s *sim) failRun(cell string, err error) {
+	if s.err != nil {
+		return
+	}
+	s.err = &RunError{Cell: cell, Time: s.now, Unit: s.m.TimeUnit, Err: err}
+	s.stop = true
 }
 
 func (s *sim) failRequest(r int32, cell string, err error) {
@@ -393,7 +444,7 @@ func (s *sim) Queue(i int) float64 {
 	}
 	n := 0
 	for k := range s.apps {
-		n += s.apps[k].queue.len()
+		n += s.apps[k].waiting()
 	}
 	return float64(n)
 }
@@ -415,6 +466,7 @@ func (s *sim) result() *Result {
 	r := s.res
 	r.Load = s.m.Loads[s.load]
 	r.Replication = s.cfg.Replication
+	r.Replications = 1
 	r.InSystem = s.open
 	r.SimTime = s.now
 	r.WarmUp = min(s.cfg.WarmUp, s.now)
@@ -443,6 +495,7 @@ func (s *sim) result() *Result {
 			Name: fmt.Sprintf("App%d", i+1), Capacity: int(a.capacity),
 			Utilization: b / float64(a.capacity), MeanQueue: q, PeakBusy: int(a.peakBusy),
 			Jobs: a.grants, Arrived: a.arrived, Waited: a.waited,
+			AdmissionWaits: a.admissionWaits,
 		}
 		r.Check.UnitsBusy += int64(a.busy)
 	}
@@ -464,6 +517,7 @@ func (s *sim) result() *Result {
 	r.Check.FinishedAll = s.finishedAll
 	r.Check.Open = s.open
 	r.Check.UnitsHeld = s.unitsHeld()
+	r.Entities = s.entityResults()
 	return &r
 }
 
@@ -476,13 +530,9 @@ func summarize(t *stats.Tally, h *stats.Histogram) Summary {
 
 // unitsHeld sums the units held by live tokens.
 func (s *sim) unitsHeld() int64 {
-	free := make([]bool, len(s.toks))
-	for _, ti := range s.freeToks {
-		free[ti] = true
-	}
 	n := int64(0)
 	for i := range s.toks {
-		if !free[i] {
+		if !s.toks[i].free {
 			n += int64(s.toks[i].held)
 		}
 	}

@@ -29,17 +29,32 @@ type token struct {
 	cancelled bool
 	// queued is true while the token waits in its server's unit queue.
 	queued bool
-	// copyNo numbers a Parallel copy among its siblings, from 1.
+	// copyNo numbers a Parallel copy among all its siblings, from 1 (for
+	// the trace; expressions see the frame's number).
 	copyNo int32
+	// localUnit is true while a Parallel copy holds the extra unit of its
+	// local processing.
+	localUnit bool
+	// inFlight marks a token whose request is already admitted (calls,
+	// parents, copies), for InFlightFirst; a main token's entry is not.
+	// free is true while the slot is on the free list.
+	inFlight, free bool
+	// workTime is the drawn duration of a copy's local processing, waiting
+	// for its unit.
+	workTime float64
 	// attempt is the attempt of its request that the token works for (a
 	// late copy may outlive its attempt).
 	attempt int32
 }
 
-// frame is a place in a service; left counts the sequential repetitions of
-// a nested step still to run after the current one.
+// frame is a place in a service. copyNo is the number of the run of a
+// nested service this frame is (0 for an entity's stage). On a Nested step
+// running in sequence, run is the index of the run under way among runs
+// (every service of the step, Count times each).
 type frame struct {
-	svc, step, left int32
+	svc, step int32
+	run, runs int32
+	copyNo    int32
 }
 
 // contKind says what a token does when it goes on.
@@ -54,6 +69,7 @@ const (
 	contCallReturn                  // waiting for a call's answer
 	contFork                        // the Parallel step's extra unit is usable: make the copies
 	contGate                        // waiting for the copies
+	contLocal                       // a copy's local unit is usable: start the work
 )
 
 // gate is the Hold Parents gate of a Parallel step (paper 3.4).
@@ -73,7 +89,7 @@ func (s *sim) newToken(req, app, gateID int32) int32 {
 		ti = int32(len(s.toks) - 1)
 	}
 	t := &s.toks[ti]
-	*t = token{req: req, app: app, gate: gateID, frames: t.frames[:0], gen: t.gen + 1, job: -1, attempt: s.reqs[req].attempt}
+	*t = token{req: req, app: app, gate: gateID, frames: t.frames[:0], gen: t.gen + 1, job: -1, attempt: s.reqs[req].attempt, inFlight: gateID >= 0}
 	s.reqs[req].tokens++
 	return ti
 }
@@ -82,6 +98,7 @@ func (s *sim) freeToken(ti int32) {
 	t := &s.toks[ti]
 	r := t.req
 	t.frames = t.frames[:0]
+	t.free = true
 	s.freeToks = append(s.freeToks, ti)
 	s.reqs[r].tokens--
 	s.maybeFreeRequest(r)
@@ -97,6 +114,11 @@ func (s *sim) drive(ti int32) {
 	for !s.stop {
 		t := &s.toks[ti]
 		if s.stepsAtInstant++; s.stepsAtInstant > maxStepsPerInstant {
+			if s.stillSrc != srcNone {
+				// Delays of zero keep the loop at this instant.
+				s.clockStopped(fmt.Sprintf("%d steps at the same instant", maxStepsPerInstant))
+				return
+			}
 			cell := ""
 			if len(t.frames) > 0 {
 				cell = s.step(t).Cell
@@ -106,6 +128,7 @@ func (s *sim) drive(ti int32) {
 		}
 		switch t.cont {
 		case contEnter:
+			t.inFlight = true // admitted: its next units are in flight
 			t.stage = 0
 			st := s.m.Entities[s.reqs[t.req].entity].Stages[0]
 			t.frames = append(t.frames, frame{svc: int32(st.Service)})
@@ -127,6 +150,10 @@ func (s *sim) drive(ti int32) {
 		case contFork:
 			s.fork(ti)
 			return
+		case contLocal:
+			if !s.startWork(ti, t.workTime) {
+				return
+			}
 		default:
 			return
 		}
@@ -174,13 +201,15 @@ func (s *sim) execStep(ti int32) bool {
 		if st.ProcTime != nil {
 			d = st.ProcTime.Sample(s.rLocal)
 		}
-		t.cont = contSuccessDraw
-		if d <= 0 {
-			return true
+		if d > 0 && t.gate >= 0 {
+			// A copy holds no unit of its own: its work takes one more,
+			// given back when the work is done.
+			t.workTime, t.localUnit = d, true
+			if !s.acquire(ti, contLocal) {
+				return false
+			}
 		}
-		t.workStart = s.now
-		s.cal.schedule(s.now+d, evResume, ti, 0)
-		return false
+		return s.startWork(ti, d)
 	case Call:
 		return s.acquire(ti, contSend)
 	case Nested:
@@ -202,12 +231,42 @@ func (s *sim) execStep(ti int32) bool {
 		if s.measuring {
 			s.res.SequentialSteps++
 		}
-		f.left = count - 1
-		t.frames = append(t.frames, frame{svc: int32(st.Service)})
+		f.run, f.runs = 0, count*int32(nestedCount(st))
+		t.frames = append(t.frames, frame{svc: nestedService(st, 0), copyNo: 1})
 		t.cont = contStep
 		return true
 	}
 	return false
+}
+
+// startWork starts d of local processing for token ti (on the unit it
+// holds, or on a copy's extra unit). It returns true when the token goes
+// on at once.
+func (s *sim) startWork(ti int32, d float64) bool {
+	t := &s.toks[ti]
+	t.cont = contSuccessDraw
+	if d == 0 {
+		return true
+	}
+	t.workStart = s.now
+	s.schedule(d, evResume, ti, 0, srcStep, ti)
+	return false
+}
+
+// nestedCount is the number of services a Nested step runs.
+func nestedCount(st *Step) int {
+	if len(st.Services) > 0 {
+		return len(st.Services)
+	}
+	return 1
+}
+
+// nestedService is the k-th service a Nested step runs.
+func nestedService(st *Step, k int) int32 {
+	if len(st.Services) > 0 {
+		return int32(st.Services[k])
+	}
+	return int32(st.Service)
 }
 
 // nestedPlan evaluates Count and Mode of a Nested step when it starts.
@@ -304,13 +363,15 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 	t.frames = t.frames[:len(t.frames)-1]
 	if n := len(t.frames); n > 0 {
 		f := &t.frames[n-1]
-		if ok && f.left > 0 {
-			f.left--
-			t.frames = append(t.frames, frame{svc: int32(s.m.Services[f.svc].Steps[f.step].Service)})
+		if ok && f.run+1 < f.runs {
+			f.run++
+			st := &s.m.Services[f.svc].Steps[f.step]
+			count := f.runs / int32(nestedCount(st))
+			t.frames = append(t.frames, frame{svc: nestedService(st, int(f.run/count)), copyNo: f.run%count + 1})
 			t.cont = contStep
 			return true
 		}
-		f.left = 0
+		f.run, f.runs = 0, 0
 		t.ok, t.cont = ok, afterNested(ok)
 		return true
 	}
@@ -351,7 +412,7 @@ func (s *sim) send(ti int32) {
 	st := s.step(t)
 	t.gen++
 	t.cont = contCallReturn
-	j := s.newJob(ti, t.gen, int32(st.Server), st.ProcTime)
+	j := s.newJob(ti, t.gen, int32(st.Server), st.ProcTime, st.Cell)
 	t = &s.toks[ti]
 	t.job = j
 	if s.tr != nil {
@@ -378,19 +439,27 @@ func (s *sim) fork(ti int32) {
 		s.gates = append(s.gates, gate{})
 		g = int32(len(s.gates) - 1)
 	}
-	s.gates[g] = gate{parent: ti, outstanding: count}
+	nsvc := int32(nestedCount(st))
+	s.gates[g] = gate{parent: ti, outstanding: count * nsvc}
 	t.cont = contGate
 	if s.tr != nil {
-		s.trace(ti, "forks %d copies of %s and waits at the gate", count, s.m.Services[st.Service].Name)
+		names := s.m.Services[nestedService(st, 0)].Name
+		for k := 1; k < int(nsvc); k++ {
+			names += ", " + s.m.Services[nestedService(st, k)].Name
+		}
+		s.trace(ti, "forks %d copies of %s and waits at the gate", count*nsvc, names)
 	}
-	req, app, svc := t.req, t.app, int32(st.Service)
-	for k := range count {
-		c := s.newToken(req, app, g)
-		ct := &s.toks[c]
-		ct.copyNo = k + 1
-		ct.frames = append(ct.frames, frame{svc: svc})
-		ct.cont = contStep
-		s.ready.push(c)
+	req, app := t.req, t.app
+	for k := range nsvc {
+		svc := nestedService(st, int(k))
+		for c := range count {
+			ci := s.newToken(req, app, g)
+			ct := &s.toks[ci]
+			ct.copyNo = k*count + c + 1
+			ct.frames = append(ct.frames, frame{svc: svc, copyNo: c + 1})
+			ct.cont = contStep
+			s.ready.push(ci)
+		}
 	}
 }
 

@@ -147,13 +147,22 @@ func (e *Error) Caret() string {
 }
 
 // Variables every expression sees, as fields of engine.EvalContext.
-var envNames = []string{"AppUtil", "Now", "Load", "Attempt"}
+var envNames = []string{"AppUtil", "Now", "Load", "Attempt", "Copy", "Elapsed", "TimedOut"}
+
+// BuiltinNames returns the names every expression sees before any
+// attribute or Settings name (AppUtil, Now, Load, Attempt, Copy, Elapsed,
+// TimedOut), so that a reader can refuse an attribute or parameter that
+// would be shadowed by one of them.
+func BuiltinNames() []string { return append([]string(nil), envNames...) }
 
 // Functions a user may call, besides AND, OR, NOT and IF.
 var (
 	serverFuncs = []string{"util", "queue", "busy"}
 	// mathFuncs are expr builtins also accepted in any case (ABS, MIN...).
 	mathFuncs = []string{"abs", "ceil", "floor", "round", "min", "max"}
+	// domainFuncs are websim's own math functions, in any case, with
+	// their number of arguments; their domain is checked at run time.
+	domainFuncs = map[string]int{"exp": 1, "log": 1, "sqrt": 1, "pow": 2}
 	// otherBuiltins are accepted as written.
 	otherBuiltins = []string{"int", "float", "len", "upper", "lower", "trim"}
 	excelFuncs    = []string{"AND", "OR", "NOT", "IF"}
@@ -245,6 +254,13 @@ func newConfig() *conf.Config {
 			Types: []reflect.Type{reflect.TypeOf(func(any, int) float64 { return 0 })},
 		}
 	}
+	for name, n := range domainFuncs {
+		typ := reflect.TypeOf(func(any) float64 { return 0 })
+		if n == 2 {
+			typ = reflect.TypeOf(func(any, any) float64 { return 0 })
+		}
+		cfg.Functions[name] = &builtin.Function{Name: name, Func: vmDomainFunc(name), Types: []reflect.Type{typ}}
+	}
 	cfg.Check()
 	return cfg
 }
@@ -324,6 +340,9 @@ func (c *compilation) fromExpr(err error) *Error {
 	e := &Error{Src: c.src, Pos: at, Msg: fe.Message}
 	if fe.Message == "unexpected token EOF" {
 		e.Pos, e.Msg = len([]rune(c.src)), "the expression ends too soon"
+		if open, at, ok := unclosed(c.src); ok {
+			e.Msg = fmt.Sprintf("missing %q to close the %q of column %d", closing[open], string(open), at+1)
+		}
 	}
 	// expr names tokens by their Go kind: say what the user wrote.
 	e.Msg = unexpectedToken.ReplaceAllString(e.Msg, `unexpected "$1"`)
@@ -341,6 +360,41 @@ func (c *compilation) fromExpr(err error) *Error {
 		e.Hint = "write " + string(r[at]) + "="
 	}
 	return e
+}
+
+// closing pairs each opening bracket with the one that closes it.
+var closing = map[rune]string{'(': ")", '[': "]", '{': "}"}
+
+// unclosed finds the innermost bracket of src left open at its end (string
+// literals skipped): the bracket and its rune column.
+func unclosed(src string) (open rune, at int, ok bool) {
+	type mark struct {
+		r  rune
+		at int
+	}
+	var stack []mark
+	in := []rune(src)
+	for i := 0; i < len(in); i++ {
+		switch r := in[i]; r {
+		case '"', '\'', '`':
+			for i++; i < len(in) && in[i] != r; i++ {
+				if in[i] == '\\' && r != '`' {
+					i++
+				}
+			}
+		case '(', '[', '{':
+			stack = append(stack, mark{r, i})
+		case ')', ']', '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0, 0, false
+	}
+	m := stack[len(stack)-1]
+	return m.r, m.at, true
 }
 
 var unexpectedToken = regexp.MustCompile(`unexpected token \w+\("((?:[^"\\]|\\.)*)"\)`)
@@ -364,7 +418,9 @@ func typeWords(t string) string {
 var excelHints = map[string]string{
 	"mod":       "a % b (whole numbers)",
 	"sum":       "a + b",
-	"power":     "a ^ b",
+	"power":     "pow(a, b) or a ^ b",
+	"ln":        "log(x), the natural logarithm",
+	"log10":     "log(x) / log(10)",
 	"roundup":   "ceil(x)",
 	"rounddown": "floor(x)",
 	"average":   "(a + b) / 2",

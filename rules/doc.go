@@ -9,19 +9,30 @@
 //	Now                   the simulated time
 //	Load                  the label of the load level, as text ("L5")
 //	Attempt               the request's attempt number, from 1
+//	Copy                  the number, from 1, of the Parallel copy (or sequential
+//	                      repetition) of a nested service the step belongs to; 0 outside
+//	Elapsed               in RetryProbability: the failed attempt's time from its
+//	                      start to its failure; 0 elsewhere
+//	TimedOut              in RetryProbability: true when a TimeLimit failed the
+//	                      attempt; false elsewhere
 //	Cards, SwitchUtil...  every request attribute and every Settings name
 //	util("GWay")          busy fraction of a server ("App": the application servers)
 //	queue("GWay")         jobs waiting for a server
 //	busy("GWay")          busy units of a server
 //
-// and the functions abs, ceil, floor, round, min, max (in any case), int,
-// float, len, upper, lower and trim. Nothing reads the clock, the disk or
+// and the functions abs, ceil, floor, round, min, max, exp, log (natural,
+// Excel's LN), sqrt and pow(x, y) (in any case), int, float, len, upper,
+// lower and trim. exp, log, sqrt and pow check their domain at every
+// evaluation: the log of a number <= 0, the square root of one < 0, or a
+// result that is not a finite number (exp(1000), pow(-8, 0.5)) is a
+// *RunError naming Expr.Cell, like any other run-time fault. Nothing reads the clock, the disk or
 // the network, and no expression loops: ranges (1..n), closures (map,
 // filter...), "let" and ";" are refused, so the work of an evaluation is
 // bounded by the length of the expression.
 //
 // Names are matched exactly first, then ignoring case (cards finds Cards).
-// AppUtil, Now, Load and Attempt come first, then attributes, then Settings.
+// AppUtil, Now, Load, Attempt, Copy, Elapsed and TimedOut come first, then
+// attributes, then Settings.
 // A name, function or server that exists nowhere is a compile error that
 // suggests the closest one. A Mode cell may write parallel and sequential
 // without quotes; its text is read in any case.
@@ -45,7 +56,7 @@
 //
 // Refused, with a hint saying what to write: ";" between arguments (write
 // ","), "&" (write and), "=<" and "=>" (write <= and >=), MOD (a % b), SUM
-// (a + b), POWER (a ^ b), ROUNDUP (ceil), ROUNDDOWN (floor), now() (Now,
+// (a + b), POWER (pow(a, b) or a ^ b), LN (log), ROUNDUP (ceil), ROUNDDOWN (floor), now() (Now,
 // the simulated time). expr's own "if c { a } else { b }" is not available:
 // IF is a function here.
 //
@@ -64,6 +75,7 @@
 // column, a closest-name suggestion and a hint,
 //
 //	unknown name "SwitchUtl" at column 11; did you mean "SwitchUtil"?
+//	missing ")" to close the "(" of column 3 at column 51
 //
 // and Caret() shows the expression with a caret under the column.
 //

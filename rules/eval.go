@@ -3,6 +3,8 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
@@ -204,4 +206,55 @@ func (e *Expr) Parallel(c *engine.EvalContext) (bool, error) {
 		return false, e.fail(checkValue(Mode, s, runProblem))
 	}
 	return p, nil
+}
+
+// domain computes websim's own math functions, checking their domain: it
+// returns the value, or a message saying what is wrong ("" when fine).
+func domain(name string, x, y float64) (float64, string) {
+	var v float64
+	switch name {
+	case "exp":
+		v = math.Exp(x)
+	case "log":
+		if !(x > 0) {
+			return 0, fmt.Sprintf("log(%s): the logarithm needs a number above 0", fmtNum(x))
+		}
+		v = math.Log(x)
+	case "sqrt":
+		if !(x >= 0) {
+			return 0, fmt.Sprintf("sqrt(%s): the square root needs a number >= 0", fmtNum(x))
+		}
+		v = math.Sqrt(x)
+	case "pow":
+		v = math.Pow(x, y)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		args := fmtNum(x)
+		if name == "pow" {
+			args += ", " + fmtNum(y)
+		}
+		return 0, fmt.Sprintf("%s(%s) gives %s, not a finite number", name, args, fmtNum(v))
+	}
+	return v, ""
+}
+
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// vmDomainFunc is domain for programs run on expr's virtual machine.
+func vmDomainFunc(name string) func(args ...any) (any, error) {
+	return func(args ...any) (any, error) {
+		var xy [2]float64
+		for i, a := range args {
+			f, ok := toFloat(a)
+			if !ok {
+				return nil, fmt.Errorf("%s takes numbers, not %s", name, describeValue(a))
+			}
+			xy[i] = f
+		}
+		v, msg := domain(name, xy[0], xy[1])
+		if msg != "" {
+			return nil, errors.New(msg)
+		}
+		return v, nil
+	}
 }

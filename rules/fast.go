@@ -40,6 +40,10 @@ func (b builder) num(n ast.Node) numFn {
 			return func(m *machine) float64 { return m.c.Now }
 		case "Attempt":
 			return func(m *machine) float64 { return float64(m.c.Attempt) }
+		case "Copy":
+			return func(m *machine) float64 { return float64(m.c.Copy) }
+		case "Elapsed":
+			return func(m *machine) float64 { return m.c.Elapsed }
 		}
 	case *ast.CallNode:
 		return b.call(n)
@@ -75,6 +79,9 @@ func (b builder) num(n ast.Node) numFn {
 
 func (b builder) call(n *ast.CallNode) numFn {
 	id, ok := n.Callee.(*ast.IdentifierNode)
+	if ok && domainFuncs[id.Value] > 0 {
+		return b.domainCall(id.Value, n)
+	}
 	if !ok || len(n.Arguments) != 2 {
 		return nil
 	}
@@ -126,6 +133,35 @@ func (b builder) call(n *ast.CallNode) numFn {
 		}
 	}
 	return nil
+}
+
+// domainCall builds exp, log, sqrt or pow, whose domain errors are faults.
+func (b builder) domainCall(name string, n *ast.CallNode) numFn {
+	x := b.num(n.Arguments[0])
+	if x == nil {
+		return nil
+	}
+	pos := b.c.pos(n)
+	if len(n.Arguments) == 1 {
+		return func(m *machine) float64 {
+			v, msg := domain(name, x(m), 0)
+			if msg != "" {
+				m.setFault(msg, pos)
+			}
+			return v
+		}
+	}
+	y := b.num(n.Arguments[1])
+	if y == nil {
+		return nil
+	}
+	return func(m *machine) float64 {
+		v, msg := domain(name, x(m), y(m))
+		if msg != "" {
+			m.setFault(msg, pos)
+		}
+		return v
+	}
 }
 
 func (m *machine) setFault(msg string, pos int) {
@@ -222,6 +258,10 @@ func (b builder) boolean(n ast.Node) boolFn {
 	case *ast.BoolNode:
 		v := n.Value
 		return func(*machine) bool { return v }
+	case *ast.IdentifierNode:
+		if n.Value == "TimedOut" {
+			return func(m *machine) bool { return m.c.TimedOut }
+		}
 	case *ast.ConstantNode:
 		if v, ok := n.Value.(bool); ok {
 			return func(*machine) bool { return v }

@@ -40,6 +40,10 @@ var fuzzSeeds = []string{
 	`-(-Attempt)`,
 	`9223372036854775807 + 1`,
 	`0.1e400`,
+	`exp(Cards) + log(Size) - sqrt(Copy) * pow(Elapsed, 2)`,
+	`TimedOut ? log(AppUtil) : exp(1000)`,
+	`IF(AppUtil <> SwitchUtil, "parallel", "sequential"`,
+	`pow(-Cards, 0.5) > 1`,
 }
 
 func FuzzCompile(f *testing.F) {

@@ -195,6 +195,19 @@ func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
 			c.walk(&args[i])
 		}
 		ast.Patch(np, &ast.BuiltinNode{Name: lower, Arguments: args})
+	case domainFuncs[lower] > 0:
+		if want := domainFuncs[lower]; len(args) != want {
+			example := lower + "(x)"
+			if want == 2 {
+				example = "pow(x, y)"
+			}
+			c.fail(c.pos(n), fmt.Sprintf("%s takes %d argument%s, not %d", lower, want, map[bool]string{true: "s"}[want > 1], len(args)), "", example)
+			return
+		}
+		for i := range args {
+			c.walk(&args[i])
+		}
+		id.Value = lower
 	case excelHints[lower] != "":
 		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), "", excelHints[lower])
 	case lower == "now":
@@ -205,6 +218,7 @@ func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
 			return
 		}
 		funcs := append(append(append([]string{}, serverFuncs...), mathFuncs...), otherBuiltins...)
+		funcs = append(funcs, "exp", "log", "sqrt", "pow")
 		funcs = append(funcs, excelFuncs...)
 		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), suggest.Closest(name, funcs), "")
 	}

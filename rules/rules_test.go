@@ -25,7 +25,7 @@ func (fakeState) Busy(i int) float64  { return float64(i + 1) }
 
 func testContext() *engine.EvalContext {
 	return &engine.EvalContext{
-		AppUtil: 0.4, Now: 120, Load: "L5", Attempt: 2,
+		AppUtil: 0.4, Now: 120, Load: "L5", Attempt: 2, Copy: 3, Elapsed: 1.5, TimedOut: true,
 		Attrs:  []float64{3, 2.5},
 		Params: []float64{0.01, 0.6, 5},
 		State:  fakeState{},
@@ -126,6 +126,19 @@ func TestEval(t *testing.T) {
 		{Probability, `AppUtil`, 0.4, true},
 		{Time, `Now / 2`, 60.0, true},
 		{Time, `Load == "L5" ? 1.5 : 2`, 1.5, true},
+		{Number, `exp(Size - 2.5)`, 1.0, true},
+		{Number, `sqrt(Size * 10 - 9)`, 4.0, true},
+		{Number, `log(Cards * Cards) / log(Cards)`, 2.0, true},
+		{Number, `pow(Cards, 2)`, 9.0, true},
+		{Number, `EXP(0) + Log(1) + SQRT(4) + POW(2, 0)`, 4.0, true},
+		{Time, `RATParameter * exp(10 * AppUtil)`, 0.01 * math.Exp(4), true},
+		{Number, `exp(len(Load))`, math.Exp(2), false},
+		{Count, `Copy`, 3.0, true},
+		{Count, `Copy + Attempt`, 5.0, true},
+		{Number, `Elapsed * 2`, 3.0, true},
+		{Probability, `TimedOut ? 0.1 : 0.9`, 0.1, true},
+		{Probability, `Elapsed < 2 and not TimedOut ? 0.8 : 0.2`, 0.2, true},
+		{Bool, `TimedOut`, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
@@ -210,7 +223,14 @@ func TestCompileErrors(t *testing.T) {
 			`expected "parallel" or "sequential", but the expression gives true or false at column 4; try: condition ? "parallel" : "sequential"`},
 		{Number, `§Load`, `expected a number, but the expression gives text at column 1`},
 		{Count, `Cards + §`, `the expression ends too soon at column 9`},
-		{Count, `(Cards + 1§`, `the expression ends too soon at column 11`},
+		{Count, `(Cards + 1§`, `missing ")" to close the "(" of column 1 at column 11`},
+		{Mode, `IF(AppUtil <> SwitchUtil, "parallel", "sequential"§`, `missing ")" to close the "(" of column 3 at column 51`},
+		{Count, `max(Cards, ")(", (Size + 1)§`, `missing ")" to close the "(" of column 4 at column 28`},
+		{Number, `[Cards, Size§`, `missing "]" to close the "[" of column 1 at column 13`},
+		{Number, `§exp(1, 2)`, `exp takes 1 argument, not 2 at column 1; try: exp(x)`},
+		{Number, `§pow(2)`, `pow takes 2 arguments, not 1 at column 1; try: pow(x, y)`},
+		{Number, `§LN(Size)`, `unknown function "LN" at column 1; try: log(x), the natural logarithm`},
+		{Number, `§sqr(Size)`, `unknown function "sqr" at column 1; did you mean "sqrt"?`},
 		{Bool, `§IF(Cards > 2, TRUE)`,
 			`IF takes 3 arguments, not 2 at column 1; try: IF(condition, value if true, value if false) or condition ? a : b`},
 		{Bool, `§NOT(Cards, Size)`, `NOT takes one condition at column 1; try: NOT(a)`},
@@ -273,16 +293,21 @@ func TestRunErrors(t *testing.T) {
 		kind Kind
 		src  string
 		want string
+		vm   bool // the virtual machine finds the fault too
 	}{
-		{Count, `Cards - 4`, `ProcData.xlsx!ASumSvc!H3: expression "Cards - 4" gave -1, which is not a whole number >= 0`},
-		{Count, `Size`, `ProcData.xlsx!ASumSvc!H3: expression "Size" gave 2.5, which is not a whole number >= 0`},
-		{Probability, `Cards / 2`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / 2" gave 1.5, which is not a probability from 0 to 1`},
-		{Time, `Now - 200`, `ProcData.xlsx!ASumSvc!H3: expression "Now - 200" gave -80, which is not a time >= 0`},
-		{Number, `Cards / (Size - 2.5)`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / (Size - 2.5)" fails at column 7: division by zero`},
-		{Bool, `Cards / (Size - 2.5) > 1`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / (Size - 2.5) > 1" fails at column 7: division by zero`},
-		{Mode, `Load`, `ProcData.xlsx!ASumSvc!H3: expression "Load" gave "L5", which is not "parallel" or "sequential"`},
-		{Mode, `lower(Load) + "x"`, `ProcData.xlsx!ASumSvc!H3: expression "lower(Load) + \"x\"" gave "l5x", which is not "parallel" or "sequential"`},
-		{Count, `max(Cards, 1, -Size) - 4`, `ProcData.xlsx!ASumSvc!H3: expression "max(Cards, 1, -Size) - 4" gave -1, which is not a whole number >= 0`},
+		{Count, `Cards - 4`, `ProcData.xlsx!ASumSvc!H3: expression "Cards - 4" gave -1, which is not a whole number >= 0`, false},
+		{Count, `Size`, `ProcData.xlsx!ASumSvc!H3: expression "Size" gave 2.5, which is not a whole number >= 0`, false},
+		{Probability, `Cards / 2`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / 2" gave 1.5, which is not a probability from 0 to 1`, false},
+		{Time, `Now - 200`, `ProcData.xlsx!ASumSvc!H3: expression "Now - 200" gave -80, which is not a time >= 0`, false},
+		{Number, `Cards / (Size - 2.5)`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / (Size - 2.5)" fails at column 7: division by zero`, false},
+		{Bool, `Cards / (Size - 2.5) > 1`, `ProcData.xlsx!ASumSvc!H3: expression "Cards / (Size - 2.5) > 1" fails at column 7: division by zero`, false},
+		{Mode, `Load`, `ProcData.xlsx!ASumSvc!H3: expression "Load" gave "L5", which is not "parallel" or "sequential"`, false},
+		{Mode, `lower(Load) + "x"`, `ProcData.xlsx!ASumSvc!H3: expression "lower(Load) + \"x\"" gave "l5x", which is not "parallel" or "sequential"`, false},
+		{Count, `max(Cards, 1, -Size) - 4`, `ProcData.xlsx!ASumSvc!H3: expression "max(Cards, 1, -Size) - 4" gave -1, which is not a whole number >= 0`, false},
+		{Number, `1 + log(Cards - 3)`, `ProcData.xlsx!ASumSvc!H3: expression "1 + log(Cards - 3)" fails at column 5: log(0): the logarithm needs a number above 0`, true},
+		{Number, `sqrt(Size - 3)`, `ProcData.xlsx!ASumSvc!H3: expression "sqrt(Size - 3)" fails at column 1: sqrt(-0.5): the square root needs a number >= 0`, true},
+		{Bool, `exp(Now * 10) > 1`, `ProcData.xlsx!ASumSvc!H3: expression "exp(Now * 10) > 1" fails at column 1: exp(1200) gives +Inf, not a finite number`, true},
+		{Number, `pow(-Cards, 0.5)`, `ProcData.xlsx!ASumSvc!H3: expression "pow(-Cards, 0.5)" fails at column 1: pow(-3, 0.5) gives NaN, not a finite number`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
@@ -298,6 +323,14 @@ func TestRunErrors(t *testing.T) {
 			}
 			if err.Error() != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", err, tt.want)
+			}
+			// The virtual machine finds the same fault, in its own words.
+			if !tt.vm {
+				return
+			}
+			_, err = eval(onVM(e), testContext())
+			if !errors.As(err, &re) || re.Cell != e.Cell {
+				t.Errorf("on the virtual machine: got %v, want a *RunError at the cell", err)
 			}
 		})
 	}
@@ -384,5 +417,26 @@ func BenchmarkCompile(b *testing.B) {
 		if _, err := Compile(`AppUtil < SwitchUtil ? "parallel" : "sequential"`, Mode, testNames); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestBuiltinNamesAreResolved(t *testing.T) {
+	// Every built-in name compiles on its own, and the list is a copy.
+	for _, n := range BuiltinNames() {
+		kind := Number
+		switch n {
+		case "Load":
+			kind = Mode
+		case "TimedOut":
+			kind = Bool
+		}
+		if _, err := Compile(n, kind, testNames); err != nil && !strings.Contains(err.Error(), "parallel") {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
+	names := BuiltinNames()
+	names[0] = "x"
+	if BuiltinNames()[0] != "AppUtil" {
+		t.Error("BuiltinNames returned the package's own slice")
 	}
 }

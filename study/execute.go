@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -298,144 +299,34 @@ func precise(r *engine.Result, target float64) bool {
 	return !math.IsNaN(hw) && r.Response.Mean > 0 && hw <= target*r.Response.Mean
 }
 
-// pool combines the replications of one scenario at one load.
+// pool combines the replications of one scenario at one load
+// (engine.Result.Merge) and keeps what Compare pairs.
 func pool(run *Run, reps []outcome) {
 	first := reps[0].res
 	r := *first
-	r.Servers = append([]engine.ServerResult(nil), first.Servers...)
-	r.AppServers = append([]engine.ServerResult(nil), first.AppServers...)
-	var means stats.Tally
-	var hist stats.Histogram
-	resp := make([]*engine.Result, len(reps))
 	run.batchMeans, run.batchSize = first.ResponseBatches, first.Response.BatchSize
+	rest := make([]*engine.Result, 0, len(reps)-1)
 	for i, o := range reps {
-		resp[i] = o.res
 		// A replication without a completed request has no mean: it does
 		// not enter the interval or the pairing (NaN marks it).
 		m := math.NaN()
 		if o.res.Response.N > 0 {
 			m = o.res.Response.Mean
-			means.Add(m)
 		}
 		run.replicationMeans = append(run.replicationMeans, m)
-		if o.res.ResponseHist != nil {
-			hist.Merge(o.res.ResponseHist)
+		if i > 0 {
+			rest = append(rest, o.res)
 		}
 		run.WallSeconds += o.wall
 		run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
 	}
-	if len(reps) > 1 {
-		k := float64(len(reps))
-		r.Arrivals, r.Completed, r.Failed, r.Abandoned = 0, 0, 0, 0
-		r.Retries, r.Timeouts, r.Attempts, r.InSystem = 0, 0, 0, 0
-		r.Captures, r.InstantCaptures, r.ParallelSteps, r.SequentialSteps = 0, 0, 0, 0
-		r.LateCopies, r.WastedWork, r.Events = 0, 0, 0
-		r.AppUtilization, r.AppQueue, r.SimTime, r.WarmUp = 0, 0, 0, 0
-		for i := range r.Servers {
-			r.Servers[i] = engine.ServerResult{Name: r.Servers[i].Name, Capacity: r.Servers[i].Capacity}
-		}
-		for i := range r.AppServers {
-			r.AppServers[i] = engine.ServerResult{Name: r.AppServers[i].Name, Capacity: r.AppServers[i].Capacity}
-		}
-		for _, x := range resp {
-			r.Arrivals += x.Arrivals
-			r.Completed += x.Completed
-			r.Failed += x.Failed
-			r.Abandoned += x.Abandoned
-			r.Retries += x.Retries
-			r.Timeouts += x.Timeouts
-			r.Attempts += x.Attempts
-			r.InSystem += x.InSystem
-			r.Captures += x.Captures
-			r.InstantCaptures += x.InstantCaptures
-			r.ParallelSteps += x.ParallelSteps
-			r.SequentialSteps += x.SequentialSteps
-			r.LateCopies += x.LateCopies
-			r.WastedWork += x.WastedWork
-			r.Events += x.Events
-			r.AppUtilization += x.AppUtilization / k
-			r.AppQueue += x.AppQueue / k
-			r.SimTime += x.SimTime / k
-			r.WarmUp += x.WarmUp / k
-			if !x.Stable && r.Stable {
-				r.Stable, r.Unstable = false, x.Unstable
-			}
-			for i, s := range x.Servers {
-				addServer(&r.Servers[i], s, k)
-			}
-			for i, s := range x.AppServers {
-				addServer(&r.AppServers[i], s, k)
-			}
-		}
-		r.Response = pooledSummary(resp, func(x *engine.Result) engine.Summary { return x.Response }, &hist)
-		r.AttemptResponse = pooledSummary(resp, func(x *engine.Result) engine.Summary { return x.AttemptResponse }, nil)
-		r.Response.CIHalfWidth95 = math.NaN()
-		if n := means.N(); n > 1 {
-			r.Response.CIHalfWidth95 = stats.StudentT(0.95, int(n)-1) * means.SD() / math.Sqrt(float64(n))
-		}
+	r.Merge(rest...)
+	r.ResponseHist, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil
+	r.Entities = slices.Clone(r.Entities)
+	for i := range r.Entities {
+		r.Entities[i].ResponseHist, r.Entities[i].ReplicationMeans = nil, nil
 	}
-	r.ResponseHist, r.ResponseBatches = nil, nil
 	run.Result = r
-}
-
-func addServer(dst *engine.ServerResult, s engine.ServerResult, k float64) {
-	dst.Utilization += s.Utilization / k
-	dst.MeanQueue += s.MeanQueue / k
-	dst.Jobs += s.Jobs
-	dst.Arrived += s.Arrived
-	dst.Waited += s.Waited
-	dst.Timeouts += s.Timeouts
-	dst.OrphanJobs += s.OrphanJobs
-	dst.OrphanWork += s.OrphanWork
-	dst.PeakBusy = max(dst.PeakBusy, s.PeakBusy)
-}
-
-// pooledSummary combines summaries of independent samples: counts add, the
-// mean is weighted by count, the variance pools within and between
-// samples, and quantiles come from the merged histogram (or, without one,
-// are count-weighted averages).
-func pooledSummary(rs []*engine.Result, get func(*engine.Result) engine.Summary, hist *stats.Histogram) engine.Summary {
-	var out engine.Summary
-	var sum, sumSq float64
-	first := true
-	for _, r := range rs {
-		s := get(r)
-		if s.N == 0 {
-			continue
-		}
-		n := float64(s.N)
-		out.N += s.N
-		sum += s.Mean * n
-		sumSq += (s.SD*s.SD)*(n-1) + s.Mean*s.Mean*n
-		if first || s.Min < out.Min {
-			out.Min = s.Min
-		}
-		if first || s.Max > out.Max {
-			out.Max = s.Max
-		}
-		first = false
-	}
-	if out.N == 0 {
-		return out
-	}
-	n := float64(out.N)
-	out.Mean = sum / n
-	if out.N > 1 {
-		out.SD = math.Sqrt(math.Max(0, (sumSq-n*out.Mean*out.Mean)/(n-1)))
-	}
-	if hist != nil && hist.N() > 0 {
-		out.P50, out.P90, out.P95, out.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
-		return out
-	}
-	for _, r := range rs {
-		s := get(r)
-		w := float64(s.N) / n
-		out.P50 += w * s.P50
-		out.P90 += w * s.P90
-		out.P95 += w * s.P95
-		out.P99 += w * s.P99
-	}
-	return out
 }
 
 // Compare measures run a against run b, the same load in two scenarios:

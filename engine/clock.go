@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+)
+
+// delaySource says which cell of the model a drawn delay came from, so
+// that the clock guard can name it.
+type delaySource uint8
+
+const (
+	srcNone       delaySource = iota
+	srcArrival                // ref: entity (InterArrival at this load)
+	srcBackground             // ref: server (BackgroundInterArrival)
+	srcBgService              // ref: server (BackgroundServiceTime)
+	srcStep                   // ref: token (its step's ProcTime)
+	srcJob                    // ref: job (its call step's ProcTime)
+	srcRAT                    // ref: token
+	srcPatience               // ref: entity
+	srcRetry                  // ref: entity (RetryDelay)
+)
+
+// maxStillArrivals bounds an entity's arrivals in a row that do not move
+// the clock (a zero or vanishing inter-arrival time): no distribution of
+// times worth simulating draws that many zeros in a row.
+const maxStillArrivals = 1000
+
+// schedule adds an event d after now, guarding the clock: a delay that is
+// negative, not a number or infinite, or a time that overflows, stops the
+// run with an error naming the delay's cell. A delay that leaves the clock
+// where it is (zero, or too small to add to it) is remembered, so that a
+// clock that stops advancing can be traced to its cell.
+func (s *sim) schedule(d float64, kind eventKind, ref int32, gen uint32, src delaySource, srcRef int32) {
+	t := s.now + d
+	if !(d >= 0) || t > math.MaxFloat64 {
+		what := fmt.Sprintf("drew %g", d)
+		if d >= 0 {
+			what = fmt.Sprintf("drew %g, which takes the clock from %g past the largest time (it overflows)", d, s.now)
+		}
+		s.clockFault(src, srcRef, fmt.Errorf("%w: %s %s; expected a finite time >= 0", ErrClock, s.delayName(src, srcRef), what))
+		return
+	}
+	if t == s.now {
+		s.stillSrc, s.stillRef = src, srcRef
+	}
+	s.cal.schedule(t, kind, ref, gen)
+}
+
+// stillArrival counts the arrivals of entity e (src srcArrival) or the
+// background jobs of server e (srcBackground) whose next one does not move
+// the clock; it reports false (and stops the run) when there are too many
+// in a row.
+func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
+	k := e
+	if src == srcBackground {
+		k += int32(len(s.m.Entities))
+	}
+	if next > s.now {
+		s.stillArrivals[k] = 0
+		return true
+	}
+	if s.stillArrivals[k]++; s.stillArrivals[k] < maxStillArrivals {
+		return true
+	}
+	s.stillSrc, s.stillRef = src, e
+	what := "arrivals of " + s.m.Entities[e].Name
+	if src == srcBackground {
+		what = "background jobs of " + s.m.Servers[e].Name
+	}
+	s.clockStopped(fmt.Sprintf("%d %s in a row at the same instant", maxStillArrivals, what))
+	return false
+}
+
+// checkClockMoved refuses a run that measured its requests without the
+// clock moving: zero inter-arrival times with work that takes no time can
+// finish Observations requests at one instant, before the limit of still
+// arrivals is reached.
+func (s *sim) checkClockMoved() {
+	if s.err != nil || s.now != s.measureStart || s.finished < 2 {
+		return
+	}
+	for e, n := range s.stillArrivals[:len(s.m.Entities)] {
+		if n > 0 {
+			s.stillSrc, s.stillRef = srcArrival, int32(e)
+			s.clockStopped(fmt.Sprintf("%d requests finished without the clock moving", s.finished))
+			return
+		}
+	}
+}
+
+// clockStopped stops the run because the clock no longer advances, naming
+// the cell of the last delay that left it where it was.
+func (s *sim) clockStopped(what string) {
+	cause := "routing through steps that take no time"
+	if s.stillSrc != srcNone {
+		cause = s.delayName(s.stillSrc, s.stillRef) + " draws times that are zero or too small to move the clock"
+	}
+	s.clockFault(s.stillSrc, s.stillRef, fmt.Errorf("%w: %s: %s; expected times that let the clock move on",
+		ErrClock, what, cause))
+}
+
+// clockFault stops the run with err, located at the delay's cell.
+func (s *sim) clockFault(src delaySource, ref int32, err error) {
+	cell := s.delayCell(src, ref)
+	switch src {
+	case srcStep, srcRAT:
+		s.fail(&s.toks[ref], cell, err)
+	case srcJob:
+		if tok := s.jobs[ref].tok; tok >= 0 {
+			s.fail(&s.toks[tok], cell, err)
+			return
+		}
+		s.failRun(cell, err)
+	default:
+		s.failRun(cell, err)
+	}
+}
+
+// delayName says which distribution a delay came from: "InterArrival
+// Exp(0) of entity Web".
+func (s *sim) delayName(src delaySource, ref int32) string {
+	show := func(d Dist) string {
+		if d == nil {
+			return ""
+		}
+		return " " + d.String()
+	}
+	switch src {
+	case srcArrival:
+		e := &s.m.Entities[ref]
+		return fmt.Sprintf("InterArrival%s of %s", show(e.InterArrival[s.load]), e.Name)
+	case srcBackground:
+		sv := &s.m.Servers[ref]
+		return fmt.Sprintf("BackgroundInterArrival%s of %s", show(sv.BackgroundInterArrival), sv.Name)
+	case srcBgService:
+		sv := &s.m.Servers[ref]
+		return fmt.Sprintf("BackgroundServiceTime%s of %s", show(sv.BackgroundServiceTime), sv.Name)
+	case srcStep:
+		st := s.step(&s.toks[ref])
+		return fmt.Sprintf("ProcTime%s of step %s", show(st.ProcTime), st.Name)
+	case srcJob:
+		jb := &s.jobs[ref]
+		return fmt.Sprintf("service time%s at %s", show(jb.dist), s.m.Servers[jb.server].Name)
+	case srcRAT:
+		return "RAT"
+	case srcPatience:
+		e := &s.m.Entities[ref]
+		return fmt.Sprintf("Patience%s of %s", show(e.Patience), e.Name)
+	case srcRetry:
+		e := &s.m.Entities[ref]
+		return fmt.Sprintf("RetryDelay%s of %s", show(e.RetryDelay), e.Name)
+	}
+	return "a time"
+}
+
+// delayCell is the model's cell of a delay's distribution, or "".
+func (s *sim) delayCell(src delaySource, ref int32) string {
+	switch src {
+	case srcArrival:
+		e := &s.m.Entities[ref]
+		if s.load < len(e.InterArrivalCells) && e.InterArrivalCells[s.load] != "" {
+			return e.InterArrivalCells[s.load]
+		}
+		return e.Cell
+	case srcBackground, srcBgService:
+		return s.m.Servers[ref].Cell
+	case srcStep:
+		return s.step(&s.toks[ref]).Cell
+	case srcJob:
+		return s.jobs[ref].cell
+	case srcRAT:
+		return "RAT"
+	case srcPatience, srcRetry:
+		return s.m.Entities[ref].Cell
+	}
+	return ""
+}
