@@ -95,6 +95,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			newCommand(),
 			lbCommand(),
 			versionCommand(),
+			exportCommand(),
+			importCommand(),
+			diffCommand(),
 		},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
 EXIT STATUS:
