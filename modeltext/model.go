@@ -141,26 +141,21 @@ func colName(i int) string {
 func cellRef(i, n int) string { return colName(i) + strconv.Itoa(n) }
 
 // columnKeys are the row keys of the sheet's columns, by column: the
-// header's text when it is not blank and not repeated, else the column's
-// letter in parentheses, "(C)".
+// header's text, unless it is blank, repeats an earlier header, or has the
+// shape of another column's key; then the column's letter in parentheses,
+// "(C)".
 func (s *Sheet) columnKeys(width int) []string {
-	count := map[string]int{}
-	for _, h := range s.Header {
-		if !h.IsBlank() {
-			count[h.key()]++
-		}
-	}
+	seen := map[string]bool{}
 	keys := make([]string, width)
 	for i := range keys {
-		var h Cell
-		if i < len(s.Header) {
-			h = s.Header[i]
-		}
-		if h.IsBlank() || count[h.key()] > 1 || isColumnRef(h.key()) && h.key() != "("+colName(i)+")" {
+		h := at(s.Header, i)
+		k := h.key()
+		if h.IsBlank() || seen[k] || isColumnRef(k) && k != "("+colName(i)+")" {
 			keys[i] = "(" + colName(i) + ")"
 			continue
 		}
-		keys[i] = h.key()
+		seen[k] = true
+		keys[i] = k
 	}
 	return keys
 }

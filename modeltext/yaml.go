@@ -172,6 +172,14 @@ func (p *parser) add(n *yaml.Node, format string, args ...any) {
 
 var syntaxLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// parserErrors begin the messages of yaml's parser, whose line numbers
+// count from 0 (its scanner's count from 1).
+var parserErrors = []string{
+	"did not find expected <", "did not find expected node content", "did not find expected key",
+	"did not find expected '-' indicator", "did not find expected ','", "found undefined tag handle",
+	"found duplicate %", "found incompatible YAML document",
+}
+
 // syntax reports a YAML syntax error, located by its line.
 func (p *parser) syntax(err error) {
 	for _, msg := range strings.Split(err.Error(), "\n") {
@@ -183,6 +191,13 @@ func (p *parser) syntax(err error) {
 		if m := syntaxLine.FindStringSubmatch(msg); m != nil {
 			pr.Line, _ = strconv.Atoi(m[1])
 			pr.Msg = m[2] + "; expected YAML as websim export writes it"
+			// yaml reports a parser's (not a scanner's) line from 0.
+			for _, prefix := range parserErrors {
+				if strings.HasPrefix(m[2], prefix) {
+					pr.Line++
+					break
+				}
+			}
 		}
 		p.problems = append(p.problems, pr)
 	}
@@ -359,7 +374,7 @@ func (p *parser) cell(n *yaml.Node) (Cell, bool) {
 			}
 			sawFormula = true
 			if v.Kind != yaml.ScalarNode || !strings.HasPrefix(v.Value, "=") || len(strings.TrimSpace(v.Value)) < 2 {
-				p.add(v, "expected a formula starting with =, such as =1000/B2")
+				p.add(v, "expected a formula starting with =, such as =1+2")
 				return Cell{}, false
 			}
 			c.Formula = v.Value
