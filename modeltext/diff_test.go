@@ -84,7 +84,9 @@ func TestDiff(t *testing.T) {
 		}, []string{"SvcData.xlsx!ServerInfo!A4 (GWay): row moved from row 2 to row 4"}},
 		{"renamed sheet", func(t *testing.T) string { return edit(t, "  Start:", "  Begin:") },
 			[]string{`ProcData.xlsx!Begin: sheet renamed from "Start"`}},
-		{"added sheet", func(t *testing.T) string { return edit(t, "ProcData.xlsx:", "  Targets:\n    - [Entity, Measure, Limit]\n    - Measure: p95\n      Limit: 500\nProcData.xlsx:") },
+		{"added sheet", func(t *testing.T) string {
+			return edit(t, "ProcData.xlsx:", "  Targets:\n    - [Entity, Measure, Limit]\n    - Measure: p95\n      Limit: 500\nProcData.xlsx:")
+		},
 			[]string{"SvcData.xlsx!Targets: sheet added (1 row)"}},
 		{"added column", func(t *testing.T) string {
 			return edit(t, "    - [Entity, L1]\n    - Entity: ASUM\n      L1: Exp(40)\n", "    - [Entity, L1, L2]\n    - Entity: ASUM\n      L1: Exp(40)\n      L2: Exp(30)\n")
@@ -98,7 +100,9 @@ func TestDiff(t *testing.T) {
 			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): =3*5 (value 15) -> 15"}},
 		{"number and text that look alike", func(t *testing.T) string { return edit(t, "Value: 1\n", "Value: \"1\"\n") },
 			[]string{`SvcData.xlsx!Settings!B3 (Seed, Value): 1 -> "1"`}},
-		{"blank cell filled", func(t *testing.T) string { return edit(t, "      Capacity: 12\n", "      Capacity: 12\n      TimeLimit: 1000\n") },
+		{"blank cell filled", func(t *testing.T) string {
+			return edit(t, "      Capacity: 12\n", "      Capacity: 12\n      TimeLimit: 1000\n")
+		},
 			[]string{"SvcData.xlsx!ServerInfo!C3 (DSS, TimeLimit): (blank) -> 1000"}},
 		{"blank row inserted is layout", func(t *testing.T) string { return edit(t, "    - Server: DSS\n", "    - {}\n    - Server: DSS\n") }, nil},
 	}
