@@ -320,3 +320,79 @@ func saveAtomic(f *excelize.File, path string) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// layoutText describes how a workbook is laid out, for tests to compare
+// with the templates': per sheet, the frozen panes, column widths, header
+// comments and drop-down lists, and the template version property.
+func layoutText(path string) (string, error) {
+	x, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: unzipSizeLimit, UnzipXMLSizeLimit: unzipXMLSizeLimit, RawCellValue: true})
+	if err != nil {
+		return "", err
+	}
+	defer x.Close()
+	var b strings.Builder
+	props, err := x.GetCustomProps()
+	if err != nil {
+		return "", err
+	}
+	for _, p := range props {
+		fmt.Fprintf(&b, "property %s=%v\n", p.Name, p.Value)
+	}
+	for _, sheet := range x.GetSheetList() {
+		fmt.Fprintf(&b, "sheet %s\n", sheet)
+		panes, err := x.GetPanes(sheet)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "  frozen %v rows %d from %s\n", panes.Freeze, panes.YSplit, panes.TopLeftCell)
+		rows, err := x.GetRows(sheet, rawValues)
+		if err != nil {
+			return "", err
+		}
+		width := 0
+		if len(rows) > 0 {
+			width = len(rows[0])
+		}
+		for col := range width {
+			w, err := x.GetColWidth(sheet, colName(col))
+			if err != nil {
+				return "", err
+			}
+			style, err := x.GetCellStyle(sheet, cellRef(col, 1))
+			if err != nil {
+				return "", err
+			}
+			st, err := x.GetStyle(style)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "  column %s width %g bold %v\n", colName(col), w, st.Font != nil && st.Font.Bold)
+		}
+		comments, err := x.GetComments(sheet)
+		if err != nil {
+			return "", err
+		}
+		for _, c := range comments {
+			var text strings.Builder
+			for _, p := range c.Paragraph {
+				text.WriteString(p.Text)
+			}
+			fmt.Fprintf(&b, "  comment %s by %s: %s\n", c.Cell, c.Author, text.String())
+		}
+		dvs, err := x.GetDataValidations(sheet)
+		if err != nil {
+			return "", err
+		}
+		for _, d := range dvs {
+			fmt.Fprintf(&b, "  drop-down %s %s %s: %s / %s\n", d.Sqref, d.Formula1, deref(d.ErrorStyle), deref(d.ErrorTitle), deref(d.Error))
+		}
+	}
+	return b.String(), nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
