@@ -128,6 +128,23 @@ func TestExportGolden(t *testing.T) {
 	}
 }
 
+// The workbooks committed under templates/ are the text of the golden
+// exports: their history is readable in testdata/export.
+func TestCommittedTemplatesAreTheirText(t *testing.T) {
+	if *update {
+		t.Skip("the golden files are being rewritten")
+	}
+	for _, name := range templates.Names() {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("..", "templates", name)
+			if name == "loadbalancer" {
+				path = filepath.Join(path, "Parameters.xlsx")
+			}
+			golden(t, filepath.Join("export", "template-"+name+".yaml"), export(t, path))
+		})
+	}
+}
+
 // import then export gives the same text, byte for byte.
 func TestImportThenExportIsTheSameText(t *testing.T) {
 	for _, s := range sources(t) {

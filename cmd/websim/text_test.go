@@ -144,7 +144,7 @@ func TestGitDiffShowsTheText(t *testing.T) {
 	gitDo("init", "-q")
 	// The recipe, with the test binary standing in for websim.
 	gitDo("config", "diff.websim.textconv", "'"+self+"' export")
-	os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("*.xlsx diff=websim\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("*.xlsx binary diff=websim\n"), 0o644)
 	model := filepath.Join(repo, "model")
 	if err := os.MkdirAll(model, 0o755); err != nil {
 		t.Fatal(err)
