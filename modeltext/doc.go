@@ -34,8 +34,9 @@
 // value Excel saved with it (no value: none was saved). A column whose
 // header is blank, or repeats an earlier header of the sheet, is keyed by
 // its letter in parentheses: (C). Every sheet and column is exported, the
-// user's own included; styles, comments, charts and the rows above the
-// header row are not.
+// user's own included; styles and number formats, comments, charts,
+// merged cells, defined names and the empty rows above the header row are
+// not.
 //
 // The text is canonical: Parse then WriteText gives back the same bytes
 // for any text WriteText wrote. Write lays out the workbooks as the

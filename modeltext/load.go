@@ -55,6 +55,11 @@ func ReadFolder(dir string) (*Model, error) {
 		m.Books = append(m.Books, b)
 	}
 	if len(problems) > 0 {
+		if len(m.Books) == 0 {
+			if others, _ := filepath.Glob(filepath.Join(dir, "*.xlsx")); len(others) > 0 {
+				problems[len(problems)-1].Msg += fmt.Sprintf("; to export another workbook, name it: websim export %s", others[0])
+			}
+		}
 		return nil, problems
 	}
 	return m, nil
