@@ -32,6 +32,10 @@ const base = `SvcData.xlsx:
   ASUM:
     - [Service, OnSuccess, OnFailure]
     - Service: Start
+  Log:
+    - [Date, Change]
+    - Date: 2026-11-30
+      Change: more GWay
 ProcData.xlsx:
   Start:
     - [Step, ProcTime, SuccessRate, Server]
@@ -104,6 +108,9 @@ func TestDiff(t *testing.T) {
 			return edit(t, "      Capacity: 12\n", "      Capacity: 12\n      TimeLimit: 1000\n")
 		},
 			[]string{"SvcData.xlsx!ServerInfo!C3 (DSS, TimeLimit): (blank) -> 1000"}},
+		{"a sheet without a name column is compared row by row", func(t *testing.T) string {
+			return edit(t, "Change: more GWay", "Change: fewer GWay")
+		}, []string{"SvcData.xlsx!Log!B2 (row 2, Change): more GWay -> fewer GWay"}},
 		{"blank row inserted is layout", func(t *testing.T) string { return edit(t, "    - Server: DSS\n", "    - {}\n    - Server: DSS\n") }, nil},
 	}
 	var all strings.Builder

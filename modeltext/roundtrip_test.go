@@ -262,3 +262,28 @@ func sameParameters(t *testing.T, want, got string) {
 		t.Error("results differ at the same seed")
 	}
 }
+
+// A formula's saved value is what the model reader uses: written back
+// with its formula, it gives the results of the plain value. (The formulas
+// here compute something else, so that a lost saved value would show.)
+func TestImportedFormulasKeepTheirSavedValues(t *testing.T) {
+	text := string(export(t, filepath.Join("..", "samples", "mmc")))
+	withFormulas := strings.NewReplacer(
+		"      Value: 1000\n", "      Value: {formula: =1+1, value: 1000}\n",
+		"      rho0.5: Exp(0.1)\n", "      rho0.5: {formula: '=\"Exp(\"&1/4&\")\"', value: Exp(0.1)}\n",
+	).Replace(text)
+	if strings.Count(withFormulas, "formula:") != 2 {
+		t.Fatal("the mmc sample no longer has the cells this test turns into formulas")
+	}
+	want, err := workbook.Read(importText(t, []byte(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := workbook.Read(importText(t, []byte(withFormulas)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, g := results(t, want), results(t, got); w != g {
+		t.Errorf("results differ:\n%s", firstDifference(w, g))
+	}
+}

@@ -71,7 +71,7 @@ func readSheet(x *excelize.File, name string) (*Sheet, error) {
 			return nil, fmt.Errorf("row %d: %w", n, err)
 		}
 		if len(raw) == 0 {
-			if last > 0 && n-last >= emptyRunLimit {
+			if n-last >= emptyRunLimit {
 				break
 			}
 			continue

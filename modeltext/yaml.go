@@ -424,6 +424,9 @@ func (p *parser) value(n *yaml.Node) (Cell, bool) {
 			return Cell{}, false
 		}
 		return Cell{Kind: Number, Value: FormatNumber(f)}, true
+	case "!!timestamp":
+		// A date typed by hand: Excel's text of it.
+		return Cell{Kind: Text, Value: n.Value}, true
 	case "!!str":
 		if len(utf16.Encode([]rune(n.Value))) > maxCellChars {
 			p.add(n, "the text is longer than a cell holds; expected at most %d characters", maxCellChars)
