@@ -225,8 +225,7 @@ func diffSheet(book string, a, b *Sheet) []Difference {
 	// Rows: matched by name.
 	rowsA, rowsB := contentRows(a), contentRows(b)
 	name := rowNamer(a, b, keysA, keysB)
-	rowOf := map[int]int{} // b row -> a row
-	var addedRows []int
+	rowOf := map[int]int{} // b row -> a row; a b row not in it was added
 	if name != nil {
 		index := map[string]int{}
 		for _, i := range rowsA {
@@ -235,16 +234,12 @@ func diffSheet(book string, a, b *Sheet) []Difference {
 		for _, j := range rowsB {
 			if i, ok := index[name.of(b, j)]; ok {
 				rowOf[j] = i
-			} else {
-				addedRows = append(addedRows, j)
 			}
 		}
 	} else {
 		for n, j := range rowsB {
 			if n < len(rowsA) {
 				rowOf[j] = rowsA[n]
-			} else {
-				addedRows = append(addedRows, j)
 			}
 		}
 	}

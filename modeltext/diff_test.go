@@ -98,6 +98,12 @@ func TestDiff(t *testing.T) {
 		{"removed column", func(t *testing.T) string {
 			return edit(t, "[Server, Capacity, TimeLimit]", "[Server, Capacity]", "      TimeLimit: 2000\n", "")
 		}, []string{"SvcData.xlsx!ServerInfo!C1 (TimeLimit): column removed: GWay 2000"}},
+		{"renamed column", func(t *testing.T) string {
+			return edit(t, "[Server, Capacity, TimeLimit]", "[Server, Capacity, Limit]", "      TimeLimit: 2000\n", "      Limit: 2000\n")
+		}, []string{`SvcData.xlsx!ServerInfo!C1: column renamed from "TimeLimit" to "Limit"`}},
+		{"moved column", func(t *testing.T) string {
+			return edit(t, "[Step, ProcTime, SuccessRate, Server]", "[Step, Server, ProcTime, SuccessRate]")
+		}, []string{"ProcData.xlsx!Start!B1 (Server): column moved from D to B"}},
 		{"formula changed, same value", func(t *testing.T) string { return edit(t, "=3*5", "=5*3") },
 			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): formula =3*5 -> =5*3, same value 15"}},
 		{"formula replaced by its value", func(t *testing.T) string { return edit(t, "{formula: =3*5, value: 15}", "15") },
