@@ -42,6 +42,11 @@ func layoutFor(m *Model) func(*Book, *Sheet) sheetLayout {
 		switch {
 		case strings.EqualFold(b.Name, SvcData):
 			kind = svcKind(s.Name, entity)
+			// An entity sheet not yet named in Arrivals (the blank
+			// template's) is known by its header.
+			if kind == templates.OtherSheet && column(s, "service") >= 0 && (column(s, "onsuccess") >= 0 || column(s, "onfailure") >= 0) {
+				kind = templates.EntitySheet
+			}
 		case strings.EqualFold(b.Name, ProcData) && (column(s, "step") >= 0 || column(s, "proctime") >= 0):
 			kind = templates.ServiceSheet
 		}

@@ -11,7 +11,7 @@ import (
 // An imported model is laid out as the template it came from: the same
 // frozen headers, widths, header comments, drop-down lists and version.
 func TestImportIsLaidOutAsTheTemplates(t *testing.T) {
-	for _, name := range []string{"asum", "mmc"} {
+	for _, name := range []string{"asum", "mmc", "blank"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), name)
 			if err := templates.Create(dir, name); err != nil {
@@ -33,6 +33,12 @@ func TestImportIsLaidOutAsTheTemplates(t *testing.T) {
 				got, err := layoutText(filepath.Join(into, book))
 				if err != nil {
 					t.Fatal(err)
+				}
+				if name == "blank" {
+					// The blank template offers no names in its lists
+					// (its sheets are placeholders); an import offers
+					// the placeholders' names.
+					want, got = withoutDropDowns(want), withoutDropDowns(got)
 				}
 				if got != want {
 					t.Errorf("%s is not laid out as the template's:\n%s", book, lineDiff(want, got))
@@ -64,4 +70,14 @@ func lineDiff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+func withoutDropDowns(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(l, "  drop-down ") || strings.Contains(l, "selection rule") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
