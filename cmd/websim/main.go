@@ -97,6 +97,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			versionCommand(),
 			mergeCommand(),
 			clusterCommand(),
+			exportCommand(),
+			importCommand(),
+			diffCommand(),
 		},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
 EXIT STATUS:

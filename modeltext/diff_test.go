@@ -1,0 +1,165 @@
+package modeltext_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/websim/websim/modeltext"
+)
+
+// base is a small model's text, as export writes it.
+const base = `SvcData.xlsx:
+  Settings:
+    - [Name, Value]
+    - Name: TimeUnit
+      Value: ms
+    - Name: Seed
+      Value: 1
+  ServerInfo:
+    - [Server, Capacity, TimeLimit]
+    - Server: GWay
+      Capacity: 90
+      TimeLimit: 2000
+    - Server: DSS
+      Capacity: 12
+    - Server: CM
+      Capacity: {formula: =3*5, value: 15}
+  Arrivals:
+    - [Entity, L1]
+    - Entity: ASUM
+      L1: Exp(40)
+  ASUM:
+    - [Service, OnSuccess, OnFailure]
+    - Service: Start
+  Log:
+    - [Date, Change]
+    - Date: 2026-11-30
+      Change: more GWay
+ProcData.xlsx:
+  Start:
+    - [Step, ProcTime, SuccessRate, Server]
+    - Step: Auth
+      ProcTime: Exp(2)
+      SuccessRate: 0.99
+      Server: GWay
+`
+
+// edit applies replacements to base, each of which must apply.
+func edit(t *testing.T, pairs ...string) string {
+	t.Helper()
+	s := base
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("edit: %q is not in the base text", pairs[i])
+		}
+		s = strings.Replace(s, pairs[i], pairs[i+1], 1)
+	}
+	return s
+}
+
+func parse(t *testing.T, name, text string) *modeltext.Model {
+	t.Helper()
+	m, err := modeltext.Parse(name, []byte(text))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return m
+}
+
+func TestDiff(t *testing.T) {
+	cases := []struct {
+		name string
+		b    func(t *testing.T) string
+		// want are the lines expected (the golden file holds them all).
+		want []string
+	}{
+		{"same model", func(t *testing.T) string { return base }, nil},
+		{"changed cell", func(t *testing.T) string { return edit(t, "Capacity: 90", "Capacity: 60") },
+			[]string{"SvcData.xlsx!ServerInfo!B2 (GWay, Capacity): 90 -> 60"}},
+		{"inserted row", func(t *testing.T) string {
+			return edit(t, "    - Server: DSS\n", "    - Server: MTC\n      Capacity: 25\n    - Server: DSS\n")
+		}, []string{"SvcData.xlsx!ServerInfo!A3 (MTC): row added: Server MTC, Capacity 25"}},
+		{"removed row", func(t *testing.T) string { return edit(t, "    - Server: DSS\n      Capacity: 12\n", "") },
+			[]string{"SvcData.xlsx!ServerInfo!A3 (DSS): row removed: Server DSS, Capacity 12"}},
+		{"moved row", func(t *testing.T) string {
+			return edit(t, "    - Server: GWay\n      Capacity: 90\n      TimeLimit: 2000\n", "",
+				"  Arrivals:", "    - Server: GWay\n      Capacity: 90\n      TimeLimit: 2000\n  Arrivals:")
+		}, []string{"SvcData.xlsx!ServerInfo!A4 (GWay): row moved from row 2 to row 4"}},
+		{"renamed sheet", func(t *testing.T) string { return edit(t, "  Start:", "  Begin:") },
+			[]string{`ProcData.xlsx!Begin: sheet renamed from "Start"`}},
+		{"added sheet", func(t *testing.T) string {
+			return edit(t, "ProcData.xlsx:", "  Targets:\n    - [Entity, Measure, Limit]\n    - Measure: p95\n      Limit: 500\nProcData.xlsx:")
+		},
+			[]string{"SvcData.xlsx!Targets: sheet added (1 row)"}},
+		{"added column", func(t *testing.T) string {
+			return edit(t, "    - [Entity, L1]\n    - Entity: ASUM\n      L1: Exp(40)\n", "    - [Entity, L1, L2]\n    - Entity: ASUM\n      L1: Exp(40)\n      L2: Exp(30)\n")
+		}, []string{"SvcData.xlsx!Arrivals!C1 (L2): column added: ASUM Exp(30)"}},
+		{"removed column", func(t *testing.T) string {
+			return edit(t, "[Server, Capacity, TimeLimit]", "[Server, Capacity]", "      TimeLimit: 2000\n", "")
+		}, []string{"SvcData.xlsx!ServerInfo!C1 (TimeLimit): column removed: GWay 2000"}},
+		{"renamed column", func(t *testing.T) string {
+			return edit(t, "[Server, Capacity, TimeLimit]", "[Server, Capacity, Limit]", "      TimeLimit: 2000\n", "      Limit: 2000\n")
+		}, []string{`SvcData.xlsx!ServerInfo!C1: column renamed from "TimeLimit" to "Limit"`}},
+		{"moved column", func(t *testing.T) string {
+			return edit(t, "[Step, ProcTime, SuccessRate, Server]", "[Step, Server, ProcTime, SuccessRate]")
+		}, []string{"ProcData.xlsx!Start!B1 (Server): column moved from D to B"}},
+		{"formula changed, same value", func(t *testing.T) string { return edit(t, "=3*5", "=5*3") },
+			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): formula =3*5 -> =5*3, same value 15"}},
+		{"formula replaced by its value", func(t *testing.T) string { return edit(t, "{formula: =3*5, value: 15}", "15") },
+			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): =3*5 (value 15) -> 15"}},
+		{"number and text that look alike", func(t *testing.T) string { return edit(t, "Value: 1\n", "Value: \"1\"\n") },
+			[]string{`SvcData.xlsx!Settings!B3 (Seed, Value): 1 -> "1"`}},
+		{"blank cell filled", func(t *testing.T) string {
+			return edit(t, "      Capacity: 12\n", "      Capacity: 12\n      TimeLimit: 1000\n")
+		},
+			[]string{"SvcData.xlsx!ServerInfo!C3 (DSS, TimeLimit): (blank) -> 1000"}},
+		{"a sheet without a name column is compared row by row", func(t *testing.T) string {
+			return edit(t, "Change: more GWay", "Change: fewer GWay")
+		}, []string{"SvcData.xlsx!Log!B2 (row 2, Change): more GWay -> fewer GWay"}},
+		{"blank row inserted is layout", func(t *testing.T) string { return edit(t, "    - Server: DSS\n", "    - {}\n    - Server: DSS\n") }, nil},
+	}
+	var all strings.Builder
+	a := parse(t, "a.yaml", base)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, d := range modeltext.Diff(a, parse(t, "b.yaml", c.b(t))) {
+				got = append(got, d.String())
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
+			}
+			fmt.Fprintf(&all, "# %s\n", c.name)
+			for _, l := range got {
+				fmt.Fprintln(&all, l)
+			}
+		})
+	}
+	golden(t, "diff.golden", []byte(all.String()))
+}
+
+// Rows are matched by as many name columns as make them unique: in
+// Attributes, Entity and Attribute together.
+func TestDiffMatchesRowsByTheirNameColumns(t *testing.T) {
+	const a = `SvcData.xlsx:
+  Attributes:
+    - [Entity, Attribute, Value]
+    - {Entity: ASUM, Attribute: Cards, Value: "UniformInt(1,6)"}
+    - {Entity: ASUM, Attribute: Size, Value: 3}
+`
+	b := strings.Replace(a, "    - {Entity: ASUM, Attribute: Cards, Value: \"UniformInt(1,6)\"}\n", "", 1)
+	b = strings.Replace(b, "Value: 3}\n", "Value: 4}\n    - {Entity: ASUM, Attribute: Cards, Value: \"UniformInt(1,6)\"}\n", 1)
+	var got []string
+	for _, d := range modeltext.Diff(parse(t, "a.yaml", a), parse(t, "b.yaml", b)) {
+		got = append(got, d.String())
+	}
+	want := []string{
+		// Two rows swapped: one of them moved.
+		"SvcData.xlsx!Attributes!A2 (ASUM, Size): row moved from row 3 to row 2",
+		"SvcData.xlsx!Attributes!C2 (ASUM, Size, Value): 3 -> 4",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

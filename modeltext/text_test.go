@@ -1,0 +1,131 @@
+package modeltext_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/websim/websim/modeltext"
+)
+
+// odd holds the cells a text must carry unchanged through a workbook:
+// formulas (a number, a text with commas, none saved), true, texts that
+// look like numbers, booleans or formulas, edges of space, several lines,
+// numbers large and small, a blank header with values under it, a repeated
+// header, a number as a header, a blank row, an empty sheet.
+const odd = `Notes.xlsx:
+  My sheet é:
+    - [Name, null, Name, 2024, 'a, b']
+    - Name: x
+      (B): 1
+      (C): {formula: '=IF(1>0,"a,b","c")', value: 'a,b'}
+      "2024": {formula: =1/0}
+      a, b: true
+    - {}
+    - Name: "12"
+      (B): =not a formula
+      (C): ' edge '
+      "2024": |-
+        two
+        lines
+      a, b: "true"
+    - Name: {formula: =2*3, value: 6}
+      (B): 1e+20
+      (C): 2.5e-07
+      "2024": -0.125
+      a, b: 123456789012
+    - (F): far right
+  Empty: []
+`
+
+func TestOddCellsKeepTheirTextThroughAWorkbook(t *testing.T) {
+	m := parse(t, "odd.yaml", odd)
+	text, err := m.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(text) != odd {
+		t.Fatalf("the text is not canonical:\n%s", firstDifference(odd, string(text)))
+	}
+	dir := t.TempDir()
+	if err := modeltext.Write(m, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := export(t, filepath.Join(dir, "Notes.xlsx")); string(got) != odd {
+		t.Errorf("export(import(text)) differs:\n%s", firstDifference(odd, string(got)))
+	}
+}
+
+func TestWriteRefusesToOverwrite(t *testing.T) {
+	m := parse(t, "odd.yaml", odd)
+	dir := t.TempDir()
+	if err := modeltext.Write(m, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := modeltext.Write(m, dir, false); !errors.Is(err, modeltext.ErrExists) {
+		t.Errorf("second Write: %v; want ErrExists", err)
+	}
+	if err := modeltext.Write(m, dir, true); err != nil {
+		t.Errorf("Write with overwrite: %v", err)
+	}
+}
+
+// Every problem of a text is reported at once, by line and column.
+func TestBadTextIsLocated(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"syntax", "SvcData.xlsx:\n  Settings:\n    - [Name, Value\n", []string{
+			"bad.yaml:3: did not find expected ',' or ']'; expected YAML as websim export writes it"}},
+		{"empty", "", []string{
+			"bad.yaml: the file is empty; expected a key per workbook (SvcData.xlsx:, ProcData.xlsx:), as websim export writes"}},
+		{"not a map", "- a\n", []string{
+			"bad.yaml:1:1: expected a key per workbook (SvcData.xlsx:, ProcData.xlsx:), as websim export writes"}},
+		{"many at once", `SvcData.xlsx:
+  Settings:
+    - [Name, Value]
+    - Name: Seed
+      Valeu: 1
+    - Name: [1, 2]
+  Bad/Name:
+    - [A]
+  ServerInfo:
+    - Server: GWay
+  settings:
+    - [Name]
+Data.txt:
+  Sheet1: []
+ProcData.xlsx:
+  Start:
+    - [Step]
+    - Step: {formula: 1+2}
+    - Step: {formula: =1+2, value: 3, colour: red}
+    - Step: Auth
+      Step: Login
+`, []string{
+			`bad.yaml:5:7: sheet Settings: unknown column "Valeu"; expected a header of the sheet's first row (Name, Value) or a column letter such as (C)`,
+			"bad.yaml:6:13: expected a cell: a number, a text, true or false, or a formula {formula: =A1*2, value: 4}",
+			`bad.yaml:7:3: sheet "Bad/Name": Excel refuses the characters : \ / ? * [ ] in a sheet name; expected a name without them`,
+			"bad.yaml:10:7: sheet ServerInfo: expected the header row first, a list of the column headers such as [Name, Value]",
+			`bad.yaml:11:3: sheet "settings" again (first at line 2); expected each sheet once (Excel ignores case in sheet names)`,
+			`bad.yaml:13:1: workbook "Data.txt": expected a workbook's file name, such as SvcData.xlsx or ProcData.xlsx`,
+			"bad.yaml:18:23: expected a formula starting with =, such as =1+2",
+			`bad.yaml:19:39: unknown key "colour" in a cell; expected formula: and value: ({formula: =A1*2, value: 4})`,
+			`bad.yaml:21:7: sheet Start: column "Step" again in this row; expected each column once`,
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := modeltext.Parse("bad.yaml", []byte(c.text))
+			var ps modeltext.Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("Parse: %v; want Problems", err)
+			}
+			if got := err.Error(); got != strings.Join(c.want, "\n") {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.ReplaceAll(got, "\n", "\n  "), strings.Join(c.want, "\n  "))
+			}
+		})
+	}
+}
