@@ -322,7 +322,19 @@ func TestPartDoesNotDependOnJobs(t *testing.T) {
 func recordsText(rs []partialRecord) string {
 	var b strings.Builder
 	for _, r := range rs {
-		fmt.Fprintf(&b, "%+v %x %v %v\n", *r.Result, r.Hist, r.CapHit, r.WarmUp)
+		res := *r.Result
+		// Entity histograms are pointers: print their contents instead.
+		res.Entities = slices.Clone(res.Entities)
+		var ents []string
+		for i := range res.Entities {
+			var h []byte
+			if res.Entities[i].ResponseHist != nil {
+				h, _ = res.Entities[i].ResponseHist.MarshalBinary()
+			}
+			ents = append(ents, fmt.Sprintf("%x", h))
+			res.Entities[i].ResponseHist = nil
+		}
+		fmt.Fprintf(&b, "%+v %v %x %v %v\n", res, ents, r.Hist, r.CapHit, r.WarmUp)
 	}
 	return b.String()
 }
