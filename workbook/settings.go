@@ -216,7 +216,7 @@ func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
 		if looksLikeExpression(text) || r.paramIndex(strings.TrimSpace(text)) >= 0 {
 			v, err := r.settingExpr(s, name, text)
 			if err != nil {
-				bad("%s", exprMessage(text, err))
+				r.errorCause(err, file, sheet, ref, "%s", exprMessage(text, err))
 				return 0, false
 			}
 			return v, true
