@@ -41,7 +41,7 @@ func FuzzReadSheet(f *testing.F) {
 			var row []any
 			for _, c := range strings.Split(line, "|") {
 				if !validCellText(c) {
-					return // excelize refuses such text; not a reading question
+					return // the workbook library refuses such text; not a reading question
 				}
 				row = append(row, c)
 			}
@@ -71,7 +71,7 @@ func FuzzReadSheet(f *testing.F) {
 	})
 }
 
-// validCellText is text excelize writes: valid UTF-8 of at most 32767
+// validCellText is text the workbook library writes: valid UTF-8 of at most 32767
 // characters without control characters other than tab.
 func validCellText(s string) bool {
 	if len(s) > 32767 || !utf8.ValidString(s) {

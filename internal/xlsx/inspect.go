@@ -38,10 +38,8 @@ func (b *Book) Comments(sheet string) ([]Note, error) {
 	var out []Note
 	for _, c := range cs {
 		text := c.Text
-		if text == "" {
-			for _, p := range c.Paragraph {
-				text += p.Text
-			}
+		for _, p := range c.Paragraph {
+			text += p.Text
 		}
 		out = append(out, Note{Cell: c.Cell, Author: c.Author, Text: text})
 	}
@@ -49,11 +47,10 @@ func (b *Book) Comments(sheet string) ([]Note, error) {
 }
 
 // Validation is a data validation of a sheet: its range, type ("list"),
-// first formula (the list's items, quoted) and error style (1 stop, 2
-// warning, 3 information).
+// first formula (the list's items, quoted) and error style ("stop",
+// "warning", "information").
 type Validation struct {
-	Sqref, Type, Formula1 string
-	ErrorStyle            int
+	Sqref, Type, Formula1, ErrorStyle string
 }
 
 // Validations lists the data validations of a sheet.
@@ -63,14 +60,12 @@ func (b *Book) Validations(sheet string) ([]Validation, error) {
 	for _, d := range dvs {
 		v := Validation{Sqref: d.Sqref, Type: d.Type, Formula1: d.Formula1}
 		if d.ErrorStyle != nil {
-			v.ErrorStyle = errorStyles[*d.ErrorStyle]
+			v.ErrorStyle = *d.ErrorStyle
 		}
 		out = append(out, v)
 	}
 	return out, err
 }
-
-var errorStyles = map[string]int{"stop": 1, "warning": 2, "information": 3}
 
 // FrozenRows returns how many top rows of a sheet are frozen (0: none).
 func (b *Book) FrozenRows(sheet string) (int, error) {

@@ -130,8 +130,8 @@ func (b *Book) SetActiveSheet(i int) { b.f.SetActiveSheet(i) }
 type Formula string
 
 // SetCell writes v to a cell: a number (any Go number type), text, a bool,
-// a time, or a Formula. nil, "" and NaN or infinite numbers leave the cell
-// as it is (blank in a new sheet).
+// a time, or a Formula. nil and NaN or infinite numbers leave the cell as
+// it is (blank in a new sheet); "" empties it.
 func (b *Book) SetCell(sheet, ref string, v any) error {
 	switch x := v.(type) {
 	case nil:
@@ -144,9 +144,6 @@ func (b *Book) SetCell(sheet, ref string, v any) error {
 		}
 		return b.keep(b.f.SetCellFloat(sheet, ref, x, -1, 64))
 	case string:
-		if x == "" {
-			return nil
-		}
 		return b.keep(b.f.SetCellStr(sheet, ref, x))
 	default:
 		return b.keep(b.f.SetCellValue(sheet, ref, v))
