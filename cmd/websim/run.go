@@ -222,13 +222,14 @@ func readPlan(dir string, stderr io.Writer) (*study.Plan, error) {
 	return plan, nil
 }
 
-// printProblems prints problems one per line, errors first.
+// printProblems prints problems one per line, errors first; an expression
+// error is followed by the expression with a caret under the column.
 func printProblems(w io.Writer, ps workbook.Problems) {
 	for _, p := range ps.Errors() {
-		fmt.Fprintln(w, p.Error())
+		fmt.Fprintln(w, p.Detailed())
 	}
 	for _, p := range ps.Warnings() {
-		fmt.Fprintln(w, "warning:", p.Error())
+		fmt.Fprintln(w, "warning:", p.Detailed())
 	}
 }
 
