@@ -89,7 +89,7 @@ type column struct {
 // The column comments, in the contract's words.
 var (
 	settingsColumns = []column{
-		{"Name", "A setting's name: TimeUnit, Seed, WarmUp, Observations, Replications, Loads, AppServers, AppCapacity, SelectionRule, RATParameter, RAT, TActive. Any other name is a user parameter, usable by name in every expression.", 16},
+		{"Name", settingsNameComment(), 16},
 		{"Value", "The setting's value. A blank takes the default.", 26},
 		{"Note", "Your notes; websim does not read this column.", 70},
 	}
