@@ -333,3 +333,32 @@ func (m *model) entityNames() []string {
 	}
 	return out
 }
+
+// ColumnNote returns the note the templates put on a column's header, for
+// a sheet as workbook.Sheets names it ("ServerInfo", "<entity>",
+// "<service>"); "" when there is none.
+func ColumnNote(sheet, header string) string {
+	var cols []column
+	switch sheet {
+	case "Settings":
+		cols = settingsColumns
+	case "ServerInfo":
+		cols = serverColumns
+	case "Arrivals":
+		cols = append([]column{entityArrivalColumn}, retryColumns...)
+	case "Attributes":
+		cols = attributeColumns
+	case "<entity>":
+		cols = routeColumns
+	case "Experiments":
+		cols = []column{scenarioColumn}
+	case "<service>":
+		cols = stepColumns
+	}
+	for _, c := range cols {
+		if c.header == header {
+			return c.comment
+		}
+	}
+	return ""
+}

@@ -215,7 +215,7 @@ func SettingsMarkdown() string {
 	for _, s := range BuiltinSettings {
 		kind := s.Kind.String()
 		if len(s.Choices) > 0 {
-			kind = strings.Join(s.Choices, ", ")
+			kind = "one of " + strings.Join(s.Choices, ", ")
 		}
 		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s |\n", s.Name, kind, s.Default, s.Limits, strings.ReplaceAll(s.Help, "|", "\\|"))
 	}

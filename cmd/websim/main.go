@@ -95,7 +95,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			newCommand(),
 			lbCommand(),
 			versionCommand(),
+			helpCommand(),
 		},
+		// Our own help command (help.go) takes urfave's place, and with it
+		// the --help flag it would have added.
+		Flags: []cli.Flag{cli.HelpFlag},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
 EXIT STATUS:
    0  done
