@@ -54,3 +54,19 @@ func TestHelpTopics(t *testing.T) {
 		}
 	}
 }
+
+// A complaint of urfave/cli about the command line is invalid input (exit
+// 2), decided by the error's type, not by its text.
+func TestUsageErrorsAreInvalidInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"websim", "run", "--bogus", "x"},
+		{"websim", "run", "x", "--jobs", "abc"},
+		{"websim", "--bogus"},
+		{"websim", "lb", "--json=maybe", "x.yaml"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitInvalid || !strings.Contains(out.String(), "Incorrect Usage: ") {
+			t.Errorf("%v: exit %d, stdout %q, want exit 2 and the usage", args[1:], code, out.String())
+		}
+	}
+}
