@@ -123,9 +123,7 @@ func (s *Source) sheet(file, want string) ([][]string, bool) {
 			continue
 		}
 		grid, ps, ok := s.Workbook.ReadGrid(n)
-		for _, p := range ps {
-			s.fail("", p.Where(), p.Msg)
-		}
+		s.problems = append(s.problems, ps...) // located, with their causes
 		if !ok {
 			return nil, false
 		}

@@ -74,7 +74,7 @@ func Read(dir string) (*study.Plan, error) {
 func (r *reader) read() *study.Plan {
 	info, err := os.Stat(r.dir)
 	if err != nil || !info.IsDir() {
-		r.errorf(r.dir, "", "", "no such model folder; expected a folder holding %s and %s", SvcDataFile, ProcDataFile)
+		r.errorCause(xlsx.ErrNotFound, r.dir, "", "", "no such model folder; expected a folder holding %s and %s", SvcDataFile, ProcDataFile)
 		return nil
 	}
 	r.svc = r.openBook(r.dir, SvcDataFile)

@@ -108,6 +108,17 @@ func (ps Problems) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Unwrap returns the problems as errors, so that errors.Is and errors.As
+// look through every one of them: errors.Is(ps, ErrFormula) reports
+// whether any problem has that cause.
+func (ps Problems) Unwrap() []error {
+	out := make([]error, len(ps))
+	for i, p := range ps {
+		out[i] = p
+	}
+	return out
+}
+
 // Errors returns the problems that are not warnings.
 func (ps Problems) Errors() Problems { return ps.filter(false) }
 
