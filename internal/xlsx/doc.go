@@ -8,8 +8,11 @@
 // ReadGrid reads a sheet as located rows, formulas resolved to the value
 // Excel saved or, where none was saved, the one computed here; ReadTable
 // matches a header row to a Spec (ignoring case, spaces and underscores)
-// and returns located cells. Problems are Problem values, located
-// File!Sheet!Cell, keeping a typed cause for errors.Is and errors.As.
+// and returns located cells; Rows, Value and Formulas give raw values and
+// formulas for tools that show a workbook as it is. Problems are Problem
+// values, located File!Sheet!Cell, keeping a typed cause for errors.Is and
+// errors.As (ErrNotFound, ErrTooLarge, ErrDamaged, ErrFormula, ErrNewer, or
+// the caller's, such as a rules error whose caret Detailed prints).
 //
 // Writing: New makes an empty workbook; SetRow, SetCell, WriteTable,
 // Comment, DropList, ColWidths, FreezeRows and the Style constants lay out
@@ -20,6 +23,10 @@
 //
 // Write methods return their error and also keep the first one (as
 // bufio.Writer does): a run of calls may be checked once, by Err or Save.
+//
+// Inspection (Comments, Validations, FrozenRows, ColWidth, LookOf, TypeOf,
+// Properties, DefinedNames) is what tests and tools read back; they never
+// need the workbook library itself.
 //
 // A short example:
 //

@@ -374,17 +374,30 @@ func (b *Book) Value(sheet, ref string) (string, error) {
 // Formula returns a cell's formula without the leading "=", or "".
 func (b *Book) Formula(sheet, ref string) (string, error) { return b.f.GetCellFormula(sheet, ref) }
 
-// IsNumber reports whether a cell holds a number (not text, not blank).
-func (b *Book) IsNumber(sheet, ref string) (bool, error) {
-	t, err := b.f.GetCellType(sheet, ref)
-	return t == excelize.CellTypeNumber || t == excelize.CellTypeUnset && err == nil && b.hasNumber(sheet, ref), err
-}
-
-func (b *Book) hasNumber(sheet, ref string) bool {
-	v, err := b.f.GetCellValue(sheet, ref, rawValues)
-	if err != nil || v == "" {
-		return false
+// Formulas returns the formula of every formula cell of a sheet, by A1
+// name, without the leading "=" (Rows and Value give their saved values):
+// what an export of the model as text needs. It looks at every cell of
+// the sheet's used rows and columns.
+func (b *Book) Formulas(sheet string) (map[string]string, error) {
+	rows, err := b.f.GetRows(sheet, rawValues)
+	if err != nil {
+		return nil, err
 	}
-	_, err = fmt.Sscanf(v, "%g", new(float64))
-	return err == nil
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	if n, err := b.ColCount(sheet); err == nil {
+		width = max(width, n)
+	}
+	out := map[string]string{}
+	for r := range rows {
+		for c := range width {
+			ref := CellName(c, r+1)
+			if f, err := b.f.GetCellFormula(sheet, ref); err == nil && f != "" {
+				out[ref] = f
+			}
+		}
+	}
+	return out, nil
 }

@@ -132,6 +132,9 @@ func TestReadTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	if fs, err := b.Formulas("Sheet1"); err != nil || len(fs) != 2 || fs["B3"] != "B2*2" || fs["C3"] != "1/0" {
+		t.Errorf("Formulas = %v, %v", fs, err)
+	}
 	tab, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime", "SuccessRate", "Server"}, Required: []string{"Step", "Server"}})
 	var got []string
 	for _, p := range ps {
