@@ -218,8 +218,8 @@ func (m *model) svcData(template string) (*xlsx.Book, error) {
 	w.sheet("Settings", settingsColumns)
 	for i, s := range m.settings {
 		w.row("Settings", i+2, s.name, s.value, s.note)
-		if s.name == "SelectionRule" {
-			w.dropDownAt("Settings", cellName(2, i+2), selectionRules, true, "a selection rule")
+		if choices := settingChoices(s.name); len(choices) > 0 {
+			w.dropDownAt("Settings", cellName(2, i+2), choices, true, "a value of "+s.name)
 		}
 	}
 
@@ -274,8 +274,8 @@ func (m *model) svcData(template string) (*xlsx.Book, error) {
 			w.row("Experiments", i+2, r...)
 		}
 		for i, c := range x.columns {
-			if c == "SelectionRule" {
-				w.dropDown("Experiments", i+2, selectionRules, true, "a selection rule")
+			if choices := settingChoices(c); len(choices) > 0 {
+				w.dropDown("Experiments", i+2, choices, true, "a value of "+c)
 			}
 		}
 	}
@@ -307,10 +307,7 @@ func (m *model) procData(template string) (*xlsx.Book, error) {
 	return w.done(template, "websim model: the steps of each service (ProcData)")
 }
 
-var (
-	selectionRules = []string{"LBS", "Random", "Cyclic"}
-	modes          = []string{"parallel", "sequential"}
-)
+var modes = []string{"parallel", "sequential"}
 
 func (m *model) serviceNames() []string {
 	if m.placeholder {

@@ -19,6 +19,17 @@ func settingNote(name string) string {
 	return ""
 }
 
+// settingChoices are the words a built-in choice setting accepts (its
+// drop-down list), nil for other settings.
+func settingChoices(name string) []string {
+	for _, b := range workbook.BuiltinSettings {
+		if b.Name == name {
+			return b.Choices
+		}
+	}
+	return nil
+}
+
 // defaults are the Settings rows of the blank template: every built-in
 // setting with its default value (a number where it is one) and note.
 func defaults() []setting {
