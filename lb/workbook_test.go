@@ -200,3 +200,30 @@ func TestNewParametersWorkbook(t *testing.T) {
 		t.Errorf("RequestTypes frozen rows %d %v", rows, err)
 	}
 }
+
+// Result sheets written by an earlier websim, known by their A1 text only
+// (no owner marker), are still replaced rather than kept as a user's.
+func TestWriteResultsReplacesEarlierVersionsSheets(t *testing.T) {
+	path := editedWorkbook(t, func(f *xlsx.Book) {
+		f.NewSheet(SummarySheet)
+		f.SetCell(SummarySheet, "A1", resultsMark+": figures per type")
+	})
+	src := load(t, path)
+	defer src.Workbook.Close()
+	p := Sample()
+	p.Requests = 1000
+	r, err := Run(p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := WriteResults(src.Workbook, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names.Summary != SummarySheet {
+		t.Errorf("results in %q, want the earlier LBSummary replaced", names.Summary)
+	}
+	if got, want := src.Workbook.Sheets(), []string{SettingsSheet, TypesSheet, SummarySheet, PerServerSheet, ChartSheet}; !slices.Equal(got, want) {
+		t.Errorf("sheets %v, want %v", got, want)
+	}
+}
