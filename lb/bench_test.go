@@ -6,9 +6,13 @@ import "testing"
 // servers.
 func BenchmarkLB(b *testing.B) {
 	p := Sample()
+	services, err := serviceDists(p.Types)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s := runOnce(&p, 0)
+		s := runOnce(&p, services, 0)
 		summarise(s, &p)
 	}
 }

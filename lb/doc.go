@@ -45,4 +45,12 @@
 // seeded from the seed and the replication number, so two runs with the same
 // seed see the same requests whatever the method or the number of servers
 // (common random numbers: differences between methods are not noise).
+//
+// The shared pieces: service times are engine/dist's Normal, waits are
+// kept in engine/stats' Histogram (the p95 within 0.2%), confidence
+// intervals use engine/stats.StudentT, and workbooks are read and written
+// through internal/xlsx (its limits, located problems, styles, owned-sheet
+// marker and atomic save). The event core (a typed heap of departures and
+// a ring buffer per pool) and the seed mixing are lb's own: they are a
+// few lines typed for this model.
 package lb

@@ -84,9 +84,9 @@ func Sample() Params {
 func (p Params) Validate() error {
 	var ps Problems
 	for _, kp := range p.problems() {
-		ps = append(ps, Problem{Where: kp.key, What: kp.what})
+		ps = append(ps, problemAt(kp.key, kp.what))
 	}
-	return ps.orNil()
+	return orNil(ps)
 }
 
 // keyProblem is a problem located by its parameter key.
@@ -220,10 +220,4 @@ func parseWhole(text string, dst *int) string {
 	}
 	*dst = int(v)
 	return ""
-}
-
-// normKey folds a key or header for matching: case, spaces and underscores
-// do not count.
-func normKey(s string) string {
-	return strings.NewReplacer(" ", "", "_", "", "\u00a0", "").Replace(strings.ToLower(strings.TrimSpace(s)))
 }

@@ -45,7 +45,7 @@ func TestSampleWorkbookIsTheTwin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Save(f, sampleWorkbook); err != nil {
+		if err := f.Save(sampleWorkbook); err != nil {
 			t.Fatal(err)
 		}
 	}

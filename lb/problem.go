@@ -1,35 +1,37 @@
 package lb
 
-import "strings"
+import (
+	"strings"
 
-// Problem is one thing wrong with the parameters, and where it is:
-// "sample1.yaml:4", "Parameters.xlsx!Settings!B3" or "--method".
-type Problem struct {
-	Where string
-	What  string
-}
+	"github.com/websim/websim/internal/xlsx"
+)
 
-func (p Problem) String() string {
-	if p.Where == "" {
-		return p.What
-	}
-	return p.Where + ": " + p.What
-}
+// Problem is one thing wrong with the parameters, and where it is: the
+// xlsx layer's Problem, located as "sample1.yaml:4" (File), as
+// "Parameters.xlsx!Settings!B3" (File, Sheet, Cell) or as "--method"
+// (File), so that it prints "where: what".
+type Problem = xlsx.Problem
 
 // Problems is every problem found in a parameter set, in the order found. It
 // is the error returned for invalid input; print it one problem a line.
-type Problems []Problem
+type Problems = xlsx.Problems
 
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.String()
+// problemAt returns the problem what at where, a location written
+// "file!sheet!cell", "file:line", "--flag" or "".
+func problemAt(where, what string) Problem {
+	parts := strings.SplitN(where, "!", 3)
+	p := Problem{File: parts[0], Msg: what}
+	if len(parts) > 1 {
+		p.Sheet = parts[1]
 	}
-	return strings.Join(lines, "\n")
+	if len(parts) > 2 {
+		p.Cell = parts[2]
+	}
+	return p
 }
 
 // orNil returns ps as an error, or nil when there is no problem.
-func (ps Problems) orNil() error {
+func orNil(ps Problems) error {
 	if len(ps) == 0 {
 		return nil
 	}

@@ -2,15 +2,16 @@ package lb
 
 import (
 	"fmt"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
-// The result sheets websim lb writes. Each starts with resultsMark in A1, by
-// which a later run knows the sheet as its own and may replace it.
+// The result sheets websim lb writes. websim marks them as its own (the
+// xlsx layer's owner marker), so that a later run replaces them; each also
+// starts with resultsMark in A1 (how earlier versions knew their sheets).
 const (
 	SummarySheet   = "LBSummary"
 	PerServerSheet = "LBPerServer"
@@ -20,50 +21,49 @@ const (
 
 var resultSheets = []string{SummarySheet, PerServerSheet, ChartSheet}
 
-// CheckResultSheets returns a problem for each result sheet name that f
-// already uses for a sheet websim did not write: websim never replaces a
-// user's sheet.
-func CheckResultSheets(f *excelize.File, file string) error {
-	var ps Problems
-	for _, name := range resultSheets {
-		idx, err := f.GetSheetIndex(name)
-		if err != nil || idx < 0 {
-			continue
-		}
-		if a1, _ := f.GetCellValue(name, "A1"); !strings.HasPrefix(a1, resultsMark) {
-			ps = append(ps, Problem{Where: filepath.Base(file) + "!" + name,
-				What: "a sheet of this name holds data websim did not write; rename the sheet, then run again"})
-		}
-	}
-	return ps.orNil()
-}
+// ResultNames are the names the result sheets get in one workbook.
+type ResultNames struct{ Summary, PerServer, Chart string }
 
-// WriteResults adds the result sheets of r to f: LBSummary (the parameters
+func (n ResultNames) list() []string { return []string{n.Summary, n.PerServer, n.Chart} }
+
+// String lists the names as a sentence: "LBSummary, LBPerServer and LBChart".
+func (n ResultNames) String() string { return n.Summary + ", " + n.PerServer + " and " + n.Chart }
+
+// WriteResults adds the result sheets of r to b: LBSummary (the parameters
 // used and the figures per type), LBPerServer (the figures per server and
 // per type on each server) and LBChart (a clustered column chart of the
-// share of waiting requests per type and server). It first deletes the
-// result sheets of an earlier run and refuses to touch a sheet of that name
-// that websim did not write; every other sheet is kept.
-func WriteResults(f *excelize.File, file string, r *Report) error {
-	if err := CheckResultSheets(f, file); err != nil {
-		return err
+// share of waiting requests per type and server). The result sheets of an
+// earlier run are replaced; a user's sheet is never touched: as websim run
+// does, when one already has a result sheet's name the result sheet is
+// called "LBSummary (websim)". Every other sheet is kept. It returns the
+// names used.
+func WriteResults(b *xlsx.Book, r *Report) (ResultNames, error) {
+	placeholder, err := b.ReplaceOwned()
+	if err != nil {
+		return ResultNames{}, err
 	}
 	for _, name := range resultSheets {
-		if idx, _ := f.GetSheetIndex(name); idx >= 0 {
-			if err := f.DeleteSheet(name); err != nil {
-				return err
-			}
+		// Sheets of versions that marked them by their A1 text only.
+		if a1, err := b.Value(name, "A1"); err == nil && strings.HasPrefix(a1, resultsMark) {
+			b.DeleteSheet(name)
 		}
 	}
-	w := &sheetWriter{f: f}
-	for _, name := range resultSheets {
-		w.newSheet(name)
+	existing := slices.DeleteFunc(b.Sheets(), func(n string) bool { return n == placeholder })
+	names := ResultNames{xlsx.FreeName(existing, SummarySheet), xlsx.FreeName(existing, PerServerSheet),
+		xlsx.FreeName(existing, ChartSheet)}
+	for _, name := range names.list() {
+		b.NewSheet(name)
 	}
-	bold := w.style(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	writeSummary(w, r, bold)
-	writePerServer(w, r, bold)
-	writeChart(w, r, bold)
-	return w.err
+	writeSummary(b, names.Summary, r)
+	writePerServer(b, names.PerServer, r)
+	writeChart(b, names.Chart, r)
+	if placeholder != "" {
+		b.DeleteSheet(placeholder)
+	}
+	if err := b.Err(); err != nil {
+		return names, err
+	}
+	return names, b.MarkOwned(names.list()...)
 }
 
 // withCI appends the value and, with several replications, its half-width.
@@ -86,30 +86,30 @@ func headersWithCI(reps int, names ...string) []any {
 	return out
 }
 
-func writeSummary(w *sheetWriter, r *Report, bold int) {
-	p, s := r.Params, SummarySheet
-	w.cell(s, "A1", resultsMark+": figures per type")
-	w.setStyle(s, "A1", "A1", bold)
+func writeSummary(w *xlsx.Book, s string, r *Report) {
+	p := r.Params
+	w.SetCell(s, "A1", resultsMark+": figures per type")
+	w.SetStyle(s, "A1", "A1", xlsx.Bold)
 	note := "one replication"
 	if r.Replications > 1 {
 		note = fmt.Sprintf("mean over %d replications; ± 95%% is the half-width of the 95%% confidence interval (Student t)", r.Replications)
 	}
-	w.cell(s, "A2", note)
+	w.SetCell(s, "A2", note)
 	settings := [][]any{
 		{KeyServers, p.Servers}, {KeyRate, p.RequestsPerSec}, {KeyRequests, p.Requests},
 		{KeyMethod, string(p.Method)}, {KeySeed, p.Seed}, {"replications", r.Replications},
 		{"simulated time (s)", r.SimulatedTime}, {"observed arrival rate (/s)", r.All.Mean.ArrivalRate},
 	}
 	for i, row := range settings {
-		w.row(s, i+4, row...)
+		w.SetRow(s, i+4, row...)
 	}
 	top := len(settings) + 5
 	header := headersWithCI(r.Replications, "Type", "Requests", "Share (%)", "Failed", "Waited", "Waited (%)",
 		"Total wait (s)", "Wait / service (%)", "Mean wait (s)", "P95 wait (s)")
 	header = append(header[:1], append([]any{"Capacity per server"}, header[1:]...)...)
-	w.row(s, top, header...)
-	last, _ := excelize.CoordinatesToCellName(len(header), top)
-	w.setStyle(s, fmt.Sprintf("A%d", top), last, bold)
+	w.SetRow(s, top, header...)
+	last := xlsx.CellName(len(header)-1, top)
+	w.SetStyle(s, fmt.Sprintf("A%d", top), last, xlsx.Bold)
 	line := func(row int, name, capacity string, e Estimate) {
 		m, h, n := e.Mean, e.HalfWidth, r.Replications
 		out := []any{name, capacity}
@@ -122,20 +122,20 @@ func writeSummary(w *sheetWriter, r *Report, bold int) {
 		out = withCI(out, n, 100*m.WaitShareOfService, 100*h.WaitShareOfService)
 		out = withCI(out, n, m.MeanWait, h.MeanWait)
 		out = withCI(out, n, m.P95Wait, h.P95Wait)
-		w.row(s, row, out...)
+		w.SetRow(s, row, out...)
 	}
 	for j, t := range p.Types {
 		line(top+1+j, t.Name, joinInts(r.Capacity[j]), r.ByType[j])
 	}
 	line(top+1+len(p.Types), "all", "", r.All)
-	w.widths(s, 28, 20)
-	w.freezeAt(s, top)
+	w.ColWidths(s, 0, 28, 20)
+	w.FreezeRows(s, top)
 }
 
-func writePerServer(w *sheetWriter, r *Report, bold int) {
-	p, s, n := r.Params, PerServerSheet, r.Replications
-	w.cell(s, "A1", resultsMark+": figures per server")
-	w.setStyle(s, "A1", "A1", bold)
+func writePerServer(w *xlsx.Book, s string, r *Report) {
+	p, n := r.Params, r.Replications
+	w.SetCell(s, "A1", resultsMark+": figures per server")
+	w.SetStyle(s, "A1", "A1", xlsx.Bold)
 	header := []any{"Server"}
 	header = append(header, headersWithCI(n, "", "Requests", "Failed", "Waited", "Waited (%)", "Mean wait (s)")[1:]...)
 	for _, t := range p.Types {
@@ -143,9 +143,9 @@ func writePerServer(w *sheetWriter, r *Report, bold int) {
 		header = append(header, headersWithCI(n, "", t.Name+" requests", t.Name+" failed", t.Name+" waited",
 			t.Name+" waited (%)")[1:]...)
 	}
-	w.row(s, 3, header...)
-	last, _ := excelize.CoordinatesToCellName(len(header), 3)
-	w.setStyle(s, "A3", last, bold)
+	w.SetRow(s, 3, header...)
+	last := xlsx.CellName(len(header)-1, 3)
+	w.SetStyle(s, "A3", last, xlsx.Bold)
 	for i, e := range r.PerServer {
 		m, h := e.Mean, e.HalfWidth
 		row := []any{i}
@@ -162,59 +162,51 @@ func writePerServer(w *sheetWriter, r *Report, bold int) {
 			row = withCI(row, n, c.Mean.Waited, c.HalfWidth.Waited)
 			row = withCI(row, n, c.Mean.WaitedPercent, c.HalfWidth.WaitedPercent)
 		}
-		w.row(s, 4+i, row...)
+		w.SetRow(s, 4+i, row...)
 	}
-	w.freezeAt(s, 3)
+	w.FreezeRows(s, 3)
 }
 
-func writeChart(w *sheetWriter, r *Report, bold int) {
-	p, s := r.Params, ChartSheet
-	w.cell(s, "A1", resultsMark+": share of requests that waited (%), per type and server")
-	w.setStyle(s, "A1", "A1", bold)
+func writeChart(w *xlsx.Book, s string, r *Report) {
+	p := r.Params
+	w.SetCell(s, "A1", resultsMark+": share of requests that waited (%), per type and server")
+	w.SetStyle(s, "A1", "A1", xlsx.Bold)
 	header := []any{"Server"}
 	for _, t := range p.Types {
 		header = append(header, t.Name)
 	}
-	w.row(s, 3, header...)
+	w.SetRow(s, 3, header...)
 	for i := range p.Servers {
 		row := []any{"server " + strconv.Itoa(i)}
 		for j := range p.Types {
 			row = append(row, r.Cells[j][i].Mean.WaitedPercent)
 		}
-		w.row(s, 4+i, row...)
+		w.SetRow(s, 4+i, row...)
 	}
 	lastRow := 3 + p.Servers
-	var series []excelize.ChartSeries
+	var series []xlsx.Series
 	for j := range p.Types {
-		col, _ := excelize.ColumnNumberToName(j + 2)
-		series = append(series, excelize.ChartSeries{
-			Name:       fmt.Sprintf("%s!$%s$3", s, col),
-			Categories: fmt.Sprintf("%s!$A$4:$A$%d", s, lastRow),
-			Values:     fmt.Sprintf("%s!$%s$4:$%s$%d", s, col, col, lastRow),
+		series = append(series, xlsx.Series{
+			Name:       xlsx.AbsRange(s, j+1, 3, 3),
+			Categories: xlsx.AbsRange(s, 0, 4, lastRow),
+			Values:     xlsx.AbsRange(s, j+1, 4, lastRow),
 		})
 	}
-	chartCol, _ := excelize.ColumnNumberToName(len(p.Types) + 3)
-	w.do(w.f.AddChart(s, chartCol+"3", &excelize.Chart{
-		Type:      excelize.Col,
-		Series:    series,
-		Dimension: excelize.ChartDimension{Width: 720, Height: 400},
-		Title:     excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Requests that waited (%), per type and server"}}},
-		Legend:    excelize.ChartLegend{Position: "bottom"},
-		XAxis:     excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "server"}}}},
-		YAxis: excelize.ChartAxis{MajorGridLines: true,
-			Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "waited (%)"}}}},
-	}))
-	w.widths(s, 12)
+	w.AddChart(s, xlsx.ColumnName(len(p.Types)+2)+"3", xlsx.Chart{
+		Kind: xlsx.ColumnChart, Series: series, Width: 720, Height: 400, Legend: "bottom",
+		Title: "Requests that waited (%), per type and server", XTitle: "server", YTitle: "waited (%)",
+	})
+	w.ColWidths(s, 0, 12)
 }
 
 // NewResultsWorkbook returns a new workbook holding the parameters of r
 // (Settings, RequestTypes) and its result sheets: what --out writes.
-func NewResultsWorkbook(r *Report) (*excelize.File, error) {
+func NewResultsWorkbook(r *Report) (*xlsx.Book, error) {
 	f, err := NewParametersWorkbook(r.Params)
 	if err != nil {
 		return nil, err
 	}
-	if err := WriteResults(f, "", r); err != nil {
+	if _, err := WriteResults(f, r); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync"
+
+	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/engine/stats"
 )
 
 // MaxReplications bounds --replications.
@@ -44,13 +48,17 @@ func Run(p Params, replications int) (*Report, error) {
 	if replications < 1 || replications > MaxReplications {
 		return nil, fmt.Errorf("replications must be 1 to %d, got %d", MaxReplications, replications)
 	}
+	services, err := serviceDists(p.Types)
+	if err != nil {
+		return nil, err
+	}
 	reps := make([]replication, replications)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range min(replications, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for r := range next {
-				reps[r] = summarise(runOnce(&p, r), &p)
+				reps[r] = summarise(runOnce(&p, services, r), &p)
 			}
 		})
 	}
@@ -83,7 +91,7 @@ func splitmix(x uint64) uint64 {
 // runOnce simulates replication rep of p. Every request draws its
 // inter-arrival time, type and service time, failed or not, so that two
 // methods see the same requests.
-func runOnce(p *Params, rep int) *sim {
+func runOnce(p *Params, service []dist.Dist, rep int) *sim {
 	s := newSim(p)
 	arrivals, types, services := streams(p.Seed, rep)
 	cum := make([]float64, len(p.Types))
@@ -105,22 +113,25 @@ func runOnce(p *Params, rep int) *sim {
 				break
 			}
 		}
-		s.arrive(t, k, serviceTime(services, &p.Types[k]))
+		s.arrive(t, k, service[k].Sample(services))
 	}
 	s.drain()
 	return s
 }
 
-// serviceTime draws a Normal service time, drawing again values <= 0.
-func serviceTime(r *rand.Rand, t *RequestType) float64 {
-	if t.DeviationServiceTimeSecs == 0 {
-		return t.AvgServiceTimeSecs
-	}
-	for {
-		if x := t.AvgServiceTimeSecs + t.DeviationServiceTimeSecs*r.NormFloat64(); x > 0 {
-			return x
+// serviceDists returns each type's service time: Normal(avg, deviation),
+// values <= 0 drawn again (engine/dist's Normal, as in websim's models).
+func serviceDists(types []RequestType) ([]dist.Dist, error) {
+	out := make([]dist.Dist, len(types))
+	for k, t := range types {
+		d, err := dist.Parse("Normal(" + strconv.FormatFloat(t.AvgServiceTimeSecs, 'g', -1, 64) + "," +
+			strconv.FormatFloat(t.DeviationServiceTimeSecs, 'g', -1, 64) + ")")
+		if err != nil {
+			return nil, fmt.Errorf("request type %q: %w", t.Name, err)
 		}
+		out[k] = d
 	}
+	return out, nil
 }
 
 // summarise turns a finished replication into figures.
@@ -138,11 +149,11 @@ func summarise(s *sim, p *Params) replication {
 	}
 	total, dur := all.requests, s.now
 	r := replication{all: all.figures(total, dur), duration: dur}
-	var allHist waitHist
+	var allHist stats.Histogram
 	for j := range k {
 		f := byType[j].figures(total, dur)
-		f.P95Wait = s.hist[j].quantile(0.95)
-		allHist.add(&s.hist[j])
+		f.P95Wait = s.hist[j].Quantile(0.95)
+		allHist.Merge(&s.hist[j])
 		r.byType = append(r.byType, f)
 		cells := make([]Figures, n)
 		for i := range n {
@@ -150,7 +161,7 @@ func summarise(s *sim, p *Params) replication {
 		}
 		r.cells = append(r.cells, cells)
 	}
-	r.all.P95Wait = allHist.quantile(0.95)
+	r.all.P95Wait = allHist.Quantile(0.95)
 	for i := range n {
 		r.perServer = append(r.perServer, perServer[i].figures(total, dur))
 	}

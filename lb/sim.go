@@ -1,5 +1,7 @@
 package lb
 
+import "github.com/websim/websim/engine/stats"
+
 // The simulation core: pools of units (one per server and type), a
 // future-event list of departures, and FCFS queues. Arrivals are fed in time
 // order by arrive; nothing on that path allocates once the queues have grown
@@ -115,9 +117,9 @@ type sim struct {
 	serverBusy     []int32 // per server: units serving, all types
 	queues         []queue // per pool
 	deps           departures
-	tally          []counts   // per pool
-	hist           []waitHist // per type: the waits of served requests
-	now            float64    // time of the last arrival
+	tally          []counts          // per pool
+	hist           []stats.Histogram // per type: the waits of served requests
+	now            float64           // time of the last arrival
 }
 
 // deal returns the units of a capacity dealt one at a time over n servers,
@@ -138,7 +140,7 @@ func newSim(p *Params) *sim {
 	s := &sim{
 		servers: n, types: k, method: p.Method,
 		units: make([]int32, n*k), busy: make([]int32, n*k), serverBusy: make([]int32, n),
-		queues: make([]queue, n*k), tally: make([]counts, n*k), hist: make([]waitHist, k),
+		queues: make([]queue, n*k), tally: make([]counts, n*k), hist: make([]stats.Histogram, k),
 	}
 	total := 0
 	for j, t := range p.Types {
@@ -146,7 +148,6 @@ func newSim(p *Params) *sim {
 			s.units[i*k+j] = int32(u)
 		}
 		total += t.OutputCapacity
-		s.hist[j] = newWaitHist()
 	}
 	s.deps = make(departures, 0, total)
 	return s
@@ -180,7 +181,7 @@ func (s *sim) depart() {
 	w := q.pop()
 	wait := d.t - w.arrival
 	s.tally[d.pool].totalWait += wait
-	s.hist[int(d.pool)%s.types].record(wait)
+	s.hist[int(d.pool)%s.types].Add(wait)
 	s.deps.push(departure{d.t + w.service, d.pool})
 }
 
@@ -200,7 +201,7 @@ func (s *sim) arrive(t float64, typ int, service float64) int {
 		s.busy[pool]++
 		s.serverBusy[server]++
 		c.totalService += service
-		s.hist[typ].record(0)
+		s.hist[typ].Add(0)
 		s.deps.push(departure{t + service, int32(pool)})
 	default:
 		c.waited++

@@ -10,15 +10,15 @@ import (
 	"strings"
 
 	"github.com/websim/websim/internal/suggest"
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // Source is a parameter set read from a file, with where each value stands
 // so that problems name the line or the cell.
 type Source struct {
-	Path     string         // the file as given
-	Params   Params         // the values read, with any overrides applied
-	Workbook *excelize.File // the workbook read, or nil for YAML; Close it
+	Path     string     // the file as given
+	Params   Params     // the values read, with any overrides applied
+	Workbook *xlsx.Book // the workbook read, or nil for YAML; Close it
 
 	where    map[string]string // key (as Validate names it) → location
 	bad      map[string]bool   // keys already reported: no range check on them
@@ -41,7 +41,7 @@ func Load(path string) (*Source, error) {
 		src, err = loadYAML(path)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, Problems{{Where: filepath.Base(path), What: "no such file"}}
+		return nil, Problems{problemAt(filepath.Base(path), "no such file")}
 	}
 	return src, err
 }
@@ -70,19 +70,19 @@ func (s *Source) Check() error {
 		if s.bad[kp.key] {
 			continue
 		}
-		ps = append(ps, Problem{Where: s.locate(kp.key), What: describeKey(kp.key) + kp.what})
+		ps = append(ps, problemAt(s.locate(kp.key), describeKey(kp.key)+kp.what))
 	}
 	// In file order: lines of a YAML file by number, then the rest (cells
 	// in the order read), then the flags.
 	slices.SortStableFunc(ps, func(a, b Problem) int {
-		ra, la := placeOrder(a.Where)
-		rb, lb := placeOrder(b.Where)
+		ra, la := placeOrder(a.Where())
+		rb, lb := placeOrder(b.Where())
 		if ra != rb {
 			return ra - rb
 		}
 		return la - lb
 	})
-	return ps.orNil()
+	return orNil(ps)
 }
 
 // placeOrder ranks a location: a YAML line (0, its number), a file or cell
@@ -136,7 +136,7 @@ func (s *Source) fail(key, where, what string) {
 	if strings.HasSuffix(key, "."+KeyProportion) {
 		s.bad[sumKey] = true // a sum without this proportion would mislead
 	}
-	s.problems = append(s.problems, Problem{Where: where, What: what})
+	s.problems = append(s.problems, problemAt(where, what))
 }
 
 // found is a key, column or setting name met in the file, and where.

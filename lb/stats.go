@@ -1,6 +1,10 @@
 package lb
 
-import "math"
+import (
+	"math"
+
+	"github.com/websim/websim/engine/stats"
+)
 
 // Figures are the results of a group of requests (all, a type, a server, or
 // a type on a server), as the original tool's users compare them. Counts
@@ -88,24 +92,5 @@ func meanHalfWidth(xs []float64) (mean, halfWidth float64) {
 		ss += (x - mean) * (x - mean)
 	}
 	sd := math.Sqrt(ss / (n - 1))
-	return mean, tQuantile975(len(xs)-1) * sd / math.Sqrt(n)
-}
-
-// t975 are the 0.975 quantiles of Student's t for 1 to 30 degrees of freedom.
-var t975 = [...]float64{12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
-	2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
-	2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423}
-
-// tQuantile975 is the 0.975 quantile of Student's t with df degrees of
-// freedom: the table to 30, the Cornish-Fisher expansion beyond (error
-// below 1e-5).
-func tQuantile975(df int) float64 {
-	if df <= len(t975) {
-		return t975[df-1]
-	}
-	z, v := 1.959963984540054, float64(df)
-	z3, z5, z7, z9 := z*z*z, math.Pow(z, 5), math.Pow(z, 7), math.Pow(z, 9)
-	return z + (z3+z)/(4*v) + (5*z5+16*z3+3*z)/(96*v*v) +
-		(3*z7+19*z5+17*z3-15*z)/(384*v*v*v) +
-		(79*z9+776*z7+1482*z5-1920*z3-945*z)/(92160*v*v*v*v)
+	return mean, stats.StudentT(0.95, len(xs)-1) * sd / math.Sqrt(n)
 }

@@ -3,12 +3,14 @@ package lb
 import (
 	"math"
 	"testing"
+
+	"github.com/websim/websim/engine/stats"
 )
 
 // spread returns the mean of a figure over the replications of r and its
 // standard error, derived from the 95% half-width (Student t).
 func spread(mean, halfWidth float64, reps int) (float64, float64) {
-	return mean, halfWidth / tQuantile975(reps-1)
+	return mean, halfWidth / stats.StudentT(0.95, reps-1)
 }
 
 // truncatedNormalMoments returns E[X] and E[X²] of a Normal(mu, sigma)
@@ -35,12 +37,15 @@ func TestTruncatedNormalMoments(t *testing.T) {
 		t.Errorf("half-normal: %v %v", m1, m2)
 	}
 	// And the sampler agrees with them.
-	typ := RequestType{AvgServiceTimeSecs: 1, DeviationServiceTimeSecs: 1}
+	ds, err := serviceDists([]RequestType{{AvgServiceTimeSecs: 1, DeviationServiceTimeSecs: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	arrivals, _, _ := streams(7, 0)
 	var s1, s2 float64
 	const n = 400000
 	for range n {
-		x := serviceTime(arrivals, &typ)
+		x := ds[0].Sample(arrivals)
 		s1 += x
 		s2 += x * x
 	}
@@ -126,13 +131,5 @@ func TestBusynessNoWorseThanRoundRobin(t *testing.T) {
 	t.Logf("busyness - roundrobin mean wait: %.5f ± %.5f s", mean, hw)
 	if mean+hw > 0 {
 		t.Errorf("busyness waits longer than roundrobin: %.5f ± %.5f s", mean, hw)
-	}
-}
-
-func TestTQuantile(t *testing.T) {
-	for df, want := range map[int]float64{1: 12.7062, 9: 2.2622, 30: 2.0423, 40: 2.0211, 60: 2.0003, 120: 1.9799, 1000: 1.9623} {
-		if got := tQuantile975(df); math.Abs(got-want) > 1e-3 {
-			t.Errorf("t(%d) = %v, want %v", df, got, want)
-		}
 	}
 }

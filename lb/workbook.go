@@ -1,12 +1,13 @@
 package lb
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // The sheets of the parameters workbook.
@@ -15,11 +16,6 @@ const (
 	TypesSheet    = "RequestTypes"
 	typeColumn    = "type"
 )
-
-// openOptions bound what a workbook may unzip to (a small zip can otherwise
-// expand to gigabytes) and read values as saved, not as formatted.
-var openOptions = excelize.Options{UnzipSizeLimit: 64 << 20, UnzipXMLSizeLimit: 16 << 20}
-var rawValues = excelize.Options{RawCellValue: true}
 
 // settingNotes explain each setting, in the Note column and in comments.
 var settingNotes = map[string]string{
@@ -43,132 +39,58 @@ var typeNotes = map[string]string{
 // (Name, Value, Note) with the top-level keys and a sheet RequestTypes with a
 // row per type, with header comments, a drop-down for method, frozen header
 // rows and column widths. `websim lb Parameters.xlsx` reads it back to p.
-func NewParametersWorkbook(p Params) (*excelize.File, error) {
-	f := excelize.NewFile()
-	if err := writeParameters(f, p); err != nil {
-		f.Close()
+func NewParametersWorkbook(p Params) (*xlsx.Book, error) {
+	b := xlsx.New()
+	if err := writeParameters(b, p); err != nil {
+		b.Close()
 		return nil, err
 	}
-	return f, nil
+	return b, nil
 }
 
-func writeParameters(f *excelize.File, p Params) error {
-	w := sheetWriter{f: f}
-	first := f.GetSheetName(0)
-	w.newSheet(SettingsSheet)
-	if first != SettingsSheet {
-		if err := f.DeleteSheet(first); err != nil {
-			return err
-		}
-	}
-	w.newSheet(TypesSheet)
-	bold := w.style(&excelize.Style{Font: &excelize.Font{Bold: true}})
+func writeParameters(b *xlsx.Book, p Params) error {
+	b.RenameSheet(b.Sheets()[0], SettingsSheet)
+	b.NewSheet(TypesSheet)
 
-	w.row(SettingsSheet, 1, "Name", "Value", "Note")
-	w.setStyle(SettingsSheet, "A1", "C1", bold)
+	b.SetRow(SettingsSheet, 1, "Name", "Value", "Note")
+	b.SetStyle(SettingsSheet, "A1", "C1", xlsx.Bold)
 	values := []any{p.Servers, p.RequestsPerSec, p.Requests, string(p.Method), p.Seed}
 	for i, key := range settingKeys {
-		w.row(SettingsSheet, i+2, key, values[i], settingNotes[key])
-		w.comment(SettingsSheet, fmt.Sprintf("A%d", i+2), settingNotes[key])
+		b.SetRow(SettingsSheet, i+2, key, values[i], settingNotes[key])
+		b.Comment(SettingsSheet, fmt.Sprintf("A%d", i+2), "", settingNotes[key])
 	}
-	w.comment(SettingsSheet, "A1", "The setting's name, as in the YAML file; case, spaces and underscores do not matter.")
-	w.comment(SettingsSheet, "B1", "The setting's value; websim lb --"+KeyServers+"=N and the other flags override it.")
+	b.Comment(SettingsSheet, "A1", "", "The setting's name, as in the YAML file; case, spaces and underscores do not matter.")
+	b.Comment(SettingsSheet, "B1", "", "The setting's value; websim lb --"+KeyServers+"=N and the other flags override it.")
 	methodRow := slices.Index(settingKeys, KeyMethod) + 2
-	dv := excelize.NewDataValidation(false)
-	dv.SetSqref(fmt.Sprintf("B%d", methodRow))
-	if err := dv.SetDropList(methods); err != nil {
-		return err
-	}
-	dv.SetError(excelize.DataValidationErrorStyleStop, "method", "Choose roundrobin or busyness.")
-	w.do(f.AddDataValidation(SettingsSheet, dv))
-	w.widths(SettingsSheet, 30, 14, 100)
-	w.freeze(SettingsSheet)
+	b.AddDropList(SettingsSheet, fmt.Sprintf("B%d", methodRow), xlsx.DropList{Items: methods, Strict: true,
+		Title: "method", Message: "Choose roundrobin or busyness."})
+	b.ColWidths(SettingsSheet, 0, 30, 14, 100)
+	b.FreezeRows(SettingsSheet, 1)
 
 	headers := append([]string{typeColumn}, typeKeys...)
-	w.row(TypesSheet, 1, anys(headers)...)
-	w.setStyle(TypesSheet, "A1", "E1", bold)
 	for i, h := range headers {
-		cell, _ := excelize.CoordinatesToCellName(i+1, 1)
-		w.comment(TypesSheet, cell, typeNotes[h])
+		b.SetCell(TypesSheet, xlsx.CellName(i, 1), h)
+		b.Comment(TypesSheet, xlsx.CellName(i, 1), "", typeNotes[h])
 	}
+	b.SetStyle(TypesSheet, "A1", "E1", xlsx.Bold)
 	for i, t := range p.Types {
-		w.row(TypesSheet, i+2, t.Name, t.OutputCapacity, t.Proportion, t.AvgServiceTimeSecs, t.DeviationServiceTimeSecs)
+		b.SetRow(TypesSheet, i+2, t.Name, t.OutputCapacity, t.Proportion, t.AvgServiceTimeSecs, t.DeviationServiceTimeSecs)
 	}
-	w.widths(TypesSheet, 14, 17, 12, 23, 29)
-	w.freeze(TypesSheet)
-	f.SetActiveSheet(0)
-	return w.err
-}
-
-func anys(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-// sheetWriter keeps the first error of a run of excelize calls.
-type sheetWriter struct {
-	f   *excelize.File
-	err error
-}
-
-func (w *sheetWriter) do(err error) {
-	if w.err == nil && err != nil {
-		w.err = err
-	}
-}
-
-func (w *sheetWriter) newSheet(name string) {
-	_, err := w.f.NewSheet(name)
-	w.do(err)
-}
-
-func (w *sheetWriter) row(sheet string, row int, values ...any) {
-	w.do(w.f.SetSheetRow(sheet, fmt.Sprintf("A%d", row), &values))
-}
-
-func (w *sheetWriter) cell(sheet, cell string, v any) { w.do(w.f.SetCellValue(sheet, cell, v)) }
-
-func (w *sheetWriter) style(s *excelize.Style) int {
-	id, err := w.f.NewStyle(s)
-	w.do(err)
-	return id
-}
-
-func (w *sheetWriter) setStyle(sheet, from, to string, id int) {
-	w.do(w.f.SetCellStyle(sheet, from, to, id))
-}
-
-func (w *sheetWriter) comment(sheet, cell, text string) {
-	w.do(w.f.AddComment(sheet, excelize.Comment{Cell: cell, Author: "websim", Text: text, Width: 300, Height: 90}))
-}
-
-func (w *sheetWriter) widths(sheet string, widths ...float64) {
-	for i, width := range widths {
-		col, _ := excelize.ColumnNumberToName(i + 1)
-		w.do(w.f.SetColWidth(sheet, col, col, width))
-	}
-}
-
-func (w *sheetWriter) freeze(sheet string) {
-	w.freezeAt(sheet, 1)
-}
-
-func (w *sheetWriter) freezeAt(sheet string, rows int) {
-	w.do(w.f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: rows,
-		TopLeftCell: fmt.Sprintf("A%d", rows+1), ActivePane: "bottomLeft"}))
+	b.ColWidths(TypesSheet, 0, 14, 17, 12, 23, 29)
+	b.FreezeRows(TypesSheet, 1)
+	b.SetActiveSheet(0)
+	return b.Err()
 }
 
 // loadWorkbook reads the workbook twin of the YAML file.
 func loadWorkbook(path string) (*Source, error) {
-	f, err := excelize.OpenFile(path, openOptions)
+	f, err := xlsx.Open(path)
 	if err != nil {
-		if strings.Contains(err.Error(), "no such file") {
-			return nil, err
+		var p Problem
+		if errors.As(err, &p) {
+			return nil, Problems{p}
 		}
-		return nil, Problems{{Where: filepath.Base(path), What: "not a workbook websim can read: " + err.Error()}}
+		return nil, err
 	}
 	src := newSource(path)
 	src.Workbook = f
@@ -190,27 +112,28 @@ func loadWorkbook(path string) (*Source, error) {
 }
 
 // sheet finds a sheet by name, ignoring case, spaces and underscores, and
-// returns its rows (raw values); a problem when it is missing or unreadable.
+// returns its rows (raw values, formulas resolved by the xlsx layer) by
+// position: rows[r] is row r+1. Its problems are reported; ok is false
+// when it is missing, unreadable or empty.
 func (s *Source) sheet(file, want string) ([][]string, bool) {
 	var names []string
-	for _, n := range s.Workbook.GetSheetList() {
-		if normKey(n) != normKey(want) {
+	for _, n := range s.Workbook.Sheets() {
+		if xlsx.NormKey(n) != xlsx.NormKey(want) {
 			names = append(names, n)
 			continue
 		}
-		// A truncated sheet can read as no rows without an error: probe first.
-		if _, err := s.Workbook.GetCellValue(n, "A1"); err != nil {
-			s.fail("", file+"!"+n, "cannot read the sheet: "+err.Error())
+		grid, ps, ok := s.Workbook.ReadGrid(n)
+		s.problems = append(s.problems, ps...) // located, with their causes
+		if !ok {
 			return nil, false
 		}
-		rows, err := s.Workbook.GetRows(n, rawValues)
-		if err != nil {
-			s.fail("", file+"!"+n, "cannot read the sheet: "+err.Error())
-			return nil, false
-		}
-		if len(rows) == 0 {
+		if len(grid) == 0 {
 			s.fail("", file+"!"+n, "the sheet is empty; expected a header row")
 			return nil, false
+		}
+		rows := make([][]string, grid[len(grid)-1].Num)
+		for _, r := range grid {
+			rows[r.Num-1] = r.Cells
 		}
 		return rows, true
 	}
@@ -225,7 +148,7 @@ func (s *Source) sheet(file, want string) ([][]string, bool) {
 func closestSheet(want string, names []string) string {
 	best := ""
 	for _, n := range names {
-		if strings.Contains(normKey(n), normKey(want)) || strings.Contains(normKey(want), normKey(n)) {
+		if strings.Contains(xlsx.NormKey(n), xlsx.NormKey(want)) || strings.Contains(xlsx.NormKey(want), xlsx.NormKey(n)) {
 			best = n
 		}
 	}
@@ -244,12 +167,12 @@ func columns(header []string, want []string) (map[string]int, []found, map[strin
 		}
 		hit := false
 		for _, w := range want {
-			if normKey(h) == normKey(w) {
+			if xlsx.NormKey(h) == xlsx.NormKey(w) {
 				at[w], present[w], hit = i, true, true
 			}
 		}
 		if !hit {
-			cell, _ := excelize.CoordinatesToCellName(i+1, 1)
+			cell := xlsx.CellName(i, 1)
 			unknown = append(unknown, found{strings.TrimSpace(h), cell})
 		}
 	}
@@ -280,15 +203,15 @@ func (s *Source) readSettings(file string, rows [][]string) {
 	seen := map[string]bool{}
 	var unknown []found
 	for r := 1; r < len(rows); r++ {
-		nameCell, _ := excelize.CoordinatesToCellName(cols["Name"]+1, r+1)
-		valueCell, _ := excelize.CoordinatesToCellName(cols["Value"]+1, r+1)
+		nameCell := xlsx.CellName(cols["Name"], r+1)
+		valueCell := xlsx.CellName(cols["Value"], r+1)
 		raw := cellAt(rows, r, cols["Name"])
 		if raw == "" {
 			continue
 		}
 		key := ""
 		for _, k := range settingKeys {
-			if normKey(k) == normKey(raw) {
+			if xlsx.NormKey(k) == xlsx.NormKey(raw) {
 				key = k
 			}
 		}
@@ -337,7 +260,7 @@ func (s *Source) readTypes(file string, rows [][]string) {
 	}
 	for r := 1; r < len(rows); r++ {
 		name := cellAt(rows, r, cols[typeColumn])
-		nameCell, _ := excelize.CoordinatesToCellName(cols[typeColumn]+1, r+1)
+		nameCell := xlsx.CellName(cols[typeColumn], r+1)
 		blank := name == ""
 		for _, k := range typeKeys {
 			blank = blank && cellAt(rows, r, cols[k]) == ""
@@ -354,7 +277,7 @@ func (s *Source) readTypes(file string, rows [][]string) {
 		}
 		s.where[KeyTypes+"."+name] = loc(nameCell)
 		for _, k := range typeKeys {
-			cell, _ := excelize.CoordinatesToCellName(cols[k]+1, r+1)
+			cell := xlsx.CellName(cols[k], r+1)
 			s.where[prefix+k] = loc(cell)
 			value := cellAt(rows, r, cols[k])
 			if value == "" {

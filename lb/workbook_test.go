@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // The YAML file and its workbook twin give identical figures for a seed.
@@ -31,7 +31,7 @@ func TestTwinsGiveIdenticalFigures(t *testing.T) {
 }
 
 // editedWorkbook writes the sample twin with edit applied and returns its path.
-func editedWorkbook(t *testing.T, edit func(f *excelize.File)) string {
+func editedWorkbook(t *testing.T, edit func(f *xlsx.Book)) string {
 	t.Helper()
 	f, err := NewParametersWorkbook(Sample())
 	if err != nil {
@@ -40,7 +40,7 @@ func editedWorkbook(t *testing.T, edit func(f *excelize.File)) string {
 	defer f.Close()
 	edit(f)
 	path := filepath.Join(t.TempDir(), "Parameters.xlsx")
-	if err := Save(f, path); err != nil {
+	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -49,31 +49,31 @@ func editedWorkbook(t *testing.T, edit func(f *excelize.File)) string {
 func TestWorkbookProblems(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(f *excelize.File)
+		edit func(f *xlsx.Book)
 		want []string
 	}{
-		{"good", func(*excelize.File) {}, nil},
-		{"headers ignore case and underscores", func(f *excelize.File) {
-			f.SetCellValue(TypesSheet, "B1", "Output Capacity")
-			f.SetCellValue(SettingsSheet, "A2", "Number Of Servers")
+		{"good", func(*xlsx.Book) {}, nil},
+		{"headers ignore case and underscores", func(f *xlsx.Book) {
+			f.SetCell(TypesSheet, "B1", "Output Capacity")
+			f.SetCell(SettingsSheet, "A2", "Number Of Servers")
 		}, nil},
-		{"not a number", func(f *excelize.File) { f.SetCellValue(SettingsSheet, "B2", "abc") },
+		{"not a number", func(f *xlsx.Book) { f.SetCell(SettingsSheet, "B2", "abc") },
 			[]string{`Parameters.xlsx!Settings!B2: number_of_servers "abc" is not a whole number`}},
-		{"misspelt column", func(f *excelize.File) { f.SetCellValue(TypesSheet, "C1", "proportoin") },
+		{"misspelt column", func(f *xlsx.Book) { f.SetCell(TypesSheet, "C1", "proportoin") },
 			[]string{`Parameters.xlsx!RequestTypes!C1: unknown column "proportoin"; did you mean "proportion"?`}},
-		{"misspelt setting", func(f *excelize.File) { f.SetCellValue(SettingsSheet, "A5", "methd") },
+		{"misspelt setting", func(f *xlsx.Book) { f.SetCell(SettingsSheet, "A5", "methd") },
 			[]string{`Parameters.xlsx!Settings!A5: unknown setting "methd"; did you mean "method"?`}},
-		{"unknown method", func(f *excelize.File) { f.SetCellValue(SettingsSheet, "B5", "random") },
+		{"unknown method", func(f *xlsx.Book) { f.SetCell(SettingsSheet, "B5", "random") },
 			[]string{`Parameters.xlsx!Settings!B5: method "random" is unknown; expected roundrobin or busyness`}},
-		{"proportions", func(f *excelize.File) { f.SetCellValue(TypesSheet, "C3", 0.9) },
+		{"proportions", func(f *xlsx.Book) { f.SetCell(TypesSheet, "C3", 0.9) },
 			[]string{`Parameters.xlsx!RequestTypes: the proportions add up to 0.95`}},
-		{"blank cell", func(f *excelize.File) { f.SetCellValue(TypesSheet, "D2", "") },
+		{"blank cell", func(f *xlsx.Book) { f.SetCell(TypesSheet, "D2", "") },
 			[]string{`Parameters.xlsx!RequestTypes!D2: dma avg_service_time_secs has no value`}},
-		{"zero capacity", func(f *excelize.File) { f.SetCellValue(TypesSheet, "B3", 0) },
+		{"zero capacity", func(f *xlsx.Book) { f.SetCell(TypesSheet, "B3", 0) },
 			[]string{`Parameters.xlsx!RequestTypes!B3: other output_capacity must be at least 1 unit, got 0`}},
-		{"missing sheet", func(f *excelize.File) { f.SetSheetName(TypesSheet, "Types") },
+		{"missing sheet", func(f *xlsx.Book) { f.RenameSheet(TypesSheet, "Types") },
 			[]string{`Parameters.xlsx: missing sheet "RequestTypes"; did you mean "Types"?`}},
-		{"notes column left alone", func(f *excelize.File) { f.SetCellValue(TypesSheet, "F1", "Comment") }, nil},
+		{"notes column left alone", func(f *xlsx.Book) { f.SetCell(TypesSheet, "F1", "Comment") }, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,9 +102,9 @@ func TestWorkbookProblems(t *testing.T) {
 // replaces them and keeps every other sheet and cell; a user's sheet of the
 // same name is never replaced.
 func TestWriteBack(t *testing.T) {
-	path := editedWorkbook(t, func(f *excelize.File) {
+	path := editedWorkbook(t, func(f *xlsx.Book) {
 		f.NewSheet("Notes")
-		f.SetCellValue("Notes", "B2", "keep me")
+		f.SetCell("Notes", "B2", "keep me")
 	})
 	p := Sample()
 	p.Requests = 2000
@@ -114,29 +114,29 @@ func TestWriteBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteResults(src.Workbook, path, r); err != nil {
+		if _, err := WriteResults(src.Workbook, r); err != nil {
 			t.Fatal(err)
 		}
-		if err := Save(src.Workbook, path); err != nil {
+		if err := src.Workbook.Save(path); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	want := []string{SettingsSheet, TypesSheet, "Notes", SummarySheet, PerServerSheet, ChartSheet}
-	if got := f.GetSheetList(); !slices.Equal(got, want) {
+	if got := f.Sheets(); !slices.Equal(got, want) {
 		t.Errorf("sheets %v, want %v", got, want)
 	}
-	if v, _ := f.GetCellValue("Notes", "B2"); v != "keep me" {
+	if v, _ := f.Value("Notes", "B2"); v != "keep me" {
 		t.Errorf("Notes!B2 = %q", v)
 	}
-	if v, _ := f.GetCellValue(ChartSheet, "B3"); v != "dma" {
+	if v, _ := f.Value(ChartSheet, "B3"); v != "dma" {
 		t.Errorf("LBChart!B3 = %q, want dma", v)
 	}
-	if v, _ := f.GetCellValue(SummarySheet, "B4"); v != "6" {
+	if v, _ := f.Value(SummarySheet, "B4"); v != "6" {
 		t.Errorf("LBSummary!B4 = %q, want 6 servers", v)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
@@ -144,18 +144,38 @@ func TestWriteBack(t *testing.T) {
 		t.Errorf("files left beside the workbook: %v", entries)
 	}
 
-	user := editedWorkbook(t, func(f *excelize.File) {
+	user := editedWorkbook(t, func(f *xlsx.Book) {
 		f.NewSheet(SummarySheet)
-		f.SetCellValue(SummarySheet, "A1", "my own summary")
+		f.SetCell(SummarySheet, "A1", "my own summary")
 	})
-	src := load(t, user)
-	err = CheckResultSheets(src.Workbook, user)
-	if err == nil || !strings.HasPrefix(err.Error(), "Parameters.xlsx!LBSummary: a sheet of this name holds data websim did not write") {
-		t.Errorf("CheckResultSheets: %v", err)
+	// As websim run does, the results go beside a user's sheet of the same
+	// name, under "LBSummary (websim)", run after run.
+	for range 2 {
+		src := load(t, user)
+		r, _ := Run(p, 1)
+		names, err := WriteResults(src.Workbook, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if names.Summary != SummarySheet+" (websim)" || names.Chart != ChartSheet {
+			t.Errorf("result sheets %+v, want LBSummary (websim)", names)
+		}
+		if err := src.Workbook.Save(user); err != nil {
+			t.Fatal(err)
+		}
+		src.Workbook.Close()
 	}
-	r, _ := Run(p, 1)
-	if err := WriteResults(src.Workbook, user, r); err == nil {
-		t.Error("WriteResults replaced a user's sheet")
+	f, err = xlsx.Open(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want = []string{SettingsSheet, TypesSheet, SummarySheet, SummarySheet + " (websim)", PerServerSheet, ChartSheet}
+	if got := f.Sheets(); !slices.Equal(got, want) {
+		t.Errorf("sheets %v, want %v", got, want)
+	}
+	if v, _ := f.Value(SummarySheet, "A1"); v != "my own summary" {
+		t.Errorf("the user's LBSummary!A1 = %q", v)
 	}
 }
 
@@ -165,19 +185,45 @@ func TestNewParametersWorkbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got := f.GetSheetList(); !slices.Equal(got, []string{SettingsSheet, TypesSheet}) {
+	if got := f.Sheets(); !slices.Equal(got, []string{SettingsSheet, TypesSheet}) {
 		t.Errorf("sheets %v", got)
 	}
-	dvs, err := f.GetDataValidations(SettingsSheet)
+	dvs, err := f.Validations(SettingsSheet)
 	if err != nil || len(dvs) != 1 || dvs[0].Sqref != "B5" || !strings.Contains(dvs[0].Formula1, "busyness") {
 		t.Errorf("method drop-down: %+v %v", dvs, err)
 	}
-	comments, err := f.GetComments(TypesSheet)
+	comments, err := f.Comments(TypesSheet)
 	if err != nil || len(comments) != 5 {
 		t.Errorf("RequestTypes header comments: %d %v", len(comments), err)
 	}
-	panes, err := f.GetPanes(TypesSheet)
-	if err != nil || !panes.Freeze || panes.YSplit != 1 {
-		t.Errorf("RequestTypes panes %+v %v", panes, err)
+	if rows, err := f.FrozenRows(TypesSheet); err != nil || rows != 1 {
+		t.Errorf("RequestTypes frozen rows %d %v", rows, err)
+	}
+}
+
+// Result sheets written by an earlier websim, known by their A1 text only
+// (no owner marker), are still replaced rather than kept as a user's.
+func TestWriteResultsReplacesEarlierVersionsSheets(t *testing.T) {
+	path := editedWorkbook(t, func(f *xlsx.Book) {
+		f.NewSheet(SummarySheet)
+		f.SetCell(SummarySheet, "A1", resultsMark+": figures per type")
+	})
+	src := load(t, path)
+	defer src.Workbook.Close()
+	p := Sample()
+	p.Requests = 1000
+	r, err := Run(p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := WriteResults(src.Workbook, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names.Summary != SummarySheet {
+		t.Errorf("results in %q, want the earlier LBSummary replaced", names.Summary)
+	}
+	if got, want := src.Workbook.Sheets(), []string{SettingsSheet, TypesSheet, SummarySheet, PerServerSheet, ChartSheet}; !slices.Equal(got, want) {
+		t.Errorf("sheets %v, want %v", got, want)
 	}
 }

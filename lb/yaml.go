@@ -25,8 +25,8 @@ func loadYAML(path string) (*Source, error) {
 		return nil, Problems{yamlSyntaxProblem(name, data, err)}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil, Problems{{Where: name, What: "expected key: value lines (" +
-			strings.Join(append(settingKeys[:4:4], KeyTypes), ", ") + ")"}}
+		return nil, Problems{problemAt(name, "expected key: value lines ("+
+			strings.Join(append(settingKeys[:4:4], KeyTypes), ", ")+")")}
 	}
 	src.where[""] = name
 	at := func(n *yaml.Node) string { return name + ":" + strconv.Itoa(n.Line) }
@@ -120,7 +120,7 @@ func yamlSyntaxProblem(name string, data []byte, err error) Problem {
 	msg := err.Error()
 	m := yamlLine.FindStringSubmatch(msg)
 	if m == nil {
-		return Problem{Where: name, What: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+		return problemAt(name, "not valid YAML: "+strings.TrimPrefix(msg, "yaml: "))
 	}
 	line, _ := strconv.Atoi(m[1])
 	what := "not valid YAML: " + m[2]
@@ -132,5 +132,5 @@ func yamlSyntaxProblem(name string, data []byte, err error) Problem {
 			break
 		}
 	}
-	return Problem{Where: name + ":" + m[1], What: what}
+	return problemAt(name+":"+m[1], what)
 }

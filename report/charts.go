@@ -3,9 +3,8 @@ package report
 import (
 	"fmt"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
 
@@ -38,105 +37,74 @@ const (
 // "Load, scenario...", a row per load) down column A, and a line chart of
 // each block to the right of them. A run that is unstable, or that has no
 // value, leaves its cell blank: a gap in its line.
-func writeCharts(f *excelize.File, sheet string, s *study.Study, st *styles) error {
+func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	runs := map[[2]string]*study.Run{}
 	for i := range s.Runs {
 		runs[[2]string{s.Runs[i].Scenario, s.Runs[i].Load}] = &s.Runs[i]
 	}
-	ref := sheetRef(sheet)
-	chartCol, _ := excelize.ColumnNumberToName(len(s.Scenarios) + 3)
+	chartCol := xlsx.ColumnName(len(s.Scenarios) + 2)
 	row := 1
 	for k, m := range chartMetrics(s.TimeUnit) {
-		if err := f.SetCellStr(sheet, cellName(1, row), m.title+" (chart data)"); err != nil {
-			return err
-		}
-		if err := f.SetCellStyle(sheet, cellName(1, row), cellName(1, row), st.title); err != nil {
-			return err
-		}
+		b.SetCell(sheet, cellName(1, row), m.title+" (chart data)")
+		b.SetStyle(sheet, cellName(1, row), cellName(1, row), xlsx.Title)
 		hdr := row + 1
-		if err := f.SetCellStr(sheet, cellName(1, hdr), "Load"); err != nil {
-			return err
-		}
+		b.SetCell(sheet, cellName(1, hdr), "Load")
 		for j, sc := range s.Scenarios {
-			if err := f.SetCellStr(sheet, cellName(j+2, hdr), sc); err != nil {
-				return err
-			}
+			b.SetCell(sheet, cellName(j+2, hdr), sc)
 		}
-		if err := f.SetCellStyle(sheet, cellName(1, hdr), cellName(len(s.Scenarios)+1, hdr), st.header); err != nil {
-			return err
-		}
+		b.SetStyle(sheet, cellName(1, hdr), cellName(len(s.Scenarios)+1, hdr), xlsx.Header)
 		first, last := hdr+1, hdr+len(s.Loads)
 		for i, load := range s.Loads {
-			if err := f.SetCellStr(sheet, cellName(1, first+i), load); err != nil {
-				return err
-			}
+			b.SetCell(sheet, cellName(1, first+i), load)
 			for j, sc := range s.Scenarios {
 				run := runs[[2]string{sc, load}]
 				if run == nil || !run.Result.Stable {
 					continue
 				}
-				if err := setCell(f, sheet, cellName(j+2, first+i), m.value(&run.Result)); err != nil {
-					return err
-				}
+				b.SetCell(sheet, cellName(j+2, first+i), m.value(&run.Result))
 			}
 		}
-		numFmt := st.byFormat[fTime]
+		numFmt := xlsx.Time
 		if m.percent {
-			numFmt = st.byFormat[fShare]
+			numFmt = xlsx.Share
 		}
 		if len(s.Loads) > 0 && len(s.Scenarios) > 0 {
-			if err := f.SetCellStyle(sheet, cellName(2, first), cellName(len(s.Scenarios)+1, last), numFmt); err != nil {
-				return err
-			}
+			b.SetStyle(sheet, cellName(2, first), cellName(len(s.Scenarios)+1, last), numFmt)
 		}
-		var series []excelize.ChartSeries
+		if err := b.Err(); err != nil {
+			return err
+		}
+		var series []xlsx.Series
 		for j := range s.Scenarios {
-			col, _ := excelize.ColumnNumberToName(j + 2)
-			series = append(series, excelize.ChartSeries{
-				Name:       fmt.Sprintf("%s!$%s$%d", ref, col, hdr),
-				Categories: fmt.Sprintf("%s!$A$%d:$A$%d", ref, first, last),
-				Values:     fmt.Sprintf("%s!$%s$%d:$%s$%d", ref, col, first, col, last),
-				Marker:     excelize.ChartMarker{Symbol: "circle", Size: 5},
+			series = append(series, xlsx.Series{
+				Name:       xlsx.AbsRange(sheet, j+1, hdr, hdr),
+				Categories: xlsx.AbsRange(sheet, 0, first, last),
+				Values:     xlsx.AbsRange(sheet, j+1, first, last),
 			})
 		}
 		if len(series) > 0 && len(s.Loads) > 0 {
-			yFmt := excelize.ChartNumFmt{CustomNumFmt: "#,##0.0"}
+			yFmt := "#,##0.0"
 			if m.percent {
-				yFmt = excelize.ChartNumFmt{CustomNumFmt: "0%"}
-			}
-			chart := &excelize.Chart{
-				Type:         excelize.Line,
-				Series:       series,
-				Title:        excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: m.title}}},
-				Dimension:    excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
-				Legend:       excelize.ChartLegend{Position: "right"},
-				ShowBlanksAs: "gap",
-				XAxis:        excelize.ChartAxis{Title: excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: "Load"}}}},
-				YAxis: excelize.ChartAxis{
-					Title:          excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: m.axis}}},
-					MajorGridLines: true,
-					NumFmt:         yFmt,
-				},
-				Format: excelize.GraphicOptions{AltText: m.title + " against load, one line per scenario"},
+				yFmt = "0%"
 			}
 			anchor := fmt.Sprintf("%s%d", chartCol, 1+k*chartRows)
-			if err := f.AddChart(sheet, anchor, chart); err != nil {
+			if err := b.AddChart(sheet, anchor, xlsx.Chart{
+				Kind: xlsx.LineChart, Series: series, Markers: true,
+				Title: m.title, XTitle: "Load", YTitle: m.axis, YFormat: yFmt,
+				Width: chartWidth, Height: chartHeight, Legend: "right",
+				AltText: m.title + " against load, one line per scenario",
+			}); err != nil {
 				return fmt.Errorf("chart %q: %w", m.title, err)
 			}
 		}
 		row = last + 2
 	}
-	if err := f.SetColWidth(sheet, "A", "A", 16); err != nil {
-		return err
+	b.ColWidths(sheet, 0, 16)
+	for j := range s.Scenarios {
+		b.ColWidths(sheet, j+1, 13)
 	}
-	if len(s.Scenarios) > 0 {
-		lastCol, _ := excelize.ColumnNumberToName(len(s.Scenarios) + 1)
-		return f.SetColWidth(sheet, "B", lastCol, 13)
-	}
-	return nil
+	return b.Err()
 }
 
-func cellName(col, row int) string {
-	c, _ := excelize.CoordinatesToCellName(col, row)
-	return c
-}
+// cellName is the A1 name of the 1-based column col in row.
+func cellName(col, row int) string { return xlsx.CellName(col-1, row) }

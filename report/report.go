@@ -28,20 +28,19 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/xuri/excelize/v2"
-
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
 
 // ResultMarker is the sheet-scoped defined name that marks a sheet as
-// written by websim. It follows the sheet if the user renames it.
-const ResultMarker = "websim_result"
+// written by websim (xlsx.OwnerMarker). It follows the sheet if the user
+// renames it.
+const ResultMarker = xlsx.OwnerMarker
 
 // ResultSheetsProperty is the custom document property listing websim's
-// result sheets, separated by "|".
-const ResultSheetsProperty = "WebsimResultSheets"
+// result sheets, separated by "|" (xlsx.OwnedSheetsProperty).
+const ResultSheetsProperty = xlsx.OwnedSheetsProperty
 
 // baseNames are the result sheets' names, in order.
 var baseNames = [...]string{"Summary", "Servers", "Charts", "Run"}
@@ -54,17 +53,17 @@ func (n sheetNames) list() []string { return []string{n.Summary, n.Servers, n.Ch
 // Write writes the study's results to a new workbook at path, replacing any
 // file there only once the new one is complete.
 func Write(path string, s *study.Study) error {
-	f := excelize.NewFile()
-	defer f.Close()
+	b := xlsx.New()
+	defer b.Close()
 	names := sheetNames{"Summary", "Servers", "Charts", "Run"}
-	if err := f.SetSheetName("Sheet1", names.Summary); err != nil {
+	if err := b.RenameSheet("Sheet1", names.Summary); err != nil {
 		return err
 	}
-	if err := addResults(f, names, s); err != nil {
+	if err := addResults(b, names, s); err != nil {
 		return fmt.Errorf("building %s: %w", path, err)
 	}
-	f.SetActiveSheet(0)
-	return save(f, path)
+	b.SetActiveSheet(0)
+	return save(b, path)
 }
 
 // WriteBack adds the study's result sheets to the workbook at svcDataPath
@@ -73,148 +72,62 @@ func Write(path string, s *study.Study) error {
 // write-back are replaced; a user's sheet is never touched: when one already
 // has a result sheet's name, the result sheet is called "Summary (websim)".
 func WriteBack(svcDataPath string, s *study.Study) error {
-	f, err := excelize.OpenFile(svcDataPath)
+	b, err := xlsx.Open(svcDataPath)
 	if err != nil {
 		return fmt.Errorf("opening %s for write-back: %w", svcDataPath, err)
 	}
-	defer f.Close()
-	old, err := ResultSheets(f)
+	defer b.Close()
+	placeholder, err := b.ReplaceOwned()
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", svcDataPath, err)
 	}
-	// A workbook keeps at least one sheet: when it holds nothing but
-	// earlier results, a placeholder stands in until the new ones are added.
-	placeholder := ""
-	if len(old) > 0 && len(old) == len(f.GetSheetList()) {
-		placeholder = "websim placeholder"
-		if _, err := f.NewSheet(placeholder); err != nil {
-			return err
-		}
-	}
-	for _, name := range old {
-		if err := f.DeleteSheet(name); err != nil {
-			return fmt.Errorf("removing the earlier result sheet %q of %s: %w", name, svcDataPath, err)
-		}
-	}
-	existing := slices.DeleteFunc(f.GetSheetList(), func(n string) bool { return n == placeholder })
+	existing := slices.DeleteFunc(b.Sheets(), func(n string) bool { return n == placeholder })
 	names := freeNames(existing)
-	if err := addResults(f, names, s); err != nil {
+	if err := addResults(b, names, s); err != nil {
 		return fmt.Errorf("adding results to %s: %w", svcDataPath, err)
 	}
 	if placeholder != "" {
-		if err := f.DeleteSheet(placeholder); err != nil {
+		if err := b.DeleteSheet(placeholder); err != nil {
 			return err
 		}
 	}
-	return save(f, svcDataPath)
+	return save(b, svcDataPath)
 }
 
-// ResultSheets returns the sheets of f that websim wrote as results and
-// still owns, in workbook order: those that carry ResultMarker under the
-// name websim gave them (listed in ResultSheetsProperty). A marked sheet
-// under another name is the user's: a result sheet renamed to keep it, or
-// a copy Excel made (copying a sheet copies its sheet-scoped names); a
-// write-back leaves those alone.
-func ResultSheets(f *excelize.File) ([]string, error) {
-	listed := map[string]bool{}
-	props, err := f.GetCustomProps()
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range props {
-		if v, ok := p.Value.(string); ok && p.Name == ResultSheetsProperty {
-			for _, name := range strings.Split(v, "|") {
-				listed[name] = true
-			}
-		}
-	}
-	var out []string
-	sheets := f.GetSheetList()
-	for _, dn := range f.GetDefinedName() {
-		if dn.Name == ResultMarker && dn.Scope != "Workbook" && slices.Contains(sheets, dn.Scope) && listed[dn.Scope] {
-			out = append(out, dn.Scope)
-		}
-	}
-	slices.SortFunc(out, func(a, b string) int {
-		return slices.Index(sheets, a) - slices.Index(sheets, b)
-	})
-	return slices.Compact(out), nil
-}
+// ResultSheets returns the sheets of b that websim wrote as results and
+// still owns, in workbook order (xlsx.Book.OwnedSheets): a marked sheet
+// under another name is the user's, and a write-back leaves it alone.
+func ResultSheets(b *xlsx.Book) ([]string, error) { return b.OwnedSheets() }
 
 // freeNames picks the result sheets' names among the existing sheets: the
 // plain name when free, else "Name (websim)", "Name (websim 2)", ...
 func freeNames(existing []string) sheetNames {
-	taken := func(n string) bool {
-		for _, e := range existing {
-			if strings.EqualFold(e, n) {
-				return true
-			}
-		}
-		return false
-	}
-	pick := func(base string) string {
-		if !taken(base) {
-			return base
-		}
-		for i := 1; ; i++ {
-			n := base + " (websim)"
-			if i > 1 {
-				n = fmt.Sprintf("%s (websim %d)", base, i)
-			}
-			if !taken(n) {
-				return n
-			}
-		}
-	}
+	pick := func(base string) string { return xlsx.FreeName(existing, base) }
 	return sheetNames{pick(baseNames[0]), pick(baseNames[1]), pick(baseNames[2]), pick(baseNames[3])}
 }
 
 // addResults adds (or fills, for a sheet that exists already) the four
-// result sheets and marks them.
-func addResults(f *excelize.File, names sheetNames, s *study.Study) error {
+// result sheets and marks them as websim's.
+func addResults(b *xlsx.Book, names sheetNames, s *study.Study) error {
 	if s == nil {
 		return errors.New("no study to write")
 	}
-	st, err := newStyles(f)
-	if err != nil {
-		return err
-	}
 	for _, name := range names.list() {
-		if idx, _ := f.GetSheetIndex(name); idx < 0 {
-			if _, err := f.NewSheet(name); err != nil {
-				return err
-			}
+		if err := b.NewSheet(name); err != nil {
+			return err
 		}
 	}
-	if err := writeSummary(f, names.Summary, s, st); err != nil {
+	if err := writeSummary(b, names.Summary, s); err != nil {
 		return err
 	}
-	if err := writeServers(f, names.Servers, s, st); err != nil {
+	if err := writeServers(b, names.Servers, s); err != nil {
 		return err
 	}
-	if err := writeCharts(f, names.Charts, s, st); err != nil {
+	if err := writeCharts(b, names.Charts, s); err != nil {
 		return err
 	}
-	if err := writeRun(f, names.Run, s, st); err != nil {
+	if err := writeRun(b, names.Run, s); err != nil {
 		return err
 	}
-	for _, name := range names.list() {
-		if err := f.SetDefinedName(&excelize.DefinedName{
-			Name:     ResultMarker,
-			RefersTo: sheetRef(name) + "!$A$1",
-			Comment:  "written by websim; replaced by the next write-back",
-			Scope:    name,
-		}); err != nil {
-			return fmt.Errorf("marking sheet %q: %w", name, err)
-		}
-	}
-	return f.SetCustomProps(excelize.CustomProperty{
-		Name:  ResultSheetsProperty,
-		Value: strings.Join(names.list(), "|"),
-	})
-}
-
-// sheetRef quotes a sheet name for a formula: 'Summary (websim)'.
-func sheetRef(name string) string {
-	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
+	return b.MarkOwned(names.list()...)
 }

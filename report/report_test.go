@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/study"
@@ -113,7 +113,7 @@ func golden(t *testing.T, name, got string) {
 // row by row.
 func dumpSheets(t *testing.T, path string, sheets ...string) string {
 	t.Helper()
-	f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func dumpSheets(t *testing.T, path string, sheets ...string) string {
 	var b strings.Builder
 	for _, sh := range sheets {
 		fmt.Fprintf(&b, "== %s\n", sh)
-		rows, err := f.GetRows(sh)
+		rows, err := f.Rows(sh)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,26 +204,24 @@ func TestWriteGolden(t *testing.T) {
 	if err := Write(path, testStudy()); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := f.GetSheetList(), []string{"Summary", "Servers", "Charts", "Run"}; !slices.Equal(got, want) {
+	if got, want := f.Sheets(), []string{"Summary", "Servers", "Charts", "Run"}; !slices.Equal(got, want) {
 		t.Errorf("sheets = %q, want %q", got, want)
 	}
 	marked, _ := ResultSheets(f)
-	if !slices.Equal(marked, f.GetSheetList()) {
+	if !slices.Equal(marked, f.Sheets()) {
 		t.Errorf("ResultSheets = %q, want every sheet", marked)
 	}
-	panes, _ := f.GetPanes("Summary")
-	if !panes.Freeze || panes.YSplit != 1 {
-		t.Errorf("Summary header not frozen: %+v", panes)
+	if rows, _ := f.FrozenRows("Summary"); rows != 1 {
+		t.Errorf("Summary header not frozen: %d rows", rows)
 	}
-	styleID, _ := f.GetCellStyle("Summary", "A1")
-	if st, _ := f.GetStyle(styleID); st == nil || st.Font == nil || !st.Font.Bold {
+	if look, _ := f.LookOf("Summary", "A1"); !look.Bold {
 		t.Errorf("Summary header not bold")
 	}
-	if typ, _ := f.GetCellType("Summary", "K2"); typ != excelize.CellTypeNumber && typ != excelize.CellTypeUnset {
+	if typ, _ := f.TypeOf("Summary", "K2"); typ != xlsx.NumberCell && typ != xlsx.Unset {
 		t.Errorf("Summary!K2 (mean) type = %v, want a number", typ)
 	}
 	f.Close()
@@ -248,7 +246,7 @@ func TestWriteReplacesOnlyWhenComplete(t *testing.T) {
 	}
 	saved := writeWorkbook
 	t.Cleanup(func() { writeWorkbook = saved })
-	writeWorkbook = func(f *excelize.File, w io.Writer) error {
+	writeWorkbook = func(f *xlsx.Book, w io.Writer) error {
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			return err
@@ -337,13 +335,13 @@ func TestNonFiniteValuesLeaveBlanks(t *testing.T) {
 	if err := Write(path, s); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	for _, cell := range []string{"K2", "T2"} {
-		if v, _ := f.GetCellValue("Summary", cell); v != "" {
+		if v, _ := f.Value("Summary", cell); v != "" {
 			t.Errorf("Summary!%s = %q, want blank", cell, v)
 		}
 	}
@@ -365,12 +363,12 @@ func TestRunSheetKeepsLongSeedsWhole(t *testing.T) {
 	if err := Write(path, s); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, _ := f.GetRows("Run")
+	rows, _ := f.Rows("Run")
 	seen := 0
 	for _, r := range rows {
 		if len(r) == 3 && r[1] == "Seed" {

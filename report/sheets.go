@@ -1,158 +1,38 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
-
-	"github.com/xuri/excelize/v2"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
 
-// format is how a column's numbers are shown.
-type format int
-
+// Number formats of the result columns, defined once in the xlsx layer.
 const (
-	fText format = iota
-	fCount
-	fTime
-	fShare
-	fNumber
-	fDate
+	fText   = xlsx.Text
+	fCount  = xlsx.Count
+	fTime   = xlsx.Time
+	fShare  = xlsx.Share
+	fNumber = xlsx.Number
 )
-
-// styles holds the style ids a results workbook uses.
-type styles struct {
-	header, title int
-	byFormat      map[format]int
-}
-
-func newStyles(f *excelize.File) (*styles, error) {
-	st := &styles{byFormat: map[format]int{}}
-	var err error
-	if st.header, err = f.NewStyle(&excelize.Style{
-		Font:      &excelize.Font{Bold: true},
-		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
-		Border:    []excelize.Border{{Type: "bottom", Color: "8EA9DB", Style: 1}},
-		Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"},
-	}); err != nil {
-		return nil, err
-	}
-	if st.title, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 12}}); err != nil {
-		return nil, err
-	}
-	fmts := map[format]string{fCount: "#,##0", fTime: "#,##0.000", fShare: "0.0%", fNumber: "General", fDate: "yyyy-mm-dd hh:mm:ss"}
-	for k, v := range fmts {
-		code := v
-		id, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
-		if err != nil {
-			return nil, err
-		}
-		st.byFormat[k] = id
-	}
-	return st, nil
-}
 
 // column is one column of a results table.
 type column struct {
 	header string
-	format format
+	format xlsx.Style
 }
 
-// table writes a header row (bold, frozen) and rows of values to a sheet,
+// table writes a header row (styled, frozen) and rows of values to a sheet,
 // with number formats per column and widths fitted to the content. A nil or
 // non-finite value leaves its cell blank.
-func table(f *excelize.File, sheet string, st *styles, cols []column, rows [][]any) error {
-	widths := make([]int, len(cols))
-	for i, c := range cols {
-		cell, _ := excelize.CoordinatesToCellName(i+1, 1)
-		if err := f.SetCellStr(sheet, cell, c.header); err != nil {
-			return err
-		}
-		widths[i] = min(utf8.RuneCountInString(c.header)+2, 22)
+func table(b *xlsx.Book, sheet string, cols []column, rows [][]any) error {
+	t := xlsx.Table{Rows: rows, HeaderHeight: 30}
+	for _, c := range cols {
+		t.Columns = append(t.Columns, xlsx.Column{Header: c.header, Format: c.format})
 	}
-	last, _ := excelize.CoordinatesToCellName(len(cols), 1)
-	if err := f.SetCellStyle(sheet, "A1", last, st.header); err != nil {
-		return err
-	}
-	for r, row := range rows {
-		for i, v := range row {
-			cell, _ := excelize.CoordinatesToCellName(i+1, r+2)
-			if err := setCell(f, sheet, cell, v); err != nil {
-				return err
-			}
-			widths[i] = max(widths[i], min(displayWidth(v, cols[i].format), 60))
-		}
-	}
-	for i, c := range cols {
-		name, _ := excelize.ColumnNumberToName(i + 1)
-		if err := f.SetColWidth(sheet, name, name, float64(max(widths[i], 8))+1); err != nil {
-			return err
-		}
-		if c.format == fText || len(rows) == 0 {
-			continue
-		}
-		if err := f.SetCellStyle(sheet, name+"2", name+strconv.Itoa(len(rows)+1), st.byFormat[c.format]); err != nil {
-			return err
-		}
-	}
-	if err := f.SetRowHeight(sheet, 1, 30); err != nil {
-		return err
-	}
-	return freezeHeader(f, sheet)
-}
-
-func freezeHeader(f *excelize.File, sheet string) error {
-	return f.SetPanes(sheet, &excelize.Panes{
-		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
-	})
-}
-
-// setCell writes v as a number, text or boolean; nil and non-finite numbers
-// leave the cell untouched (blank).
-func setCell(f *excelize.File, sheet, cell string, v any) error {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return f.SetCellFloat(sheet, cell, x, -1, 64)
-	case string:
-		return f.SetCellStr(sheet, cell, x)
-	default:
-		return f.SetCellValue(sheet, cell, v)
-	}
-}
-
-func displayWidth(v any, fm format) int {
-	switch x := v.(type) {
-	case nil:
-		return 0
-	case string:
-		return utf8.RuneCountInString(x)
-	case float64:
-		switch fm {
-		case fShare:
-			return 7
-		case fTime:
-			return len(strconv.FormatFloat(x, 'f', 3, 64)) + 2
-		}
-		return len(strconv.FormatFloat(x, 'g', 8, 64))
-	case bool:
-		return 5
-	case fmt.Stringer:
-		return len(x.String())
-	}
-	if fm == fDate {
-		return 19
-	}
-	return len(fmt.Sprint(v))
+	return b.WriteTable(sheet, t)
 }
 
 // share is num/den, or nil when den is 0.
@@ -174,59 +54,101 @@ func responseOrNil(r *engine.Result, v float64) any {
 	return v
 }
 
-func writeSummary(f *excelize.File, sheet string, s *study.Study, st *styles) error {
-	u := unitSuffix(s.TimeUnit)
+// summaryColumn is one column of the Summary sheet: its header, number
+// format and value for a run (nil leaves the cell blank).
+type summaryColumn struct {
+	header string
+	format xlsx.Style
+	value  func(run *study.Run) any
+}
+
+// summaryColumns are the Summary sheet's columns, in order; u is the time
+// unit's suffix (" (ms)") and base the first scenario.
+func summaryColumns(u, base string) []summaryColumn {
+	res := func(f func(r *engine.Result) any) func(*study.Run) any {
+		return func(run *study.Run) any { return f(&run.Result) }
+	}
+	count := func(f func(r *engine.Result) int64) func(*study.Run) any {
+		return res(func(r *engine.Result) any { return float64(f(r)) })
+	}
+	response := func(f func(r *engine.Result) float64) func(*study.Run) any {
+		return res(func(r *engine.Result) any { return responseOrNil(r, f(r)) })
+	}
+	return []summaryColumn{
+		{"Scenario", fText, func(run *study.Run) any { return run.Scenario }},
+		{"Load", fText, func(run *study.Run) any { return run.Load }},
+		{"Replications", fCount, func(run *study.Run) any { return float64(run.Replications) }},
+		{"Observations", fCount, count(finished)},
+		{"Arrivals", fCount, count(func(r *engine.Result) int64 { return r.Arrivals })},
+		{"Completed", fCount, count(func(r *engine.Result) int64 { return r.Completed })},
+		{"Failed", fCount, count(func(r *engine.Result) int64 { return r.Failed })},
+		{"Abandoned", fCount, count(func(r *engine.Result) int64 { return r.Abandoned })},
+		{"Retries", fCount, count(func(r *engine.Result) int64 { return r.Retries })},
+		{"Timeouts", fCount, count(func(r *engine.Result) int64 { return r.Timeouts })},
+		{"Mean" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.Mean })},
+		{"SD" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.SD })},
+		{"P50" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50 })},
+		{"P90" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P90 })},
+		{"P95" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95 })},
+		{"P99" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99 })},
+		{"CI half-width 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
+		{"Diff from " + base + u, fTime, func(run *study.Run) any {
+			if run.Diff == nil {
+				return nil
+			}
+			return run.Diff.Mean
+		}},
+		{"Diff ± 95%" + u, fTime, func(run *study.Run) any {
+			if run.Diff == nil {
+				return nil
+			}
+			return run.Diff.HalfWidth95
+		}},
+		{"App utilization", fShare, res(func(r *engine.Result) any { return r.AppUtilization })},
+		{"Failure share", fShare, res(func(r *engine.Result) any { return share(r.Failed, finished(r)) })},
+		{"Instant-capture share", fShare, res(func(r *engine.Result) any { return share(r.InstantCaptures, r.Captures) })},
+		{"Parallel share", fShare, res(func(r *engine.Result) any { return share(r.ParallelSteps, r.ParallelSteps+r.SequentialSteps) })},
+		{"Attempt mean" + u, fTime, res(func(r *engine.Result) any {
+			if r.AttemptResponse.N == 0 {
+				return nil
+			}
+			return r.AttemptResponse.Mean
+		})},
+		{"Attempts per request", fNumber, res(func(r *engine.Result) any { return ratioOrNil(r.Attempts, finished(r)) })},
+		{"Late copies", fCount, count(func(r *engine.Result) int64 { return r.LateCopies })},
+		{"Wasted work" + u, fTime, res(func(r *engine.Result) any { return r.WastedWork })},
+		{"Warm-up" + u, fTime, res(func(r *engine.Result) any { return r.WarmUp })},
+		{"In system at end", fCount, count(func(r *engine.Result) int64 { return r.InSystem })},
+		{"Events", fCount, count(func(r *engine.Result) int64 { return r.Events })},
+		{"Wall seconds", fNumber, func(run *study.Run) any { return run.WallSeconds }},
+		{"Precision cap hit", fText, func(run *study.Run) any { return run.PrecisionCapHit }},
+		{"Stable", fText, res(func(r *engine.Result) any { return r.Stable })},
+		{"Unstable reason", fText, res(func(r *engine.Result) any { return r.Unstable })},
+	}
+}
+
+func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 	base := "the first scenario"
 	if len(s.Scenarios) > 0 {
 		base = s.Scenarios[0]
 	}
-	cols := []column{
-		{"Scenario", fText}, {"Load", fText}, {"Replications", fCount}, {"Observations", fCount},
-		{"Arrivals", fCount}, {"Completed", fCount}, {"Failed", fCount}, {"Abandoned", fCount},
-		{"Retries", fCount}, {"Timeouts", fCount},
-		{"Mean" + u, fTime}, {"SD" + u, fTime}, {"P50" + u, fTime}, {"P90" + u, fTime},
-		{"P95" + u, fTime}, {"P99" + u, fTime}, {"CI half-width 95%" + u, fTime},
-		{"Diff from " + base + u, fTime}, {"Diff ± 95%" + u, fTime},
-		{"App utilization", fShare}, {"Failure share", fShare},
-		{"Instant-capture share", fShare}, {"Parallel share", fShare},
-		{"Attempt mean" + u, fTime}, {"Attempts per request", fNumber}, {"Late copies", fCount}, {"Wasted work" + u, fTime},
-		{"Warm-up" + u, fTime}, {"In system at end", fCount}, {"Events", fCount},
-		{"Wall seconds", fNumber}, {"Precision cap hit", fText},
-		{"Stable", fText}, {"Unstable reason", fText},
+	spec := summaryColumns(unitSuffix(s.TimeUnit), base)
+	cols := make([]column, len(spec))
+	for i, c := range spec {
+		cols[i] = column{c.header, c.format}
 	}
 	rows := make([][]any, 0, len(s.Runs))
 	for i := range s.Runs {
-		run := &s.Runs[i]
-		r := &run.Result
-		var diff, diffHW any
-		if run.Diff != nil {
-			diff, diffHW = run.Diff.Mean, run.Diff.HalfWidth95
+		row := make([]any, len(spec))
+		for j, c := range spec {
+			row[j] = c.value(&s.Runs[i])
 		}
-		var attempt any
-		if r.AttemptResponse.N > 0 {
-			attempt = r.AttemptResponse.Mean
-		}
-		rows = append(rows, []any{
-			run.Scenario, run.Load, float64(run.Replications), float64(finished(r)),
-			float64(r.Arrivals), float64(r.Completed), float64(r.Failed), float64(r.Abandoned),
-			float64(r.Retries), float64(r.Timeouts),
-			responseOrNil(r, r.Response.Mean), responseOrNil(r, r.Response.SD),
-			responseOrNil(r, r.Response.P50), responseOrNil(r, r.Response.P90),
-			responseOrNil(r, r.Response.P95), responseOrNil(r, r.Response.P99),
-			responseOrNil(r, r.Response.CIHalfWidth95),
-			diff, diffHW,
-			r.AppUtilization, share(r.Failed, finished(r)),
-			share(r.InstantCaptures, r.Captures), share(r.ParallelSteps, r.ParallelSteps+r.SequentialSteps),
-			attempt, ratioOrNil(r.Attempts, finished(r)), float64(r.LateCopies), r.WastedWork,
-			r.WarmUp, float64(r.InSystem), float64(r.Events),
-			run.WallSeconds, run.PrecisionCapHit,
-			r.Stable, r.Unstable,
-		})
+		rows = append(rows, row)
 	}
-	return table(f, sheet, st, cols, rows)
+	return table(b, sheet, cols, rows)
 }
 
-func writeServers(f *excelize.File, sheet string, s *study.Study, st *styles) error {
+func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
 	cols := []column{
 		{"Scenario", fText}, {"Load", fText}, {"Server", fText}, {"Kind", fText},
@@ -249,7 +171,7 @@ func writeServers(f *excelize.File, sheet string, s *study.Study, st *styles) er
 			add(run, appName(j), "application", &run.Result.AppServers[j])
 		}
 	}
-	return table(f, sheet, st, cols, rows)
+	return table(b, sheet, cols, rows)
 }
 
 // appName labels the i-th (0-based) application server.
@@ -263,7 +185,7 @@ func unitSuffix(unit string) string {
 	return " (" + unit + ")"
 }
 
-func writeRun(f *excelize.File, sheet string, s *study.Study, st *styles) error {
+func writeRun(b *xlsx.Book, sheet string, s *study.Study) error {
 	cols := []column{{"Section", fText}, {"Name", fText}, {"Value", fText}}
 	var rows [][]any
 	add := func(section, name string, value any) { rows = append(rows, []any{section, name, value}) }
@@ -292,7 +214,7 @@ func writeRun(f *excelize.File, sheet string, s *study.Study, st *styles) error 
 	for _, w := range s.Warnings {
 		add("Warning", "", w)
 	}
-	return table(f, sheet, st, cols, rows)
+	return table(b, sheet, cols, rows)
 }
 
 // settingValue is a setting as a number when it is one that Excel holds

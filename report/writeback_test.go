@@ -3,12 +3,13 @@ package report
 import (
 	"archive/zip"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 
 	"github.com/websim/websim/templates"
 )
@@ -18,87 +19,70 @@ import (
 // custom property, an extra sheet and a sheet of their own called Summary.
 func userWorkbook(t *testing.T, path string) {
 	t.Helper()
-	f := excelize.NewFile()
+	f := xlsx.New()
 	defer f.Close()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(f.SetSheetName("Sheet1", "Settings"))
-	must(f.SetSheetRow("Settings", "A1", &[]any{"Name", "Value", "Note"}))
-	must(f.SetSheetRow("Settings", "A2", &[]any{"SelectionRule", "LBS", "least busy"}))
-	must(f.SetSheetRow("Settings", "A3", &[]any{"AppServers", 10}))
-	must(f.SetCellFormula("Settings", "B4", "=B3*2"))
-	must(f.SetCellStr("Settings", "A4", "AppCapacity"))
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Color: "C00000"},
-		Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFFF00"}}})
-	must(err)
-	must(f.SetCellStyle("Settings", "A1", "C1", bold))
-	must(f.SetColWidth("Settings", "A", "A", 33))
-	must(f.AddComment("Settings", excelize.Comment{Cell: "A1", Author: "analyst", Text: "my own note"}))
-	dv := excelize.NewDataValidation(true)
-	dv.SetSqref("B2")
-	must(dv.SetDropList([]string{"LBS", "Random", "Cyclic"}))
-	must(f.AddDataValidation("Settings", dv))
+	f.RenameSheet("Sheet1", "Settings")
+	f.SetRow("Settings", 1, "Name", "Value", "Note")
+	f.SetRow("Settings", 2, "SelectionRule", "LBS", "least busy")
+	f.SetRow("Settings", 3, "AppServers", 10)
+	f.SetFormula("Settings", "B4", "=B3*2")
+	f.SetCell("Settings", "A4", "AppCapacity")
+	f.SetLook("Settings", "A1", "C1", xlsx.Look{Bold: true, FontColor: "C00000", Fill: "FFFF00"})
+	f.ColWidths("Settings", 0, 33)
+	f.Comment("Settings", "A1", "", "my own note")
+	f.AddDropList("Settings", "B2", xlsx.DropList{Items: []string{"LBS", "Random", "Cyclic"}})
 	for _, sh := range []string{"Notes", "Summary"} {
-		_, err := f.NewSheet(sh)
-		must(err)
+		f.NewSheet(sh)
 	}
-	must(f.SetCellStr("Notes", "A1", "keep me"))
-	must(f.SetCellStr("Summary", "B2", "the user's own summary"))
-	must(f.SetDefinedName(&excelize.DefinedName{Name: "Servers10", RefersTo: "Settings!$B$3"}))
-	must(f.SetDefinedName(&excelize.DefinedName{Name: "local", RefersTo: "Notes!$A$1", Scope: "Notes"}))
-	must(f.SetCustomProps(excelize.CustomProperty{Name: "WebsimTemplateVersion", Value: "1"}))
-	must(f.SaveAs(path))
+	f.SetCell("Notes", "A1", "keep me")
+	f.SetCell("Summary", "B2", "the user's own summary")
+	f.Define(xlsx.DefinedName{Name: "Servers10", RefersTo: "Settings!$B$3"})
+	f.Define(xlsx.DefinedName{Name: "local", RefersTo: "Notes!$A$1", Scope: "Notes"})
+	f.SetProperty("WebsimTemplateVersion", "1")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type userState struct {
 	cells, formula, comment, validation, style string
-	names                                      []excelize.DefinedName
+	names                                      []xlsx.DefinedName
 	width                                      float64
-	props                                      []excelize.CustomProperty
+	props                                      map[string]string
 }
 
 func readUserState(t *testing.T, path string) userState {
 	t.Helper()
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var st userState
 	st.cells = dumpSheets(t, path, "Settings", "Notes", "Summary")
-	st.formula, _ = f.GetCellFormula("Settings", "B4")
-	cs, _ := f.GetComments("Settings")
+	st.formula, _ = f.Formula("Settings", "B4")
+	cs, _ := f.Comments("Settings")
 	for _, c := range cs {
 		st.comment += c.Cell + ":" + c.Author + ":" + c.Text + ";"
 	}
-	dvs, _ := f.GetDataValidations("Settings")
+	dvs, _ := f.Validations("Settings")
 	for _, d := range dvs {
 		st.validation += d.Sqref + ":" + d.Formula1 + ";"
 	}
-	id, _ := f.GetCellStyle("Settings", "B1")
-	s, _ := f.GetStyle(id)
-	if s != nil && s.Font != nil {
-		st.style = s.Font.Color + "," + strings.Join(s.Fill.Color, ",")
-		if s.Font.Bold {
+	if look, _ := f.LookOf("Settings", "B1"); look != (xlsx.Look{}) {
+		st.style = look.FontColor + "," + look.Fill
+		if look.Bold {
 			st.style += ",bold"
 		}
 	}
-	st.width, _ = f.GetColWidth("Settings", "A")
-	for _, dn := range f.GetDefinedName() {
+	st.width, _ = f.ColWidth("Settings", 0)
+	for _, dn := range f.DefinedNames() {
 		if dn.Name != ResultMarker {
 			st.names = append(st.names, dn)
 		}
 	}
-	props, _ := f.GetCustomProps()
-	for _, p := range props {
-		if p.Name != ResultSheetsProperty {
-			st.props = append(st.props, p)
-		}
-	}
+	st.props, _ = f.Properties()
+	delete(st.props, ResultSheetsProperty)
 	return st
 }
 
@@ -127,19 +111,19 @@ func TestWriteBackKeepsTheUsersWork(t *testing.T) {
 		if !equalState(before, after) {
 			t.Errorf("write-back %d changed the user's work:\nbefore %+v\nafter  %+v", i, before, after)
 		}
-		f, err := excelize.OpenFile(path)
+		f, err := xlsx.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := f.GetSheetList(); !slices.Equal(got, wantSheets) {
+		if got := f.Sheets(); !slices.Equal(got, wantSheets) {
 			t.Errorf("write-back %d: sheets %q, want %q", i, got, wantSheets)
 		}
 		marked, _ := ResultSheets(f)
 		if !slices.Equal(marked, wantSheets[3:]) {
 			t.Errorf("write-back %d: result sheets %q", i, marked)
 		}
-		props, _ := f.GetCustomProps()
-		if !slices.Contains(props, excelize.CustomProperty{Name: ResultSheetsProperty, Value: "Summary (websim)|Servers|Charts|Run"}) {
+		props, _ := f.Properties()
+		if props[ResultSheetsProperty] != "Summary (websim)|Servers|Charts|Run" {
 			t.Errorf("write-back %d: custom properties %v", i, props)
 		}
 		f.Close()
@@ -157,7 +141,7 @@ func TestWriteBackKeepsTheUsersWork(t *testing.T) {
 func equalState(a, b userState) bool {
 	return a.cells == b.cells && a.formula == b.formula && a.comment == b.comment &&
 		a.validation == b.validation && a.style == b.style && a.width == b.width &&
-		slices.Equal(a.names, b.names) && slices.Equal(a.props, b.props)
+		slices.Equal(a.names, b.names) && maps.Equal(a.props, b.props)
 }
 
 // A result sheet the user renamed is still websim's (the marker follows it);
@@ -173,43 +157,41 @@ func TestWriteBackKeepsRenamedAndCopiedResultSheets(t *testing.T) {
 	if err := WriteBack(path, testStudy()); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.SetSheetName("Run", "Old run"); err != nil {
+	if err := f.RenameSheet("Run", "Old run"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.NewSheet("Run"); err != nil {
+	if err := f.NewSheet("Run"); err != nil {
 		t.Fatal(err)
 	}
-	f.SetCellStr("Run", "A1", "the user's run log")
+	f.SetCell("Run", "A1", "the user's run log")
 	// Excel's "Move or Copy → Create a copy" copies sheet-scoped names.
-	idx, _ := f.GetSheetIndex("Servers")
-	copyIdx, _ := f.NewSheet("Servers before fix")
-	if err := f.CopySheet(idx, copyIdx); err != nil {
+	if err := f.CopySheet("Servers", "Servers before fix"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.SetDefinedName(&excelize.DefinedName{Name: ResultMarker, RefersTo: "'Servers before fix'!$A$1", Scope: "Servers before fix"}); err != nil {
+	if err := f.Define(xlsx.DefinedName{Name: ResultMarker, RefersTo: "'Servers before fix'!$A$1", Scope: "Servers before fix"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Save(); err != nil {
+	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
 	if err := WriteBack(path, testStudy()); err != nil {
 		t.Fatal(err)
 	}
-	f, err = excelize.OpenFile(path)
+	f, err = xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	want := []string{"Settings", "Notes", "Summary", "Old run", "Run", "Servers before fix", "Summary (websim)", "Servers", "Charts", "Run (websim)"}
-	if got := f.GetSheetList(); !slices.Equal(got, want) {
+	if got := f.Sheets(); !slices.Equal(got, want) {
 		t.Errorf("sheets %q, want %q", got, want)
 	}
-	if v, _ := f.GetCellValue("Run", "A1"); v != "the user's run log" {
+	if v, _ := f.Value("Run", "A1"); v != "the user's run log" {
 		t.Errorf("the user's Run sheet changed: %q", v)
 	}
 }
@@ -222,12 +204,12 @@ func TestWriteBackOnlyResultSheets(t *testing.T) {
 	if err := WriteBack(path, testStudy()); err != nil {
 		t.Fatal(err)
 	}
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got := f.GetSheetList(); !slices.Equal(got, []string{"Summary", "Servers", "Charts", "Run"}) {
+	if got := f.Sheets(); !slices.Equal(got, []string{"Summary", "Servers", "Charts", "Run"}) {
 		t.Errorf("sheets %q", got)
 	}
 }
@@ -241,29 +223,29 @@ func TestWriteBackIntoTemplate(t *testing.T) {
 	}
 	path := filepath.Join(dir, "SvcData.xlsx")
 	userSheets := func() string {
-		f, err := excelize.OpenFile(path)
+		f, err := xlsx.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
 		var b strings.Builder
 		marked, _ := ResultSheets(f)
-		for _, sh := range f.GetSheetList() {
+		for _, sh := range f.Sheets() {
 			if slices.Contains(marked, sh) {
 				continue
 			}
 			b.WriteString(dumpSheets(t, path, sh))
-			cs, _ := f.GetComments(sh)
+			cs, _ := f.Comments(sh)
 			for _, c := range cs {
 				b.WriteString("comment " + c.Cell + "\n")
 			}
-			dvs, _ := f.GetDataValidations(sh)
+			dvs, _ := f.Validations(sh)
 			for _, d := range dvs {
 				b.WriteString("validation " + d.Sqref + " " + d.Formula1 + "\n")
 			}
 		}
-		props, _ := f.GetCustomProps()
-		if !slices.Contains(props, excelize.CustomProperty{Name: templates.VersionProperty, Value: "1"}) {
+		props, _ := f.Properties()
+		if props[templates.VersionProperty] != "1" {
 			t.Errorf("template version lost: %v", props)
 		}
 		return b.String()

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/websim/websim/workbook"
 	"strings"
 	"unicode"
 )
@@ -113,7 +114,7 @@ func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, 
 	case kind == EntitySheet && (key == "onsuccess" || key == "onfailure"):
 		d = DropDown{Items: append(append([]string{}, names.Services...), "END", "EXIT"), What: "a service, END or EXIT"}
 	case kind == ExperimentsSheet && key == "selectionrule":
-		d = DropDown{Items: selectionRules, Strict: true, What: "a selection rule"}
+		d = DropDown{Items: settingChoices("SelectionRule"), Strict: true, What: "a value of SelectionRule"}
 	case kind == ServiceSheet && key == "server":
 		d = DropDown{Items: append([]string{"App"}, names.Servers...), What: "a server"}
 	case kind == ServiceSheet && key == "service":
@@ -134,10 +135,12 @@ func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, 
 // SettingDropDown returns the drop-down list the templates put on the Value
 // cell of the Settings row name (SelectionRule's rules).
 func SettingDropDown(name string) (DropDown, bool) {
-	if layoutKey(name) != "selectionrule" {
-		return DropDown{}, false
+	for _, b := range workbook.BuiltinSettings {
+		if layoutKey(b.Name) == layoutKey(name) && len(b.Choices) > 0 {
+			return DropDown{Items: b.Choices, Strict: true, What: "a value of " + b.Name}, true
+		}
 	}
-	return DropDown{Items: selectionRules, Strict: true, What: "a selection rule"}, true
+	return DropDown{}, false
 }
 
 // layoutKey is a header as the reader compares it: lower case, without

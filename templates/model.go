@@ -3,7 +3,7 @@ package templates
 import (
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // model is the content of a template's SvcData.xlsx and ProcData.xlsx. The
@@ -89,7 +89,7 @@ type column struct {
 // The column comments, in the contract's words.
 var (
 	settingsColumns = []column{
-		{"Name", "A setting's name: TimeUnit, Seed, WarmUp, Observations, Replications, Loads, AppServers, AppCapacity, SelectionRule, RATParameter, RAT, TActive. Any other name is a user parameter, usable by name in every expression.", 16},
+		{"Name", settingsNameComment(), 16},
 		{"Value", "The setting's value. A blank takes the default.", 26},
 		{"Note", "Your notes; websim does not read this column.", 70},
 	}
@@ -142,119 +142,84 @@ const (
 	author         = "websim"
 )
 
-// sheetWriter writes one workbook, keeping the first error.
 type sheetWriter struct {
-	f      *excelize.File
-	err    error
-	header int
-	first  bool
+	b     *xlsx.Book
+	first bool
 }
 
-func newSheetWriter() *sheetWriter {
-	w := &sheetWriter{f: excelize.NewFile(), first: true}
-	w.header, w.err = w.f.NewStyle(&excelize.Style{
-		Font:      &excelize.Font{Bold: true},
-		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
-		Border:    []excelize.Border{{Type: "bottom", Color: "8EA9DB", Style: 1}},
-		Alignment: &excelize.Alignment{Vertical: "top"},
-	})
-	return w
-}
+func newSheetWriter() *sheetWriter { return &sheetWriter{b: xlsx.New(), first: true} }
 
-func (w *sheetWriter) do(err error) {
-	if w.err == nil {
-		w.err = err
-	}
-}
-
-// sheet adds a sheet with its header row: bold, frozen, commented, widths
-// set. Rows follow with row.
+// sheet adds a sheet with a header row: each header styled, with its
+// comment, its column width, and the header frozen.
 func (w *sheetWriter) sheet(name string, cols []column) {
-	if w.err != nil {
-		return
-	}
 	if w.first {
-		w.do(w.f.SetSheetName("Sheet1", name))
+		w.b.RenameSheet("Sheet1", name)
 		w.first = false
 	} else {
-		_, err := w.f.NewSheet(name)
-		w.do(err)
+		w.b.NewSheet(name)
 	}
 	for i, c := range cols {
 		cell := cellName(i+1, 1)
-		w.do(w.f.SetCellStr(name, cell, c.header))
-		w.do(w.f.AddComment(name, excelize.Comment{Cell: cell, Author: author,
-			Paragraph: []excelize.RichTextRun{{Text: c.header + ": ", Font: &excelize.Font{Bold: true}}, {Text: c.comment}},
-			Width:     300, Height: 110}))
-		col, _ := excelize.ColumnNumberToName(i + 1)
-		w.do(w.f.SetColWidth(name, col, col, c.width))
+		w.b.SetCell(name, cell, c.header)
+		w.b.Comment(name, cell, c.header, c.comment)
+		w.b.ColWidths(name, i, c.width)
 	}
 	if len(cols) > 0 {
-		w.do(w.f.SetCellStyle(name, "A1", cellName(len(cols), 1), w.header))
+		w.b.SetStyle(name, "A1", cellName(len(cols), 1), xlsx.Header)
 	}
-	w.do(w.f.SetPanes(name, &excelize.Panes{
-		Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}},
-	}))
+	w.b.FreezeRows(name, 1)
 }
 
-// row writes values at the given row (2 is the first under the header); a
-// nil or "" value leaves its cell blank.
+// row writes values from column A; nil and "" leave a cell blank.
 func (w *sheetWriter) row(sheet string, row int, values ...any) {
 	for i, v := range values {
 		if v == nil || v == "" {
 			continue
 		}
-		w.do(w.f.SetCellValue(sheet, cellName(i+1, row), v))
+		w.b.SetCell(sheet, cellName(i+1, row), v)
 	}
 }
 
-// dropDown adds a drop-down list to column col (1-based) of rows 2..; when
-// strict, other values are refused, else Excel warns and lets them stand
-// (an expression, a name added later).
+// dropDown puts a drop-down list on rows 2..validationRows of the 1-based
+// column col; items too long for Excel's list are left out.
 func (w *sheetWriter) dropDown(sheet string, col int, items []string, strict bool, what string) {
-	if w.err != nil || len(items) == 0 || len(strings.Join(items, ",")) > 250 {
+	if len(items) == 0 || len(strings.Join(items, ",")) > 250 {
 		return
 	}
 	w.dropDownAt(sheet, cellName(col, 2)+":"+cellName(col, validationRows), items, strict, what)
 }
 
 func (w *sheetWriter) dropDownAt(sheet, sqref string, items []string, strict bool, what string) {
-	dv := excelize.NewDataValidation(true)
-	dv.SetSqref(sqref)
-	w.do(dv.SetDropList(items))
+	d := xlsx.DropList{Items: items, Strict: strict, Title: "Not " + what + " in the list",
+		Message: "This is not " + what + " known when the template was made (" + strings.Join(items, ", ") + "). Keep it if you added it, or an expression."}
 	if strict {
-		dv.SetError(excelize.DataValidationErrorStyleStop, "Not "+what, "Choose "+what+" from the list: "+strings.Join(items, ", ")+".")
-	} else {
-		dv.SetError(excelize.DataValidationErrorStyleWarning, "Not "+what+" in the list",
-			"This is not "+what+" known when the template was made ("+strings.Join(items, ", ")+"). Keep it if you added it, or an expression.")
+		d.Title, d.Message = "Not "+what, "Choose "+what+" from the list: "+strings.Join(items, ", ")+"."
 	}
-	w.do(w.f.AddDataValidation(sheet, dv))
+	w.b.AddDropList(sheet, sqref, d)
 }
 
-func (w *sheetWriter) done(template, what string) (*excelize.File, error) {
-	w.do(stamp(w.f, template, what))
-	if w.err != nil {
-		w.f.Close()
-		return nil, w.err
+// done stamps the workbook and returns it, or the first error met.
+func (w *sheetWriter) done(template, what string) (*xlsx.Book, error) {
+	stamp(w.b, template, what)
+	if err := w.b.Err(); err != nil {
+		w.b.Close()
+		return nil, err
 	}
-	w.f.SetActiveSheet(0)
-	return w.f, nil
+	w.b.SetActiveSheet(0)
+	return w.b, nil
 }
 
-func cellName(col, row int) string {
-	c, _ := excelize.CoordinatesToCellName(col, row)
-	return c
-}
+// cellName is the A1 name of the 1-based column col in row.
+func cellName(col, row int) string { return xlsx.CellName(col-1, row) }
 
 // svcData lays out SvcData.xlsx.
-func (m *model) svcData(template string) (*excelize.File, error) {
+func (m *model) svcData(template string) (*xlsx.Book, error) {
 	w := newSheetWriter()
 	w.sheet("Settings", settingsColumns)
 	for i, s := range m.settings {
 		w.row("Settings", i+2, s.name, s.value, s.note)
-		if s.name == "SelectionRule" {
-			w.dropDownAt("Settings", cellName(2, i+2), selectionRules, true, "a selection rule")
+		if choices := settingChoices(s.name); len(choices) > 0 {
+			w.dropDownAt("Settings", cellName(2, i+2), choices, true, "a value of "+s.name)
 		}
 	}
 
@@ -309,8 +274,8 @@ func (m *model) svcData(template string) (*excelize.File, error) {
 			w.row("Experiments", i+2, r...)
 		}
 		for i, c := range x.columns {
-			if c == "SelectionRule" {
-				w.dropDown("Experiments", i+2, selectionRules, true, "a selection rule")
+			if choices := settingChoices(c); len(choices) > 0 {
+				w.dropDown("Experiments", i+2, choices, true, "a value of "+c)
 			}
 		}
 	}
@@ -318,7 +283,7 @@ func (m *model) svcData(template string) (*excelize.File, error) {
 }
 
 // procData lays out ProcData.xlsx: a sheet per service.
-func (m *model) procData(template string) (*excelize.File, error) {
+func (m *model) procData(template string) (*xlsx.Book, error) {
 	w := newSheetWriter()
 	servers := []string{"App"}
 	for _, s := range m.servers {
@@ -342,10 +307,7 @@ func (m *model) procData(template string) (*excelize.File, error) {
 	return w.done(template, "websim model: the steps of each service (ProcData)")
 }
 
-var (
-	selectionRules = []string{"LBS", "Random", "Cyclic"}
-	modes          = []string{"parallel", "sequential"}
-)
+var modes = []string{"parallel", "sequential"}
 
 func (m *model) serviceNames() []string {
 	if m.placeholder {
@@ -367,4 +329,33 @@ func (m *model) entityNames() []string {
 		out = append(out, a.entity)
 	}
 	return out
+}
+
+// ColumnNote returns the note the templates put on a column's header, for
+// a sheet as workbook.Sheets names it ("ServerInfo", "<entity>",
+// "<service>"); "" when there is none.
+func ColumnNote(sheet, header string) string {
+	var cols []column
+	switch sheet {
+	case "Settings":
+		cols = settingsColumns
+	case "ServerInfo":
+		cols = serverColumns
+	case "Arrivals":
+		cols = append([]column{entityArrivalColumn}, retryColumns...)
+	case "Attributes":
+		cols = attributeColumns
+	case "<entity>":
+		cols = routeColumns
+	case "Experiments":
+		cols = []column{scenarioColumn}
+	case "<service>":
+		cols = stepColumns
+	}
+	for _, c := range cols {
+		if c.header == header {
+			return c.comment
+		}
+	}
+	return ""
 }

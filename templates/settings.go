@@ -1,43 +1,67 @@
 package templates
 
-// settingNotes explain each setting in the Note column, in the contract's
-// words with its default.
-var settingNotes = map[string]string{
-	"TimeUnit":      "The unit of every time in the model (a label only). Default s.",
-	"Seed":          "Random seed: the same seed gives the same results. Default 1.",
-	"WarmUp":        "Simulated time discarded before statistics start. Default 0.",
-	"Observations":  "Requests finished (completed, failed or abandoned) after the warm-up, per run. Default 100000.",
-	"Replications":  "Independent runs per scenario and load. Default 1.",
-	"Loads":         "The Arrivals load columns to run: all, or a comma list of their headers (e.g. L1,L5). Default all.",
-	"AppServers":    "Number of application servers. Default 1.",
-	"AppCapacity":   "AppRes units (processes) per application server. Default 20.",
-	"SelectionRule": "How a request picks its application server: LBS (least busy), Random or Cyclic. Default LBS.",
-	"RATParameter":  "A number used by RAT. Default 0.",
-	"RAT":           "Time to acquire an inactive AppRes unit (an expression; AppUtil is the server's busy fraction). Default RATParameter * AppUtil.",
-	"TActive":       "Time a released unit stays active, so that the next request captures it instantly, without RAT. Default 0.",
+import (
+	"strconv"
+	"strings"
+
+	"github.com/websim/websim/workbook"
+)
+
+// settingNote is the Note of a built-in setting: its help and default, from
+// the one table of settings (workbook.BuiltinSettings); "" for a user
+// parameter.
+func settingNote(name string) string {
+	for _, b := range workbook.BuiltinSettings {
+		if b.Name == name {
+			return b.Note()
+		}
+	}
+	return ""
 }
 
-// defaults are the Settings rows of the blank template: every setting with
-// its default value.
-func defaults() []setting {
-	rows := []setting{
-		{"TimeUnit", "s", ""}, {"Seed", 1, ""}, {"WarmUp", 0, ""}, {"Observations", 100000, ""},
-		{"Replications", 1, ""}, {"Loads", "all", ""}, {"AppServers", 1, ""}, {"AppCapacity", 20, ""},
-		{"SelectionRule", "LBS", ""}, {"RATParameter", 0, ""}, {"RAT", "RATParameter * AppUtil", ""},
-		{"TActive", 0, ""},
+// settingChoices are the words a built-in choice setting accepts (its
+// drop-down list), nil for other settings.
+func settingChoices(name string) []string {
+	for _, b := range workbook.BuiltinSettings {
+		if b.Name == name {
+			return b.Choices
+		}
 	}
-	for i := range rows {
-		rows[i].note = settingNotes[rows[i].name]
+	return nil
+}
+
+// defaults are the Settings rows of the blank template: every built-in
+// setting with its default value (a number where it is one) and note.
+func defaults() []setting {
+	var rows []setting
+	for _, b := range workbook.BuiltinSettings {
+		var v any = b.Default
+		if b.Kind == workbook.WholeSetting || b.Kind == workbook.NumberSetting {
+			if x, err := strconv.ParseFloat(b.Default, 64); err == nil {
+				v = x
+			}
+		}
+		rows = append(rows, setting{b.Name, v, b.Note()})
 	}
 	return rows
 }
 
-// withNotes fills blank notes from settingNotes.
+// withNotes fills blank notes of built-in settings from the table.
 func withNotes(rows []setting) []setting {
 	for i := range rows {
 		if rows[i].note == "" {
-			rows[i].note = settingNotes[rows[i].name]
+			rows[i].note = settingNote(rows[i].name)
 		}
 	}
 	return rows
+}
+
+// settingsNameComment is the comment on the Settings sheet's Name header:
+// every built-in setting's name, from the table.
+func settingsNameComment() string {
+	var names []string
+	for _, b := range workbook.BuiltinSettings {
+		names = append(names, b.Name)
+	}
+	return "A setting's name: " + strings.Join(names, ", ") + ". Any other name is a user parameter, usable by name in every expression."
 }

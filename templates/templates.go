@@ -15,6 +15,7 @@
 package templates
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,14 +23,14 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // Version is the template version stamped into every workbook made here.
 const Version = 1
 
 // VersionProperty is the custom document property holding the version.
-const VersionProperty = "WebsimTemplateVersion"
+const VersionProperty = xlsx.TemplateVersionProperty
 
 // ErrUnknown is returned (wrapped) by Create for a template name not in
 // Names.
@@ -46,7 +47,7 @@ func Names() []string { return []string{"blank", "asum", "mmc", "loadbalancer"} 
 type file struct {
 	name string
 	// book is a workbook to save; data the bytes of any other file.
-	book *excelize.File
+	book *xlsx.Book
 	data []byte
 	mode fs.FileMode
 }
@@ -88,8 +89,8 @@ func Create(dir, name string) error {
 		path := filepath.Join(dir, f.name)
 		data := f.data
 		if f.book != nil {
-			buf, err := f.book.WriteToBuffer()
-			if err != nil {
+			var buf bytes.Buffer
+			if err := f.book.Write(&buf); err != nil {
 				return fmt.Errorf("writing %s: %w", path, err)
 			}
 			data = buf.Bytes()
@@ -159,13 +160,9 @@ var models = map[string]func() *model{
 }
 
 // stamp marks a workbook with the template version and a description.
-func stamp(f *excelize.File, template, what string) error {
-	if err := f.SetCustomProps(excelize.CustomProperty{Name: VersionProperty, Value: fmt.Sprint(Version)}); err != nil {
+func stamp(b *xlsx.Book, template, what string) error {
+	if err := b.SetProperty(VersionProperty, fmt.Sprint(Version)); err != nil {
 		return err
 	}
-	return f.SetDocProps(&excelize.DocProperties{
-		Creator:     "websim",
-		Title:       what,
-		Description: fmt.Sprintf("websim template %q, version %d", template, Version),
-	})
+	return b.SetDocInfo("websim", what, fmt.Sprintf("websim template %q, version %d", template, Version))
 }

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 var update = flag.Bool("update", false, "regenerate templates/<name>/ and samples/asum, samples/mmc")
@@ -84,19 +85,19 @@ func TestCommittedFilesAreGenerated(t *testing.T) {
 // column widths.
 func dump(t *testing.T, path string) string {
 	t.Helper()
-	f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var b strings.Builder
-	props, _ := f.GetCustomProps()
-	for _, p := range props {
-		fmt.Fprintf(&b, "property %s = %v\n", p.Name, p.Value)
+	props, _ := f.Properties()
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		fmt.Fprintf(&b, "property %s = %v\n", name, props[name])
 	}
-	for _, sh := range f.GetSheetList() {
+	for _, sh := range f.Sheets() {
 		fmt.Fprintf(&b, "== %s\n", sh)
-		rows, err := f.GetRows(sh)
+		rows, err := f.Rows(sh)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,29 +107,24 @@ func dump(t *testing.T, path string) string {
 					continue
 				}
 				cell := cellName(c+1, r+1)
-				typ, _ := f.GetCellType(sh, cell)
+				typ, _ := f.TypeOf(sh, cell)
 				fmt.Fprintf(&b, "%s [%d] %s\n", cell, typ, v)
 			}
 		}
-		comments, _ := f.GetComments(sh)
+		comments, _ := f.Comments(sh)
 		for _, c := range comments {
-			text := c.Text
-			for _, p := range c.Paragraph {
-				text += p.Text
-			}
-			fmt.Fprintf(&b, "comment %s (%s): %s\n", c.Cell, c.Author, text)
+			fmt.Fprintf(&b, "comment %s (%s): %s\n", c.Cell, c.Author, c.Text)
 		}
-		dvs, _ := f.GetDataValidations(sh)
+		dvs, _ := f.Validations(sh)
 		for _, d := range dvs {
-			fmt.Fprintf(&b, "validation %s %s %s error=%v\n", d.Sqref, d.Type, d.Formula1, *d.ErrorStyle)
+			fmt.Fprintf(&b, "validation %s %s %s error=%v\n", d.Sqref, d.Type, d.Formula1, d.ErrorStyle)
 		}
-		panes, _ := f.GetPanes(sh)
-		fmt.Fprintf(&b, "panes freeze=%v ysplit=%d\n", panes.Freeze, panes.YSplit)
-		cols, _ := f.GetCols(sh)
-		for i := range max(len(cols), 1) {
-			name, _ := excelize.ColumnNumberToName(i + 1)
-			w, _ := f.GetColWidth(sh, name)
-			fmt.Fprintf(&b, "width %s %.1f\n", name, w)
+		frozen, _ := f.FrozenRows(sh)
+		fmt.Fprintf(&b, "panes freeze=%v ysplit=%d\n", frozen > 0, frozen)
+		cols, _ := f.ColCount(sh)
+		for i := range max(cols, 1) {
+			w, _ := f.ColWidth(sh, i)
+			fmt.Fprintf(&b, "width %s %.1f\n", xlsx.ColumnName(i), w)
 		}
 	}
 	return b.String()
@@ -182,25 +178,24 @@ func TestCreate(t *testing.T) {
 // property, and on every sheet a frozen header whose cells carry comments.
 func checkWorkbook(t *testing.T, path string) {
 	t.Helper()
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	props, _ := f.GetCustomProps()
-	if !slices.Contains(props, excelize.CustomProperty{Name: VersionProperty, Value: "1"}) {
+	props, _ := f.Properties()
+	if props[VersionProperty] != "1" {
 		t.Errorf("%s: custom properties %v, want %s = 1", path, props, VersionProperty)
 	}
 	if filepath.Base(path) == "Parameters.xlsx" {
 		return // laid out by package lb
 	}
-	for _, sh := range f.GetSheetList() {
-		panes, _ := f.GetPanes(sh)
-		if !panes.Freeze || panes.YSplit != 1 {
+	for _, sh := range f.Sheets() {
+		if frozen, _ := f.FrozenRows(sh); frozen != 1 {
 			t.Errorf("%s!%s: header not frozen", filepath.Base(path), sh)
 		}
-		rows, _ := f.GetRows(sh)
-		comments, _ := f.GetComments(sh)
+		rows, _ := f.Rows(sh)
+		comments, _ := f.Comments(sh)
 		commented := map[string]bool{}
 		for _, c := range comments {
 			commented[c.Cell] = true

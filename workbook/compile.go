@@ -24,7 +24,7 @@ func (r *reader) dist(t *table, c cell) (d engine.Dist, ok bool) {
 	}
 	pd, err := dist.Parse(c.text)
 	if err != nil {
-		r.errorf(t.file, t.sheet, c.ref, "%s", err.Error())
+		r.errorCause(err, t.file, t.sheet, c.ref, "%s", err.Error())
 		return nil, false
 	}
 	return pd, true
@@ -35,7 +35,7 @@ func (r *reader) dist(t *table, c cell) (d engine.Dist, ok bool) {
 func (r *reader) expr(t *table, c cell, kind rules.Kind, names rules.Names) (*rules.Expr, bool) {
 	e, err := rules.Compile(c.text, kind, names)
 	if err != nil {
-		r.errorf(t.file, t.sheet, c.ref, "%s", exprMessage(c.text, err))
+		r.errorCause(err, t.file, t.sheet, c.ref, "%s", exprMessage(c.text, err))
 		return nil, false
 	}
 	e.Cell = loc(t, c.ref)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 var entitySpec = sheetSpec{
@@ -27,7 +28,7 @@ func (r *reader) readEntities() {
 		t := r.table(r.svc, e.Name, entitySpec, false)
 		if t == nil || !t.has("Service") {
 			if _, ok := r.svc.hasSheet(e.Name); !ok {
-				r.errorf(r.svc.name, e.Name, "", "missing sheet for the entity %q of Arrivals!%s; expected a sheet named as the entity, with the columns Service, OnSuccess and OnFailure", e.Name, r.entityRows[ei].ref)
+				r.errorCause(xlsx.ErrNotFound, r.svc.name, e.Name, "", "missing sheet for the entity %q of Arrivals!%s; expected a sheet named as the entity, with the columns Service, OnSuccess and OnFailure", e.Name, r.entityRows[ei].ref)
 			}
 			continue
 		}

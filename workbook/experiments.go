@@ -114,7 +114,7 @@ func (r *reader) rat(s *state) engine.Number {
 		}
 		out = engine.Const(v)
 	} else if e, err := rules.Compile(s.rat, rules.Time, r.names()); err != nil {
-		r.errorf(file, sheet, ref, "%s", exprMessage(s.rat, err))
+		r.errorCause(err, file, sheet, ref, "%s", exprMessage(s.rat, err))
 	} else {
 		e.Cell = file + "!" + sheet + "!" + ref
 		out = e

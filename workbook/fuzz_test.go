@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/workbook/wbtest"
@@ -41,7 +41,7 @@ func FuzzReadSheet(f *testing.F) {
 			var row []any
 			for _, c := range strings.Split(line, "|") {
 				if !validCellText(c) {
-					return // excelize refuses such text; not a reading question
+					return // the workbook library refuses such text; not a reading question
 				}
 				row = append(row, c)
 			}
@@ -71,7 +71,7 @@ func FuzzReadSheet(f *testing.F) {
 	})
 }
 
-// validCellText is text excelize writes: valid UTF-8 of at most 32767
+// validCellText is text the workbook library writes: valid UTF-8 of at most 32767
 // characters without control characters other than tab.
 func validCellText(s string) bool {
 	if len(s) > 32767 || !utf8.ValidString(s) {
@@ -147,23 +147,20 @@ func FuzzReadTable(f *testing.F) {
 		if len(grid) > 2000 {
 			return
 		}
-		x := excelize.NewFile()
+		x := xlsx.New()
 		defer x.Close()
 		for r, line := range strings.Split(grid, "\n") {
 			for c, text := range strings.Split(line, "|") {
 				if !validCellText(text) {
 					return
 				}
-				ref, err := excelize.CoordinatesToCellName(c+1, r+1)
-				if err != nil {
-					return
-				}
-				if err := x.SetCellStr("Sheet1", ref, text); err != nil {
+				if err := x.SetCell("Sheet1", xlsx.CellName(c, r+1), text); err != nil {
 					return
 				}
 			}
 		}
-		b := &book{name: ProcDataFile, x: x, sheets: x.GetSheetList()}
+		x.Name = ProcDataFile
+		b := &book{name: ProcDataFile, x: x, sheets: x.Sheets()}
 		for _, spec := range specs {
 			r := &reader{used: map[string]bool{}, model: &engine.Model{}}
 			r.readTable(b, "Sheet1", spec)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 )
 
@@ -58,7 +59,7 @@ func (r *reader) loadServices() []*svcSheet {
 		case isService:
 		case referenced[strings.ToLower(s.name)]:
 			if s.t != nil {
-				r.errorf(r.proc.name, s.name, "", "missing column %q; expected it in the header row (row %d) of this service", "Step", s.t.headerRow)
+				r.errorCause(xlsx.ErrNotFound, r.proc.name, s.name, "", "missing column %q; expected it in the header row (row %d) of this service", "Step", s.t.headerRow)
 			}
 		default:
 			r.warnf(r.proc.name, s.name, "", "sheet left alone: it has no Step column and no entity or step runs it as a service")

@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/study"
 )
@@ -62,7 +61,7 @@ type serviceRef struct {
 func Read(dir string) (*study.Plan, error) {
 	r := &reader{dir: dir, used: map[string]bool{}, model: &engine.Model{}}
 	plan := r.read()
-	r.problems.sort()
+	r.sortProblems()
 	if len(r.problems.Errors()) > 0 {
 		return nil, r.problems
 	}
@@ -75,7 +74,7 @@ func Read(dir string) (*study.Plan, error) {
 func (r *reader) read() *study.Plan {
 	info, err := os.Stat(r.dir)
 	if err != nil || !info.IsDir() {
-		r.errorf(r.dir, "", "", "no such model folder; expected a folder holding %s and %s", SvcDataFile, ProcDataFile)
+		r.errorCause(xlsx.ErrNotFound, r.dir, "", "", "no such model folder; expected a folder holding %s and %s", SvcDataFile, ProcDataFile)
 		return nil
 	}
 	r.svc = r.openBook(r.dir, SvcDataFile)
@@ -128,7 +127,7 @@ func (r *reader) table(b *book, sheet string, spec sheetSpec, required bool) *ta
 	name, ok := b.hasSheet(sheet)
 	if !ok {
 		if required {
-			r.errorf(b.name, sheet, "", "missing sheet; expected a sheet %q%s", sheet, spec.expected)
+			r.errorCause(xlsx.ErrNotFound, b.name, sheet, "", "missing sheet; expected a sheet %q%s", sheet, spec.expected)
 		}
 		return nil
 	}
@@ -158,33 +157,13 @@ func (r *reader) warnf(file, sheet, ref, format string, args ...any) {
 }
 
 func (r *reader) add(warning bool, file, sheet, ref, msg string) {
-	p := Problem{File: file, Sheet: sheet, Cell: ref, Msg: msg, Warning: warning}
-	switch file {
-	case SvcDataFile:
-		p.order.file = 1
-	case ProcDataFile:
-		p.order.file = 2
-	}
-	p.order.sheet = -1
-	for _, b := range []*book{r.svc, r.proc} {
-		if b != nil && b.name == file {
-			p.order.sheet = len(b.sheets) // missing sheets after the others
-			for i, s := range b.sheets {
-				if s == sheet {
-					p.order.sheet = i
-				}
-			}
-		}
-	}
-	if sheet == "" {
-		p.order.sheet = -1
-	}
-	if ref != "" {
-		if c, rw, err := excelize.CellNameToCoordinates(ref); err == nil {
-			p.order.row, p.order.col = rw, c
-		}
-	}
-	r.problems = append(r.problems, p)
+	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: msg, Warning: warning})
+}
+
+// errorCause reports an error that keeps its typed cause (a *rules.Error,
+// a *dist.SyntaxError, an xlsx sentinel) for errors.Is and errors.As.
+func (r *reader) errorCause(cause error, file, sheet, ref, format string, args ...any) {
+	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: fmt.Sprintf(format, args...), Err: cause})
 }
 
 // rowName reads the name cell (column col) of a row that defines a thing

@@ -2,7 +2,6 @@ package workbook
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/websim/websim/engine"
@@ -10,27 +9,6 @@ import (
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/study"
 )
-
-// The built-in settings, as documented, in the order defaults are listed.
-var builtinSettings = []string{
-	"TimeUnit", "Seed", "WarmUp", "Observations", "Replications", "Loads",
-	"AppServers", "AppCapacity", "SelectionRule", "RATParameter", "RAT", "TActive", "TargetPrecision",
-}
-
-// numericSettings are the built-in settings that expressions can read.
-var numericSettings = map[string]bool{
-	"Seed": true, "WarmUp": true, "Observations": true, "Replications": true, "AppServers": true,
-	"AppCapacity": true, "RATParameter": true, "TActive": true, "TargetPrecision": true,
-}
-
-// builtinByKey finds a built-in setting by its compared form.
-var builtinByKey = func() map[string]string {
-	m := map[string]string{}
-	for _, s := range builtinSettings {
-		m[normKey(s)] = s
-	}
-	return m
-}()
 
 // state is what the settings say, for the base or one scenario.
 type state struct {
@@ -78,8 +56,8 @@ func (r *reader) readSettings() {
 				r.errorf(t.file, t.sheet, nameCell.ref, "a value without a setting name; expected a name in column %s", colLetter(t, "Name"))
 				continue
 			}
-			if builtin, ok := builtinByKey[normKey(name)]; ok {
-				name = builtin
+			if b, ok := builtinSetting(name); ok {
+				name = b.Name
 			}
 			if prev, dup := seen[normKey(name)]; dup {
 				r.errorf(t.file, t.sheet, nameCell.ref, "setting %q repeats %s; expected each setting once", name, prev)
@@ -88,17 +66,17 @@ func (r *reader) readSettings() {
 			seen[normKey(name)] = nameCell.ref
 			text := cleanText(valCell.text)
 			r.settings = append(r.settings, study.Setting{Name: name, Value: text})
-			_, builtin := builtinByKey[normKey(name)]
+			b, builtin := builtinSetting(name)
 			if !builtin {
 				if !identifier.MatchString(name) {
-					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _ (e.g. SwitchUtil) that expressions can use", name, suggest.DidYouMean(name, builtinSettings))
+					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _ (e.g. SwitchUtil) that expressions can use", name, suggest.DidYouMean(name, builtinNames()))
 					continue
 				}
 				r.paramNames = append(r.paramNames, name)
 				values = append(values, 0)
 				r.userParams = append(r.userParams, name)
 				userRefs = append(userRefs, [3]string{name, t.sheet, nameCell.ref})
-			} else if numericSettings[name] {
+			} else if b.value != nil {
 				r.paramNames = append(r.paramNames, name)
 				values = append(values, 0)
 			}
@@ -120,77 +98,38 @@ func (r *reader) readSettings() {
 	// does not set is a misspelling (AppCapcity): as written, the built-in
 	// would silently keep its default.
 	for _, u := range userRefs {
-		if near := suggest.Closest(u[0], builtinSettings); near != "" {
+		if near := suggest.Closest(u[0], builtinNames()); near != "" {
 			if _, set := seen[normKey(near)]; !set {
 				r.errorf(r.svc.name, u[1], u[2], "%q is not a setting; did you mean %q? As written, %s keeps its default (%s) and %q is a parameter no built-in reads; expected %q, or another name for a parameter of your own",
 					u[0], near, near, defaultText(near), u[0], near)
 			}
 		}
 	}
-	for _, name := range builtinSettings {
-		if _, ok := seen[normKey(name)]; ok {
+	for _, b := range BuiltinSettings {
+		if _, ok := seen[normKey(b.Name)]; ok {
 			continue
 		}
-		r.settings = append(r.settings, study.Setting{Name: name, Value: defaultText(name)})
-		if numericSettings[name] {
-			r.paramNames = append(r.paramNames, name)
+		r.settings = append(r.settings, study.Setting{Name: b.Name, Value: b.Default})
+		if b.value != nil {
+			r.paramNames = append(r.paramNames, b.Name)
 			values = append(values, 0)
 		}
 	}
 	r.base.params = values
 	// Numeric built-ins left blank or out still need their values.
 	for i, name := range r.paramNames {
-		if numericSettings[name] {
-			r.base.params[i] = builtinValue(&r.base, name)
+		if b, ok := builtinSetting(name); ok && b.value != nil {
+			r.base.params[i] = b.value(&r.base)
 		}
 	}
 }
 
+// defaultText is the default of a built-in setting, as written.
 func defaultText(name string) string {
-	switch name {
-	case "TimeUnit":
-		return "s"
-	case "Seed", "Replications", "AppServers":
-		return "1"
-	case "WarmUp", "RATParameter", "TActive", "TargetPrecision":
-		return "0"
-	case "Observations":
-		return "100000"
-	case "Loads":
-		return "all"
-	case "AppCapacity":
-		return "20"
-	case "SelectionRule":
-		return "LBS"
-	case "RAT":
-		return "RATParameter * AppUtil"
+	if b, ok := builtinSetting(name); ok {
+		return b.Default
 	}
 	return ""
-}
-
-// builtinValue is the value a numeric built-in setting has in s.
-func builtinValue(s *state, name string) float64 {
-	switch name {
-	case "Seed":
-		return float64(s.run.Seed)
-	case "WarmUp":
-		return s.run.WarmUp
-	case "Observations":
-		return float64(s.run.Observations)
-	case "Replications":
-		return float64(s.run.Replications)
-	case "AppServers":
-		return float64(s.app.Servers)
-	case "AppCapacity":
-		return float64(s.app.Capacity)
-	case "RATParameter":
-		return s.app.RATParameter
-	case "TActive":
-		return s.app.TActive
-	case "TargetPrecision":
-		return s.run.TargetPrecision
-	}
-	return 0
 }
 
 func colLetter(t *table, name string) string {
@@ -205,117 +144,60 @@ func colLetter(t *table, name string) string {
 // parameter) from its text in state s, reporting a bad value at the cell.
 // Numeric settings also set their parameter.
 func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
-	bad := func(format string, args ...any) {
-		r.errorf(file, sheet, ref, format, args...)
-	}
-	num := func() (float64, bool) {
-		v, ok := parseNumber(text)
-		if ok {
-			return v, true
-		}
-		if looksLikeExpression(text) || r.paramIndex(strings.TrimSpace(text)) >= 0 {
-			v, err := r.settingExpr(s, name, text)
-			if err != nil {
-				bad("%s", exprMessage(text, err))
-				return 0, false
-			}
-			return v, true
-		}
-		bad("%s; expected a number for %s", numberHint(text), name)
-		return 0, false
-	}
-	whole := func(min float64) (float64, bool) {
-		v, ok := num()
-		if ok && (!isWhole(v) || v < min) {
-			bad("%s %s is not a whole number >= %s; expected a whole number >= %s", name, formatNumber(v), formatNumber(min), formatNumber(min))
-			return 0, false
-		}
-		return v, ok
-	}
-	nonNegative := func() (float64, bool) {
-		v, ok := num()
-		if ok && v < 0 {
-			bad("%s %s is negative; expected a number >= 0", name, formatNumber(v))
-			return 0, false
-		}
-		return v, ok
-	}
-	switch name {
-	case "TimeUnit":
-		s.timeUnit = text
-		return
-	case "Seed":
-		if u, err := strconv.ParseUint(text, 10, 64); err == nil {
-			s.run.Seed = u
-		} else if v, ok := whole(0); ok {
-			s.run.Seed = uint64(v)
-		}
-	case "WarmUp":
-		if strings.EqualFold(text, "auto") {
-			s.run.WarmUp, s.run.AutoWarmUp = 0, true
-		} else if v, ok := nonNegative(); ok {
-			s.run.WarmUp, s.run.AutoWarmUp = v, false
-		}
-	case "Observations":
-		if v, ok := whole(1); ok {
-			s.run.Observations = int64(v)
-		}
-	case "Replications":
-		if v, ok := whole(1); ok {
-			s.run.Replications = int(v)
-		}
-	case "Loads":
-		s.loads, s.loadsLoc = text, [3]string{file, sheet, ref}
-		return
-	case "AppServers":
-		if v, ok := whole(1); ok {
-			s.app.Servers = int(v)
-		}
-	case "AppCapacity":
-		if v, ok := whole(1); ok {
-			s.app.Capacity = int(v)
-		}
-	case "SelectionRule":
-		switch normKey(text) {
-		case "lbs", "leastbusy":
-			s.app.Selection = engine.LeastBusy
-		case "random":
-			s.app.Selection = engine.RandomServer
-		case "cyclic", "roundrobin":
-			s.app.Selection = engine.Cyclic
-		default:
-			bad("unknown selection rule %q%s; expected LBS, Random or Cyclic", text, suggest.DidYouMean(text, []string{"LBS", "Random", "Cyclic"}))
-		}
-		return
-	case "RATParameter":
-		if v, ok := nonNegative(); ok {
-			s.app.RATParameter = v
-		}
-	case "RAT":
-		s.rat, s.ratLoc = text, [3]string{file, sheet, ref}
-		return
-	case "TActive":
-		if v, ok := nonNegative(); ok {
-			s.app.TActive = v
-		}
-	case "TargetPrecision":
-		if v, ok := num(); ok {
-			if v < 0 || v >= 1 {
-				bad("TargetPrecision %s is outside 0..1; expected a share of the mean such as 0.05 (0 for none)", formatNumber(v))
-			} else {
-				s.run.TargetPrecision = v
-			}
-		}
-	default:
-		v, ok := num()
-		if ok {
+	c := settingCell{file: file, sheet: sheet, ref: ref, name: name, text: text}
+	b, ok := builtinSetting(name)
+	if !ok {
+		if v, ok := r.numberSetting(s, c); ok {
 			s.params[r.paramIndex(name)] = v
 		}
 		return
 	}
-	if i := r.paramIndex(name); i >= 0 && i < len(s.params) {
-		s.params[i] = builtinValue(s, name)
+	b.read(r, s, c)
+	if b.value == nil {
+		return
 	}
+	if i := r.paramIndex(name); i >= 0 && i < len(s.params) {
+		s.params[i] = b.value(s)
+	}
+}
+
+// numberSetting reads a number, or an expression of the settings read so
+// far.
+func (r *reader) numberSetting(s *state, c settingCell) (float64, bool) {
+	v, ok := parseNumber(c.text)
+	if ok {
+		return v, true
+	}
+	if looksLikeExpression(c.text) || r.paramIndex(strings.TrimSpace(c.text)) >= 0 {
+		v, err := r.settingExpr(s, c.name, c.text)
+		if err != nil {
+			r.errorCause(err, c.file, c.sheet, c.ref, "%s", exprMessage(c.text, err))
+			return 0, false
+		}
+		return v, true
+	}
+	r.errorf(c.file, c.sheet, c.ref, "%s; expected a number for %s", numberHint(c.text), c.name)
+	return 0, false
+}
+
+// wholeSetting reads a whole number of at least min.
+func (r *reader) wholeSetting(s *state, c settingCell, min float64) (float64, bool) {
+	v, ok := r.numberSetting(s, c)
+	if ok && (!isWhole(v) || v < min) {
+		r.errorf(c.file, c.sheet, c.ref, "%s %s is not a whole number >= %s; expected a whole number >= %s", c.name, formatNumber(v), formatNumber(min), formatNumber(min))
+		return 0, false
+	}
+	return v, ok
+}
+
+// nonNegativeSetting reads a number of 0 or more.
+func (r *reader) nonNegativeSetting(s *state, c settingCell) (float64, bool) {
+	v, ok := r.numberSetting(s, c)
+	if ok && v < 0 {
+		r.errorf(c.file, c.sheet, c.ref, "%s %s is negative; expected a number >= 0", c.name, formatNumber(v))
+		return 0, false
+	}
+	return v, ok
 }
 
 func (r *reader) paramIndex(name string) int {
@@ -331,8 +213,8 @@ func (r *reader) paramIndex(name string) int {
 // or a user parameter of the Settings sheet (ignoring case, spaces, _).
 func (r *reader) settingName(s string) (string, bool) {
 	key := normKey(s)
-	if b, ok := builtinByKey[key]; ok {
-		return b, true
+	if b, ok := builtinSetting(s); ok {
+		return b.Name, true
 	}
 	for _, p := range r.userParams {
 		if normKey(p) == key {
@@ -344,7 +226,7 @@ func (r *reader) settingName(s string) (string, bool) {
 
 // allSettingNames lists the built-in and user setting names for hints.
 func (r *reader) allSettingNames() []string {
-	return append(append([]string{}, builtinSettings...), r.userParams...)
+	return append(builtinNames(), r.userParams...)
 }
 
 // resolveLoads turns a Loads setting into indexes of Model.Loads.

@@ -294,9 +294,9 @@ func (r *reader) attributeValue(at *engine.Attribute, a attrRow, names rules.Nam
 		case callLike.MatchString(c.text) && !strings.ContainsAny(c.text, "<>=*/+?"):
 			r.errorf(t.file, t.sheet, c.ref, "%s", distErr.Error())
 		case compiles(c.text, names):
-			r.errorf(t.file, t.sheet, c.ref, "%s; expected only attributes listed above this one for the entity (they are drawn in order)", exprMessage(c.text, err))
+			r.errorCause(err, t.file, t.sheet, c.ref, "%s; expected only attributes listed above this one for the entity (they are drawn in order)", exprMessage(c.text, err))
 		default:
-			r.errorf(t.file, t.sheet, c.ref, "%s", exprMessage(c.text, err))
+			r.errorCause(err, t.file, t.sheet, c.ref, "%s", exprMessage(c.text, err))
 		}
 		return false
 	}

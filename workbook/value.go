@@ -6,28 +6,18 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // normKey is the form in which headers and names are compared: lower case,
 // without spaces and underscores ("Proc Time", "proc_time" and "PROCTIME"
 // are one column).
-func normKey(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '_' || unicode.IsSpace(r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
+func normKey(s string) string { return xlsx.NormKey(s) }
 
 // cleanText trims spaces, including the non-breaking spaces that pasting
 // from web pages leaves, from both ends of a cell's text.
-func cleanText(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' || r == '\ufeff' })
-}
+func cleanText(s string) string { return xlsx.CleanText(s) }
 
 // plainNumber is a decimal number as Excel stores it or as a user types it
 // into a text cell: sign, digits, a point, an exponent, and an optional %.
@@ -84,12 +74,6 @@ func formatNumber(v float64) string {
 // little room for the rounding of a computed formula.
 func isWhole(v float64) bool {
 	return math.Abs(v-math.Round(v)) < 1e-9 && math.Abs(v) <= math.MaxInt32
-}
-
-// excelErrors are the error values a formula can leave in a cell.
-var excelErrors = map[string]bool{
-	"#NULL!": true, "#DIV/0!": true, "#VALUE!": true, "#REF!": true, "#NAME?": true,
-	"#NUM!": true, "#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
 }
 
 // identifier is a name an expression can use.

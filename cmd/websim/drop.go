@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // dropAction runs websim on a path given without a command, as happens
@@ -43,13 +44,14 @@ func dropAction(c *cli.Context) error {
 
 // isLBWorkbook reports whether an .xlsx file is a load-balancer parameters
 // workbook (it has a RequestTypes sheet), so that dropping another
-// workbook (OutPut.xlsx, say) is not mistaken for one.
+// workbook (OutPut.xlsx, say) is not mistaken for one. It opens the file
+// with the xlsx layer's limits, so a hostile file is refused quickly.
 func isLBWorkbook(path string) bool {
-	f, err := excelize.OpenFile(path)
+	b, err := xlsx.Open(path)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	idx, err := f.GetSheetIndex("RequestTypes")
-	return err == nil && idx >= 0
+	defer b.Close()
+	_, ok := b.FindSheet("RequestTypes")
+	return ok
 }

@@ -96,24 +96,24 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 	var extra lb.Problems
 	reps, err := strconv.Atoi(strings.TrimSpace(opts.replications))
 	if err != nil || reps < 1 || reps > lb.MaxReplications {
-		extra = append(extra, lb.Problem{Where: "--replications",
-			What: fmt.Sprintf("%q is not a number of replications; expected a whole number from 1 to %d", opts.replications, lb.MaxReplications)})
+		extra = append(extra, lb.Problem{File: "--replications",
+			Msg: fmt.Sprintf("%q is not a number of replications; expected a whole number from 1 to %d", opts.replications, lb.MaxReplications)})
 	}
 	if opts.out != "" {
 		switch {
 		case !lb.IsWorkbook(opts.out):
-			extra = append(extra, lb.Problem{Where: "--out", What: fmt.Sprintf("%q must end in .xlsx", opts.out)})
+			extra = append(extra, lb.Problem{File: "--out", Msg: fmt.Sprintf("%q must end in .xlsx", opts.out)})
 		case sameFile(opts.out, path):
-			extra = append(extra, lb.Problem{Where: "--out",
-				What: "is the parameters workbook itself; leave --out out to add the result sheets to it"})
-		}
-	} else if src.Workbook != nil {
-		if err := lb.CheckResultSheets(src.Workbook, path); err != nil {
-			extra = append(extra, err.(lb.Problems)...)
+			extra = append(extra, lb.Problem{File: "--out",
+				Msg: "is the parameters workbook itself; leave --out out to add the result sheets to it"})
 		}
 	}
 	if err := src.Check(); err != nil {
-		extra = append(err.(lb.Problems), extra...)
+		var ps lb.Problems
+		if !errors.As(err, &ps) {
+			return err
+		}
+		extra = append(ps, extra...)
 	}
 	if len(extra) > 0 {
 		return lbProblems(extra, stderr)
@@ -142,18 +142,19 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 			return err
 		}
 		defer f.Close()
-		if err := lb.Save(f, opts.out); err != nil {
+		if err := f.Save(opts.out); err != nil {
 			return fmt.Errorf("writing %s: %w", opts.out, err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", opts.out)
 	case src.Workbook != nil:
-		if err := lb.WriteResults(src.Workbook, path, report); err != nil {
+		names, err := lb.WriteResults(src.Workbook, report)
+		if err != nil {
 			return err
 		}
-		if err := lb.Save(src.Workbook, path); err != nil {
+		if err := src.Workbook.Save(path); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
-		fmt.Fprintf(stderr, "wrote the sheets LBSummary, LBPerServer and LBChart into %s\n", path)
+		fmt.Fprintf(stderr, "wrote the sheets %s into %s\n", names, path)
 	}
 	return nil
 }
@@ -166,7 +167,7 @@ func lbProblems(err error, stderr io.Writer) error {
 		return err
 	}
 	for _, p := range ps {
-		fmt.Fprintln(stderr, p)
+		fmt.Fprintln(stderr, p.Detailed())
 	}
 	return invalidInput(&silentError{err})
 }

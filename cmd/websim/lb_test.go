@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 const lbSample = "../../samples/loadbalancer/sample1.yaml"
@@ -140,11 +140,11 @@ func TestLBWorkbook(t *testing.T) {
 		book: {"Settings", "RequestTypes", "LBSummary", "LBPerServer", "LBChart"},
 		out:  {"Settings", "RequestTypes", "LBSummary", "LBPerServer", "LBChart"},
 	} {
-		f, err := excelize.OpenFile(path)
+		f, err := xlsx.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := f.GetSheetList(); !slices.Equal(got, want) {
+		if got := f.Sheets(); !slices.Equal(got, want) {
 			t.Errorf("%s: sheets %v, want %v", filepath.Base(path), got, want)
 		}
 		f.Close()

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -57,7 +56,7 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Error:", err)
 	}
 	var invalid *invalidInputError
-	if errors.As(err, &invalid) || isUsageError(err) {
+	if errors.As(err, &invalid) {
 		return exitInvalid
 	}
 	var exitCoder cli.ExitCoder
@@ -67,12 +66,18 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitFailure
 }
 
-// isUsageError recognizes urfave/cli's complaints about the command line
-// itself (an unknown flag, a flag without its value): invalid input too.
-func isUsageError(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "flag provided but not defined") || strings.Contains(msg, "flag needs an argument") ||
-		strings.Contains(msg, "invalid value")
+// onUsageError handles urfave/cli's complaints about the command line
+// itself (an unknown flag, a flag without its value, a value that does not
+// parse): it shows the help, as urfave would, and marks the error as
+// invalid input, so that exitCode decides by type (exit 2).
+func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
+	fmt.Fprintf(c.App.Writer, "Incorrect Usage: %s\n\n", err)
+	if lineage := c.Lineage(); isSubcommand && len(lineage) > 1 && c.Command != nil {
+		_ = cli.ShowCommandHelp(lineage[1], c.Command.Name)
+	} else {
+		_ = cli.ShowAppHelp(c)
+	}
+	return invalidInput(err)
 }
 
 // silentError carries an exit status for an error whose details were already
@@ -83,7 +88,7 @@ func (e *silentError) Error() string { return e.err.Error() }
 func (e *silentError) Unwrap() error { return e.err }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:      "websim",
 		Usage:     "simulate web applications modelled in Excel workbooks",
 		Version:   version,
@@ -100,7 +105,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			exportCommand(),
 			importCommand(),
 			diffCommand(),
+			helpCommand(),
 		},
+		// Our own help command (help.go) takes urfave's place, and with it
+		// the --help flag it would have added.
+		Flags: []cli.Flag{cli.HelpFlag},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
 EXIT STATUS:
    0  done
@@ -112,5 +121,11 @@ EXIT STATUS:
 		ArgsUsage: "[MODEL]",
 		// Only run() decides exit codes.
 		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   onUsageError,
 	}
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsageError
+		c.HideHelpCommand = true // websim help COMMAND is help.go's
+	}
+	return app
 }

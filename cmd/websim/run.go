@@ -9,13 +9,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/report"
 	"github.com/websim/websim/study"
 	"github.com/websim/websim/workbook"
@@ -239,75 +237,27 @@ func readPlan(dir string, stderr io.Writer) (*study.Plan, error) {
 	return plan, nil
 }
 
-// printProblems prints problems one per line, errors first.
+// printProblems prints problems one per line, errors first; an expression
+// error is followed by the expression with a caret under the column.
 func printProblems(w io.Writer, ps workbook.Problems) {
 	for _, p := range ps.Errors() {
-		fmt.Fprintln(w, p.Error())
+		fmt.Fprintln(w, p.Detailed())
 	}
 	for _, p := range ps.Warnings() {
-		fmt.Fprintln(w, "warning:", p.Error())
+		fmt.Fprintln(w, "warning:", p.Detailed())
 	}
 }
 
-// applyRunOptions applies the command-line overrides to every scenario.
+// applyRunOptions applies the command-line overrides to every scenario
+// (study.Plan.Apply); an unknown scenario or load names its flag.
 func applyRunOptions(p *study.Plan, o runOptions) error {
-	if len(o.scenarios) > 0 {
-		var names []string
-		for _, s := range p.Scenarios {
-			names = append(names, s.Name)
-		}
-		var keep []study.Scenario
-		for _, want := range o.scenarios {
-			i := slices.IndexFunc(p.Scenarios, func(s study.Scenario) bool { return strings.EqualFold(s.Name, want) })
-			if i < 0 {
-				return fmt.Errorf("--scenarios: no scenario %q%s; the model has %s", want, suggest.DidYouMean(want, names), strings.Join(names, ", "))
-			}
-			keep = append(keep, p.Scenarios[i])
-		}
-		p.Scenarios = keep
+	err := p.Apply(study.Edit{Scenarios: o.scenarios, Loads: o.loads, Seed: o.seed, SeedSet: o.seedSet,
+		Observations: o.observations, Source: "command line"})
+	var edit *study.EditError
+	if errors.As(err, &edit) {
+		return fmt.Errorf("--%s: %s", edit.Field, edit.Msg)
 	}
-	record := func(name, value string) {
-		for i := range p.Settings {
-			if strings.EqualFold(p.Settings[i].Name, name) {
-				p.Settings[i].Value = value + " (command line)"
-				return
-			}
-		}
-		p.Settings = append(p.Settings, study.Setting{Name: name, Value: value + " (command line)"})
-	}
-	if o.seedSet {
-		record("Seed", fmt.Sprint(o.seed))
-	}
-	if o.observations > 0 {
-		record("Observations", fmt.Sprint(o.observations))
-	}
-	if len(o.loads) > 0 {
-		record("Loads", strings.Join(o.loads, ","))
-	}
-	if len(o.scenarios) > 0 {
-		record("Scenarios", strings.Join(o.scenarios, ","))
-	}
-	for i := range p.Scenarios {
-		sc := &p.Scenarios[i]
-		if o.seedSet {
-			sc.Run.Seed = o.seed
-		}
-		if o.observations > 0 {
-			sc.Run.Observations = o.observations
-		}
-		if len(o.loads) > 0 {
-			var idx []int
-			for _, want := range o.loads {
-				j := slices.IndexFunc(sc.Model.Loads, func(l string) bool { return strings.EqualFold(l, want) })
-				if j < 0 {
-					return fmt.Errorf("--loads: no load %q%s; the model has %s", want, suggest.DidYouMean(want, sc.Model.Loads), strings.Join(sc.Model.Loads, ", "))
-				}
-				idx = append(idx, j)
-			}
-			sc.Run.Loads = idx
-		}
-	}
-	return nil
+	return err
 }
 
 // printSummary prints a table of the main figures per scenario and load;

@@ -18,7 +18,8 @@ func validateCommand() *cli.Command {
 		ArgsUsage: "MODEL",
 		Description: `Reads MODEL/SvcData.xlsx and MODEL/ProcData.xlsx and prints every problem on
 stderr, one per line as File!Sheet!Cell: what is wrong; expected ...
-Warnings (a sheet or column websim leaves alone) are prefixed "warning: ".
+(an expression's problem is followed by the expression, indented, with a
+caret under the column). Warnings (a sheet or column websim leaves alone) are prefixed "warning: ".
 A summary line goes to stdout. Nothing is written.
 
 EXIT STATUS:
@@ -48,7 +49,7 @@ func runValidate(dir string, stdout, stderr io.Writer) error {
 			if p.Warning {
 				prefix = "warning: "
 			}
-			fmt.Fprintln(stderr, prefix+p.Error())
+			fmt.Fprintln(stderr, prefix+p.Detailed())
 		}
 		fmt.Fprintf(stdout, "%s: %s, %s\n", dir, countOf(len(problems.Errors()), "problem"), countOf(len(problems.Warnings()), "warning"))
 		return &silentError{invalidInput(err)}

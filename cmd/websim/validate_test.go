@@ -96,3 +96,26 @@ func validateUnchanged(t *testing.T, dir string, before map[string][]byte) {
 		}
 	}
 }
+
+// An expression's problem reaches the user with the caret that the rules
+// compiler computed, under the column it names.
+func TestValidateShowsTheCaret(t *testing.T) {
+	dir := t.TempDir()
+	m := wbtest.Valid()
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "H3", "Pages > 2 and Pgaes < 9")
+	m.Write(t, dir)
+	var out, errb bytes.Buffer
+	if code := run([]string{"websim", "validate", dir}, &out, &errb); code != 2 {
+		t.Fatalf("exit %d, want 2; stderr:\n%s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(errb.String(), "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ProcData.xlsx!ASumSvc!H3: ") || !strings.Contains(lines[0], "at column 15") {
+		t.Fatalf("stderr:\n%s\nwant the problem, then the expression and its caret", errb.String())
+	}
+	if want := "    Pages > 2 and Pgaes < 9"; lines[1] != want {
+		t.Errorf("caret source line %q, want %q", lines[1], want)
+	}
+	if want := "    " + strings.Repeat(" ", 14) + "^"; lines[2] != want {
+		t.Errorf("caret line %q, want %q", lines[2], want)
+	}
+}

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // Formula is a cell holding an Excel formula (without its value, as a
 // workbook written by code has none).
-type Formula string
+type Formula = xlsx.Formula
 
 // Sheet is a named grid of cells; Rows[0] is row 1. Far holds rows far
 // below the grid, by row number.
@@ -61,7 +61,7 @@ func (m *Model) Sheet(t testing.TB, file, name string) *Sheet {
 func (m *Model) Set(t testing.TB, file, sheet, ref string, v any) {
 	t.Helper()
 	s := m.Sheet(t, file, sheet)
-	col, row, err := excelize.CellNameToCoordinates(ref)
+	col, row, err := xlsx.CellCoordinates(ref)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,56 +107,30 @@ func (m *Model) Write(t testing.TB, dir string) {
 
 // Write saves the workbook at path, each sheet streamed row by row.
 func (b *Book) Write(path string) error {
-	f := excelize.NewFile()
+	f := xlsx.New()
 	defer f.Close()
 	for i, s := range b.Sheets {
 		if i == 0 {
-			if err := f.SetSheetName("Sheet1", s.Name); err != nil {
-				return err
-			}
-		} else if _, err := f.NewSheet(s.Name); err != nil {
-			return err
+			f.RenameSheet("Sheet1", s.Name)
+		} else {
+			f.NewSheet(s.Name)
 		}
-		sw, err := f.NewStreamWriter(s.Name)
-		if err != nil {
-			return err
-		}
+		var rows []xlsx.NumberedRow
 		for r, cells := range s.Rows {
-			if err := sw.SetRow(fmt.Sprintf("A%d", r+1), values(cells)); err != nil {
-				return err
-			}
+			rows = append(rows, xlsx.NumberedRow{Num: r + 1, Values: cells})
 		}
 		for _, r := range slices.Sorted(maps.Keys(s.Far)) {
-			if err := sw.SetRow(fmt.Sprintf("A%d", r), values(s.Far[r])); err != nil {
-				return err
-			}
+			rows = append(rows, xlsx.NumberedRow{Num: r, Values: s.Far[r]})
 		}
-		if err := sw.Flush(); err != nil {
-			return err
-		}
+		f.StreamRows(s.Name, rows)
 	}
 	if len(b.Sheets) == 0 {
 		return fmt.Errorf("wbtest: %s has no sheets", path)
 	}
 	for name, v := range b.Props {
-		if err := f.SetCustomProps(excelize.CustomProperty{Name: name, Value: v}); err != nil {
-			return err
-		}
+		f.SetProperty(name, v)
 	}
-	return f.SaveAs(path)
-}
-
-func values(cells []any) []any {
-	out := make([]any, len(cells))
-	for i, c := range cells {
-		switch v := c.(type) {
-		case Formula:
-			out[i] = excelize.Cell{Formula: strings.TrimPrefix(string(v), "=")}
-		default:
-			out[i] = v
-		}
-	}
-	return out
+	return f.Save(path)
 }
 
 // Valid returns a small valid model: entities ASUM and Ping; services

@@ -1,6 +1,6 @@
-// Package xlsxsave writes workbooks the way websim must: never half
-// written, and never over a file Excel has open.
-package xlsxsave
+package xlsx
+
+// Saving: never half written, and never over a file Excel has open.
 
 import (
 	"errors"
@@ -12,8 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // LockedError says that a workbook could not be replaced because it is open
@@ -34,21 +32,28 @@ func (e *LockedError) Error() string {
 		e.Path, saved, name)
 }
 
-// WriteFunc writes a workbook's bytes to w.
-type WriteFunc func(f *excelize.File, w io.Writer) error
+// WriteFunc writes a workbook's bytes to w (Book.Write, or a test's
+// replacement that fails mid-way).
+type WriteFunc func(b *Book, w io.Writer) error
 
-// Save writes f to path through a temporary file in the same folder renamed
+// Save writes b to path through a temporary file in the same folder renamed
 // into place, so that path is either the old file or the new one, whole.
 // When path is open in Excel (a ~$ lock file beside it, or a refused
 // rename), the workbook is saved beside it under a new name ("OutPut
 // (2).xlsx") and a *LockedError says where.
-func Save(f *excelize.File, path string) error {
-	return SaveWith(f, path, func(f *excelize.File, w io.Writer) error { return f.Write(w) })
+// A write error kept from the calls that built b is returned first, and
+// nothing is written.
+func (b *Book) Save(path string) error {
+	return b.SaveWith(path, (*Book).Write)
 }
 
 // SaveWith is Save with the writer of the bytes given (tests make it fail
 // mid-way).
-func SaveWith(f *excelize.File, path string, writeWorkbook WriteFunc) error {
+func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
+	if b.err != nil {
+		return b.err
+	}
+	f := b
 	if lockedByExcel(path) {
 		return saveBeside(f, path, writeWorkbook)
 	}
@@ -72,7 +77,7 @@ func SaveWith(f *excelize.File, path string, writeWorkbook WriteFunc) error {
 
 // saveBeside saves f under the first free name beside path and reports the
 // lock.
-func saveBeside(f *excelize.File, path string, writeWorkbook WriteFunc) error {
+func saveBeside(f *Book, path string, writeWorkbook WriteFunc) error {
 	tmp, err := writeTemp(f, path, writeWorkbook)
 	if err != nil {
 		return &LockedError{Path: path}
@@ -86,7 +91,7 @@ func saveBeside(f *excelize.File, path string, writeWorkbook WriteFunc) error {
 
 // writeTemp writes f to a new temporary file beside path, with path's
 // permissions when it exists, and returns the temporary file's name.
-func writeTemp(f *excelize.File, path string, writeWorkbook WriteFunc) (string, error) {
+func writeTemp(f *Book, path string, writeWorkbook WriteFunc) (string, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -1,28 +1,26 @@
-package xlsxsave
+package xlsx
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/xuri/excelize/v2"
 )
 
 func TestSaveAndTheExcelLock(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "Parameters.xlsx")
-	f := excelize.NewFile()
+	f := New()
 	defer f.Close()
-	if err := Save(f, path); err != nil {
+	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(path)
 	if err := os.WriteFile(filepath.Join(dir, "~$Parameters.xlsx"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.SetCellStr("Sheet1", "A1", "new")
-	err := Save(f, path)
+	f.SetCell("Sheet1", "A1", "new")
+	err := f.Save(path)
 	var locked *LockedError
 	if !errors.As(err, &locked) || locked.SavedAs != filepath.Join(dir, "Parameters (2).xlsx") {
 		t.Fatalf("err = %v, want the results saved as Parameters (2).xlsx", err)

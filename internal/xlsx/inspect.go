@@ -1,0 +1,139 @@
+package xlsx
+
+import "github.com/xuri/excelize/v2"
+
+// Inspection: what a sheet looks like, for tests and for tools that show a
+// workbook (its comments, drop-downs, frozen rows, widths, styles).
+
+// CellType is what a cell holds, as stored in the file.
+type CellType int
+
+// The cell types, in the numbering of the workbook library.
+const (
+	Unset CellType = iota
+	BoolCell
+	DateCell
+	ErrorCell
+	FormulaCell
+	InlineStringCell
+	NumberCell
+	SharedStringCell
+)
+
+// TypeOf returns the stored type of a cell (Unset for a number written
+// without a type, as Excel often does).
+func (b *Book) TypeOf(sheet, ref string) (CellType, error) {
+	t, err := b.f.GetCellType(sheet, ref)
+	return CellType(t), err
+}
+
+// Note is a comment on a cell.
+type Note struct {
+	Cell, Author, Text string
+}
+
+// Comments lists the comments of a sheet.
+func (b *Book) Comments(sheet string) ([]Note, error) {
+	cs, err := b.f.GetComments(sheet)
+	var out []Note
+	for _, c := range cs {
+		text := c.Text
+		for _, p := range c.Paragraph {
+			text += p.Text
+		}
+		out = append(out, Note{Cell: c.Cell, Author: c.Author, Text: text})
+	}
+	return out, err
+}
+
+// Validation is a data validation of a sheet: its range, type ("list"),
+// first formula (the list's items, quoted) and error style ("stop",
+// "warning", "information").
+type Validation struct {
+	Sqref, Type, Formula1, ErrorStyle string
+}
+
+// Validations lists the data validations of a sheet.
+func (b *Book) Validations(sheet string) ([]Validation, error) {
+	dvs, err := b.f.GetDataValidations(sheet)
+	var out []Validation
+	for _, d := range dvs {
+		v := Validation{Sqref: d.Sqref, Type: d.Type, Formula1: d.Formula1}
+		if d.ErrorStyle != nil {
+			v.ErrorStyle = *d.ErrorStyle
+		}
+		out = append(out, v)
+	}
+	return out, err
+}
+
+// FrozenRows returns how many top rows of a sheet are frozen (0: none).
+func (b *Book) FrozenRows(sheet string) (int, error) {
+	p, err := b.f.GetPanes(sheet)
+	if err != nil || !p.Freeze {
+		return 0, err
+	}
+	return p.YSplit, nil
+}
+
+// ColWidth returns the width of the 0-based column col, in characters.
+func (b *Book) ColWidth(sheet string, col int) (float64, error) {
+	return b.f.GetColWidth(sheet, ColumnName(col))
+}
+
+// ColCount returns how many columns a sheet has, counting from A.
+func (b *Book) ColCount(sheet string) (int, error) {
+	cols, err := b.f.GetCols(sheet)
+	return len(cols), err
+}
+
+// Look is what a cell's style shows.
+type Look struct {
+	Bold bool
+	// FontColor and Fill are RGB hex colours ("C00000"), "" when none.
+	FontColor, Fill string
+	// NumFormat is the number format code, "" for General.
+	NumFormat string
+}
+
+// LookOf returns what the style of a cell shows.
+func (b *Book) LookOf(sheet, ref string) (Look, error) {
+	id, err := b.f.GetCellStyle(sheet, ref)
+	if err != nil {
+		return Look{}, err
+	}
+	st, err := b.f.GetStyle(id)
+	if err != nil || st == nil {
+		return Look{}, err
+	}
+	var l Look
+	if st.Font != nil {
+		l.Bold, l.FontColor = st.Font.Bold, st.Font.Color
+	}
+	if len(st.Fill.Color) > 0 {
+		l.Fill = st.Fill.Color[0]
+	}
+	if st.CustomNumFmt != nil {
+		l.NumFormat = *st.CustomNumFmt
+	}
+	return l, nil
+}
+
+// SetLook gives cells a style of their own (bold, a font colour, a fill, a
+// number format), as a user would in Excel: for test fixtures and imports.
+// websim's own sheets use SetStyle.
+func (b *Book) SetLook(sheet, from, to string, l Look) error {
+	st := &excelize.Style{Font: &excelize.Font{Bold: l.Bold, Color: l.FontColor}}
+	if l.Fill != "" {
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{l.Fill}}
+	}
+	if l.NumFormat != "" {
+		code := l.NumFormat
+		st.CustomNumFmt = &code
+	}
+	id, err := b.f.NewStyle(st)
+	if err != nil {
+		return b.keep(err)
+	}
+	return b.keep(b.f.SetCellStyle(sheet, from, to, id))
+}

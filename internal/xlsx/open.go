@@ -1,0 +1,211 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Limits on what an input workbook may expand to, so that a hostile or
+// damaged file is refused quickly instead of filling memory.
+const (
+	// UnzipSizeLimit caps the file's size and the total size of its
+	// unpacked parts.
+	UnzipSizeLimit = 64 << 20
+	// UnzipXMLSizeLimit is the size above which a sheet is read from a
+	// temporary file rather than memory.
+	UnzipXMLSizeLimit = 16 << 20
+)
+
+// TemplateVersionProperty names the custom document property in which the
+// templates stamp a workbook's template version.
+const TemplateVersionProperty = "WebsimTemplateVersion"
+
+// Book is an open workbook: read from a file (Open) or new (New).
+type Book struct {
+	// Name is the file's name as messages give it ("SvcData.xlsx").
+	Name string
+	// SHA256 is the hex SHA-256 of the file's bytes as read ("" for New).
+	SHA256 string
+
+	f      *excelize.File
+	err    error // the first write error
+	styles map[Style]int
+}
+
+var rawValues = excelize.Options{RawCellValue: true}
+
+// New returns an empty workbook holding one sheet, "Sheet1".
+func New() *Book { return &Book{f: excelize.NewFile()} }
+
+// Open opens the workbook at path, checking first that it is a whole,
+// reasonably sized .xlsx. A problem is returned as a Problem (File is the
+// file's base name) with the cause ErrNotFound, ErrTooLarge or ErrDamaged.
+// The book may be edited and saved; Close it.
+func Open(path string) (*Book, error) {
+	name := filepath.Base(path)
+	fail := func(cause error, format string, args ...any) (*Book, error) {
+		return nil, Problem{File: name, Msg: fmt.Sprintf(format, args...), Err: cause}
+	}
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fail(ErrNotFound, "no such file")
+	case err != nil:
+		return fail(err, "cannot read the workbook (%v)", err)
+	case info.IsDir():
+		return fail(ErrDamaged, "is a folder; expected an Excel workbook (.xlsx)")
+	case info.Size() > UnzipSizeLimit:
+		return fail(ErrTooLarge, "the file is %s, larger than websim reads (%s); expected a model workbook", sizeText(info.Size()), sizeText(UnzipSizeLimit))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fail(err, "cannot read the workbook (%v)", err)
+	}
+	if cause, msg := checkZip(data); msg != "" {
+		return fail(cause, "%s", msg)
+	}
+	x, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+		UnzipSizeLimit: UnzipSizeLimit, UnzipXMLSizeLimit: UnzipXMLSizeLimit, RawCellValue: true,
+	})
+	if err != nil {
+		return fail(ErrDamaged, "cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)
+	}
+	sum := sha256.Sum256(data)
+	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), f: x}, nil
+}
+
+// Find finds name in dir, ignoring the case of the name when there is no
+// exact match (a model copied from Windows may say svcdata.xlsx). The error
+// is fs.ErrNotExist when there is no such file.
+func Find(dir, name string) (string, error) {
+	path := filepath.Join(dir, name)
+	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return path, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), name) {
+			return filepath.Join(dir, e.Name()), nil
+		}
+	}
+	return "", fs.ErrNotExist
+}
+
+// Close releases the workbook's temporary files.
+func (b *Book) Close() error { return b.f.Close() }
+
+// Sheets lists the sheets in workbook order.
+func (b *Book) Sheets() []string { return b.f.GetSheetList() }
+
+// FindSheet finds a sheet by name, ignoring case as Excel does.
+func (b *Book) FindSheet(name string) (string, bool) {
+	sheets := b.Sheets()
+	for _, s := range sheets {
+		if s == name {
+			return s, true
+		}
+	}
+	for _, s := range sheets {
+		if strings.EqualFold(s, name) {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// checkZip reads every part of the package once, so that a truncated or
+// damaged file, or one that expands past the limits (a zip bomb), is
+// refused with a clear message. Go's zip reader never reads more than a
+// part declares, so the declared sizes bound the work.
+func checkZip(data []byte) (error, string) {
+	const expected = "; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)"
+	if bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0}) {
+		return ErrDamaged, "the workbook is encrypted or in the old .xls format" + expected
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		if len(data) == 0 {
+			return ErrDamaged, "the file is empty" + expected
+		}
+		return ErrDamaged, "the file is damaged or not a workbook (" + err.Error() + ")" + expected
+	}
+	var total uint64
+	for _, f := range zr.File {
+		total += f.UncompressedSize64
+		if f.UncompressedSize64 > UnzipSizeLimit || total > UnzipSizeLimit {
+			return ErrTooLarge, fmt.Sprintf("the workbook would expand to more than %s (part %s declares %s); refused as damaged or hostile, expected a model workbook",
+				sizeText(UnzipSizeLimit), f.Name, sizeText(int64(min(f.UncompressedSize64, 1<<62))))
+		}
+	}
+	for _, f := range zr.File {
+		if f.FileInfo().IsDir() {
+			continue
+		}
+		rc, err := f.Open()
+		if err == nil {
+			_, err = io.Copy(io.Discard, rc)
+			rc.Close()
+		}
+		if err != nil {
+			return ErrDamaged, "the file is damaged (part " + f.Name + ": " + err.Error() + ")" + expected
+		}
+	}
+	return nil, ""
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// TemplateVersion reads the template version stamped in the workbook
+// (TemplateVersionProperty): 0 for a workbook made by hand. A version that
+// is not a whole number is read as 0 with a warning; one above newest is an
+// error with the cause ErrNewer. p is nil when there is nothing to say.
+func (b *Book) TemplateVersion(newest int) (version int, p *Problem) {
+	props, err := b.f.GetCustomProps()
+	if err != nil {
+		return 0, &Problem{File: b.Name, Warning: true, Err: err,
+			Msg: fmt.Sprintf("cannot read the document properties (%v); read as a hand-made workbook", err)}
+	}
+	for _, prop := range props {
+		if !strings.EqualFold(prop.Name, TemplateVersionProperty) {
+			continue
+		}
+		text := strings.TrimSpace(fmt.Sprint(prop.Value))
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(v, 0) || v != math.Trunc(v) || v < 1 {
+			return 0, &Problem{File: b.Name, Warning: true,
+				Msg: fmt.Sprintf("the template version %q is not a whole number; read as a hand-made workbook", text)}
+		}
+		if int(v) > newest {
+			return int(v), &Problem{File: b.Name, Err: ErrNewer,
+				Msg: fmt.Sprintf("made by a newer websim (template version %d); update websim to read it", int(v))}
+		}
+		return int(v), nil
+	}
+	return 0, nil
+}

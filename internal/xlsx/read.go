@@ -1,0 +1,403 @@
+package xlsx
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/internal/suggest"
+)
+
+// EmptyRunLimit is how many empty rows in a row end a sheet: a sheet
+// formatted down to row 1,048,576 is read as quickly as a short one.
+const EmptyRunLimit = 10000
+
+// Row is one non-empty row of a sheet, every cell as raw text (a formula's
+// saved or computed value).
+type Row struct {
+	// Num is the row's 1-based number in the sheet.
+	Num int
+	// Cells are the row's cells from column A.
+	Cells []string
+	// Bad marks the cells already reported (a formula error): readers skip
+	// them.
+	Bad map[int]bool
+}
+
+// Cell is one cell's text and location.
+type Cell struct {
+	// Text is the cell's raw value; empty when blank or Bad.
+	Text string
+	// Ref is its A1 name ("B4").
+	Ref string
+	// Bad is true when the cell was already reported.
+	Bad bool
+}
+
+// Blank reports whether the cell is empty.
+func (c Cell) Blank() bool { return c.Text == "" }
+
+// At returns the cell of r in the 0-based column i.
+func (r Row) At(i int) Cell {
+	c := Cell{Ref: CellName(i, r.Num), Bad: r.Bad[i]}
+	if i < len(r.Cells) && !c.Bad {
+		c.Text = r.Cells[i]
+	}
+	return c
+}
+
+func (r *Row) markBad(i int) {
+	if r.Bad == nil {
+		r.Bad = map[int]bool{}
+	}
+	r.Bad[i] = true
+}
+
+// CellName is the A1 name of the 0-based column i in the 1-based row n.
+func CellName(i, n int) string {
+	s, err := excelize.CoordinatesToCellName(i+1, n)
+	if err != nil {
+		return fmt.Sprintf("R%dC%d", n, i+1)
+	}
+	return s
+}
+
+// ColumnName is the letters of the 0-based column i ("A", "AB").
+func ColumnName(i int) string {
+	s, err := excelize.ColumnNumberToName(i + 1)
+	if err != nil {
+		return fmt.Sprintf("C%d", i+1)
+	}
+	return s
+}
+
+// CellCoordinates returns the 1-based column and row of an A1 name.
+func CellCoordinates(ref string) (col, row int, err error) {
+	return excelize.CellNameToCoordinates(ref)
+}
+
+// NormKey folds a header or name for matching: case, spaces (the
+// non-breaking one too) and underscores do not count.
+func NormKey(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || unicode.IsSpace(r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// CleanText trims spaces, non-breaking spaces and byte-order marks around a
+// cell's text.
+func CleanText(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '\u00a0' || r == '\ufeff' })
+}
+
+// ExcelErrors are the error values a formula can leave in a cell.
+var ExcelErrors = map[string]bool{
+	"#NULL!": true, "#DIV/0!": true, "#VALUE!": true, "#REF!": true, "#NAME?": true,
+	"#NUM!": true, "#N/A": true, "#GETTING_DATA": true, "#SPILL!": true, "#CALC!": true,
+}
+
+// problems collects located problems.
+type problems struct {
+	file, sheet string
+	list        Problems
+}
+
+func (p *problems) add(warning bool, cause error, ref, format string, args ...any) {
+	p.list = append(p.list, Problem{File: p.file, Sheet: p.sheet, Cell: ref, Warning: warning, Err: cause,
+		Msg: fmt.Sprintf(format, args...)})
+}
+
+// ReadGrid reads a sheet's non-empty rows, resolving formulas, and stops
+// after EmptyRunLimit empty rows in a row. It returns the problems found
+// (cells holding Excel errors, formulas that cannot be computed: their
+// cells are marked Bad) and ok=false when the sheet cannot be read at all
+// (cause ErrDamaged). A sheet that reads as no rows is probed, since a
+// truncated sheet can read as empty without an error.
+func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
+	pr := &problems{file: b.Name, sheet: sheet}
+	rows, err := b.f.Rows(sheet)
+	if err != nil {
+		pr.add(false, ErrDamaged, "", "cannot read the sheet (%v)", err)
+		return nil, pr.list, false
+	}
+	defer rows.Close()
+	n, last, cut := 0, 0, false
+	for rows.Next() {
+		n++
+		cells, err := rows.Columns(rawValues)
+		if err != nil {
+			pr.add(false, ErrDamaged, fmt.Sprintf("A%d", n), "cannot read the row (%v)", err)
+			continue
+		}
+		if len(cells) == 0 {
+			if n-last >= EmptyRunLimit {
+				cut = true
+				break
+			}
+			continue
+		}
+		last = n
+		grid = append(grid, Row{Num: n, Cells: cells})
+	}
+	if err := rows.Error(); err != nil {
+		pr.add(false, ErrDamaged, "", "cannot read the sheet (%v)", err)
+		return nil, pr.list, false
+	}
+	if len(grid) == 0 {
+		if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+			pr.add(false, ErrDamaged, "", "cannot read the sheet (%v); expected a worksheet saved by Excel", err)
+			return nil, pr.list, false
+		}
+		return nil, pr.list, true
+	}
+	b.resolveFormulas(pr, sheet, grid, !cut)
+	// Rows that held only formulas with blank results are empty after all.
+	return slices.DeleteFunc(grid, func(rw Row) bool {
+		if len(rw.Bad) > 0 {
+			return false
+		}
+		for _, c := range rw.Cells {
+			if CleanText(c) != "" {
+				return false
+			}
+		}
+		return true
+	}), pr.list, true
+}
+
+// resolveFormulas replaces each formula cell that has no value saved by
+// Excel with the value excelize computes, and reports formulas that cannot
+// be computed and cells holding an Excel error value. Blank cells are only
+// probed for formulas when the whole sheet was read (probing loads it).
+func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe bool) {
+	for gi := range grid {
+		rw := &grid[gi]
+		for i, v := range rw.Cells {
+			ref := CellName(i, rw.Num)
+			if ExcelErrors[CleanText(v)] {
+				pr.add(false, ErrFormula, ref, "the cell holds the Excel error %s; expected a value (fix the formula)", CleanText(v))
+				rw.markBad(i)
+				continue
+			}
+			if v != "" || !probe {
+				continue
+			}
+			formula, err := b.f.GetCellFormula(sheet, ref)
+			if err != nil || formula == "" {
+				continue
+			}
+			val, err := b.f.CalcCellValue(sheet, ref, rawValues)
+			val = CleanText(val)
+			switch {
+			case err != nil:
+				pr.add(false, ErrFormula, ref, "cannot compute the formula =%s (%v); expected a formula websim can compute, or save the workbook in Excel so that its value is stored", formula, firstLine(err.Error()))
+				rw.markBad(i)
+			case ExcelErrors[val] || strings.HasPrefix(val, "#"):
+				pr.add(false, ErrFormula, ref, "the formula =%s gives the error %s; expected a value", formula, val)
+				rw.markBad(i)
+			default:
+				rw.Cells[i] = val
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Spec says which columns a sheet has.
+type Spec struct {
+	// Columns are the known headers as documented ("ProcTime").
+	Columns []string
+	// Required are the columns that must be present.
+	Required []string
+	// Extra, when set, keeps columns that are not in Columns (the load
+	// columns of Arrivals, say) instead of warning about them.
+	Extra bool
+}
+
+// NotesColumns are headers of columns for the user's notes, left alone in
+// any sheet.
+var NotesColumns = map[string]bool{"note": true, "notes": true, "comment": true, "comments": true, "description": true, "remark": true, "remarks": true}
+
+// Sheet is a sheet read as a table: its header matched to a Spec and its
+// rows with something in a known or kept column.
+type Sheet struct {
+	File, Sheet string
+	// HeaderRow is the 1-based row of the header.
+	HeaderRow int
+	// Col maps a known column (as documented) to its 0-based index.
+	Col map[string]int
+	// Extra are the kept columns that are not known, in sheet order.
+	Extra []ExtraColumn
+	Rows  []Row
+}
+
+// ExtraColumn is a kept column outside the Spec's Columns.
+type ExtraColumn struct {
+	Index  int
+	Header string
+	Cell   string // the header's A1 name
+}
+
+// Get returns the cell of r in the known column name; a missing column
+// reads as blank cells.
+func (t *Sheet) Get(r Row, name string) Cell {
+	i, ok := t.Col[name]
+	if !ok {
+		return Cell{}
+	}
+	return r.At(i)
+}
+
+// ReadTable reads a sheet as a table: the first non-empty row is the
+// header, matched to spec ignoring case, spaces and underscores. It reports
+// missing required columns (ErrNotFound), repeated ones, unknown ones (an
+// error when close to a missing known column, a warning otherwise), and
+// cells it cannot read, and returns nil when the sheet cannot be read at
+// all or is empty. A table missing a required column is still returned, so
+// that the rest can be checked.
+func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
+	grid, ps, ok := b.ReadGrid(sheet)
+	if !ok {
+		return nil, ps
+	}
+	pr := &problems{file: b.Name, sheet: sheet, list: ps}
+	if len(grid) == 0 {
+		pr.add(false, ErrNotFound, "", "the sheet is empty; expected a header row with the columns %s", strings.Join(spec.Columns, ", "))
+		return nil, pr.list
+	}
+	t := &Sheet{File: b.Name, Sheet: sheet, Col: map[string]int{}}
+	header := grid[0]
+	t.HeaderRow = header.Num
+	known := map[string]string{}
+	for _, c := range spec.Columns {
+		known[NormKey(c)] = c
+	}
+	width := len(header.Cells)
+	for _, rw := range grid[1:] {
+		width = max(width, len(rw.Cells))
+	}
+	var unknown []Cell
+	for i := range width {
+		hc := header.At(i)
+		h := CleanText(hc.Text)
+		if h == "" {
+			if hc.Bad {
+				continue
+			}
+			for _, rw := range grid[1:] {
+				if c := rw.At(i); !c.Blank() {
+					pr.add(true, nil, c.Ref, "values in a column without a header are left alone; expected a header in %s", CellName(i, header.Num))
+					break
+				}
+			}
+			continue
+		}
+		key := NormKey(h)
+		if name, ok := known[key]; ok {
+			if j, dup := t.Col[name]; dup {
+				pr.add(false, nil, hc.Ref, "column %q repeats %s; expected each column once", h, CellName(j, header.Num))
+				continue
+			}
+			t.Col[name] = i
+			continue
+		}
+		if NotesColumns[key] {
+			continue
+		}
+		if spec.Extra {
+			t.Extra = append(t.Extra, ExtraColumn{Index: i, Header: h, Cell: hc.Ref})
+			continue
+		}
+		unknown = append(unknown, hc)
+	}
+	// An unknown header close to a known column that the sheet lacks is a
+	// misspelling whose values would be silently dropped (SucessRate):
+	// that is a problem. Other unknown columns are the user's own.
+	for _, hc := range unknown {
+		h := CleanText(hc.Text)
+		if near := suggest.Closest(h, spec.Columns); near != "" {
+			if _, present := t.Col[near]; !present {
+				pr.add(false, ErrNotFound, hc.Ref, "unknown column %q; did you mean %q? As written its values would be ignored; expected the header %q", h, near, near)
+				continue
+			}
+		}
+		pr.add(true, nil, hc.Ref, "unknown column %q left alone%s", h, suggest.DidYouMean(h, spec.Columns))
+	}
+	for _, c := range spec.Required {
+		if _, ok := t.Col[c]; !ok {
+			pr.add(false, ErrNotFound, "", "missing column %q; expected it in the header row (row %d)", c, header.Num)
+		}
+	}
+	// Keep only rows with something in a column read.
+	var used []int
+	for _, i := range t.Col {
+		used = append(used, i)
+	}
+	for _, e := range t.Extra {
+		used = append(used, e.Index)
+	}
+	for _, rw := range grid[1:] {
+		for _, i := range used {
+			if c := rw.At(i); !c.Blank() || c.Bad {
+				t.Rows = append(t.Rows, rw)
+				break
+			}
+		}
+	}
+	return t, pr.list
+}
+
+// Rows returns every row of a sheet as raw values (formulas as their saved
+// values), without resolving or checking anything: for inspection and
+// tests. Use ReadGrid to read input.
+func (b *Book) Rows(sheet string) ([][]string, error) { return b.f.GetRows(sheet, rawValues) }
+
+// Value returns a cell's raw value.
+func (b *Book) Value(sheet, ref string) (string, error) {
+	return b.f.GetCellValue(sheet, ref, rawValues)
+}
+
+// Formula returns a cell's formula without the leading "=", or "".
+func (b *Book) Formula(sheet, ref string) (string, error) { return b.f.GetCellFormula(sheet, ref) }
+
+// Formulas returns the formula of every formula cell of a sheet, by A1
+// name, without the leading "=" (Rows and Value give their saved values):
+// what an export of the model as text needs. It looks at every cell of
+// the sheet's used rows and columns.
+func (b *Book) Formulas(sheet string) (map[string]string, error) {
+	rows, err := b.f.GetRows(sheet, rawValues)
+	if err != nil {
+		return nil, err
+	}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	if n, err := b.ColCount(sheet); err == nil {
+		width = max(width, n)
+	}
+	out := map[string]string{}
+	for r := range rows {
+		for c := range width {
+			ref := CellName(c, r+1)
+			if f, err := b.f.GetCellFormula(sheet, ref); err == nil && f != "" {
+				out[ref] = f
+			}
+		}
+	}
+	return out, nil
+}

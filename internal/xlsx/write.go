@@ -1,0 +1,424 @@
+package xlsx
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// Style is how a cell looks: a header, a title, bold text, or a number
+// format. The styles are defined once, in styleDefs, for every workbook
+// websim writes.
+type Style int
+
+// The styles. Text (the zero Style) leaves a cell as it is.
+const (
+	Text   Style = iota
+	Header       // bold on a light blue fill, a rule below, wrapped, top-aligned
+	Title        // bold, 12 points
+	Bold         // bold
+	Count        // #,##0
+	Time         // #,##0.000
+	Share        // 0.0%
+	Number       // General
+	Date         // yyyy-mm-dd hh:mm:ss
+)
+
+func styleDef(s Style) *excelize.Style {
+	numFmt := func(code string) *excelize.Style { return &excelize.Style{CustomNumFmt: &code} }
+	switch s {
+	case Header:
+		return &excelize.Style{
+			Font:      &excelize.Font{Bold: true},
+			Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
+			Border:    []excelize.Border{{Type: "bottom", Color: "8EA9DB", Style: 1}},
+			Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"},
+		}
+	case Title:
+		return &excelize.Style{Font: &excelize.Font{Bold: true, Size: 12}}
+	case Bold:
+		return &excelize.Style{Font: &excelize.Font{Bold: true}}
+	case Count:
+		return numFmt("#,##0")
+	case Time:
+		return numFmt("#,##0.000")
+	case Share:
+		return numFmt("0.0%")
+	case Number:
+		return numFmt("General")
+	case Date:
+		return numFmt("yyyy-mm-dd hh:mm:ss")
+	}
+	return nil
+}
+
+// NumFormat returns the number format code of a number style ("0.0%"), or
+// "" for the others.
+func (s Style) NumFormat() string {
+	if d := styleDef(s); d != nil && d.CustomNumFmt != nil {
+		return *d.CustomNumFmt
+	}
+	return ""
+}
+
+// keep records the first error of a run of write calls, and returns err.
+func (b *Book) keep(err error) error {
+	if b.err == nil && err != nil {
+		b.err = err
+	}
+	return err
+}
+
+// Err returns the first error of the write calls so far, or nil.
+func (b *Book) Err() error { return b.err }
+
+func (b *Book) styleID(s Style) (int, error) {
+	if id, ok := b.styles[s]; ok {
+		return id, nil
+	}
+	id, err := b.f.NewStyle(styleDef(s))
+	if err != nil {
+		return 0, err
+	}
+	if b.styles == nil {
+		b.styles = map[Style]int{}
+	}
+	b.styles[s] = id
+	return id, nil
+}
+
+// NewSheet adds a sheet at the end; a sheet of that name that exists
+// already is kept as it is.
+func (b *Book) NewSheet(name string) error {
+	if idx, _ := b.f.GetSheetIndex(name); idx >= 0 {
+		return nil
+	}
+	_, err := b.f.NewSheet(name)
+	return b.keep(err)
+}
+
+// DeleteSheet removes a sheet (a missing one is no error).
+func (b *Book) DeleteSheet(name string) error { return b.keep(b.f.DeleteSheet(name)) }
+
+// RenameSheet renames a sheet.
+func (b *Book) RenameSheet(old, name string) error { return b.keep(b.f.SetSheetName(old, name)) }
+
+// CopySheet copies the sheet from into to (a new sheet), as Excel's "Move
+// or Copy" does: sheet-scoped names are not copied.
+func (b *Book) CopySheet(from, to string) error {
+	src, err := b.f.GetSheetIndex(from)
+	if err != nil || src < 0 {
+		return b.keep(fmt.Errorf("no sheet %q", from))
+	}
+	dst, err := b.f.NewSheet(to)
+	if err != nil {
+		return b.keep(err)
+	}
+	return b.keep(b.f.CopySheet(src, dst))
+}
+
+// SetActiveSheet makes the i-th sheet (from 0) the one Excel shows first.
+func (b *Book) SetActiveSheet(i int) { b.f.SetActiveSheet(i) }
+
+// Formula is a cell value that is a formula ("=B3*2"), written with no
+// saved value.
+type Formula string
+
+// SetCell writes v to a cell: a number (any Go number type), text, a bool,
+// a time, or a Formula. nil and NaN or infinite numbers leave the cell as
+// it is (blank in a new sheet); "" empties it.
+func (b *Book) SetCell(sheet, ref string, v any) error {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case Formula:
+		return b.SetFormula(sheet, ref, string(x))
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return b.keep(b.f.SetCellFloat(sheet, ref, x, -1, 64))
+	case string:
+		return b.keep(b.f.SetCellStr(sheet, ref, x))
+	default:
+		return b.keep(b.f.SetCellValue(sheet, ref, v))
+	}
+}
+
+// SetFormula writes a formula ("=B3*2" or "B3*2") to a cell, with no saved
+// value.
+func (b *Book) SetFormula(sheet, ref, formula string) error {
+	return b.keep(b.f.SetCellFormula(sheet, ref, strings.TrimPrefix(formula, "=")))
+}
+
+// NumberedRow is a row's values from column A, and its 1-based number.
+type NumberedRow struct {
+	Num    int
+	Values []any
+}
+
+// StreamRows writes rows, in increasing order of Num, to a sheet that has
+// nothing yet, streamed: a row far down (row 1,000,000) costs no more than
+// row 2. Values are as SetCell takes them.
+func (b *Book) StreamRows(sheet string, rows []NumberedRow) error {
+	sw, err := b.f.NewStreamWriter(sheet)
+	if err != nil {
+		return b.keep(err)
+	}
+	for _, r := range rows {
+		cells := make([]any, len(r.Values))
+		for i, v := range r.Values {
+			if f, ok := v.(Formula); ok {
+				v = excelize.Cell{Formula: strings.TrimPrefix(string(f), "=")}
+			}
+			cells[i] = v
+		}
+		if err := sw.SetRow(fmt.Sprintf("A%d", r.Num), cells); err != nil {
+			return b.keep(err)
+		}
+	}
+	return b.keep(sw.Flush())
+}
+
+// SetRow writes values to row (1-based) from column A, as SetCell does.
+func (b *Book) SetRow(sheet string, row int, values ...any) error {
+	for i, v := range values {
+		if err := b.SetCell(sheet, CellName(i, row), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetStyle gives the cells from..to (A1 names) the style s.
+func (b *Book) SetStyle(sheet, from, to string, s Style) error {
+	id, err := b.styleID(s)
+	if err != nil {
+		return b.keep(err)
+	}
+	return b.keep(b.f.SetCellStyle(sheet, from, to, id))
+}
+
+// Comment adds a note to a cell: title in bold (with ": "), then text;
+// title may be empty.
+func (b *Book) Comment(sheet, ref, title, text string) error {
+	var runs []excelize.RichTextRun
+	if title != "" {
+		runs = append(runs, excelize.RichTextRun{Text: title + ": ", Font: &excelize.Font{Bold: true}})
+	}
+	runs = append(runs, excelize.RichTextRun{Text: text})
+	return b.keep(b.f.AddComment(sheet, excelize.Comment{Cell: ref, Author: "websim", Paragraph: runs, Width: 300, Height: 110}))
+}
+
+// DropList is a drop-down list of allowed values on a range of cells.
+type DropList struct {
+	// Items are the values offered (their text joined by commas must stay
+	// within Excel's 255 characters).
+	Items []string
+	// Strict refuses any other value; otherwise Excel warns and lets the
+	// user keep it.
+	Strict bool
+	// Title and Message are what Excel says about another value.
+	Title, Message string
+}
+
+// AddDropList puts a drop-down list on the cells of sqref ("B2:B500").
+func (b *Book) AddDropList(sheet, sqref string, d DropList) error {
+	dv := excelize.NewDataValidation(true)
+	dv.SetSqref(sqref)
+	if err := dv.SetDropList(d.Items); err != nil {
+		return b.keep(err)
+	}
+	style := excelize.DataValidationErrorStyleWarning
+	if d.Strict {
+		style = excelize.DataValidationErrorStyleStop
+	}
+	dv.SetError(style, d.Title, d.Message)
+	return b.keep(b.f.AddDataValidation(sheet, dv))
+}
+
+// ColWidths sets the widths (in characters) of consecutive columns from the
+// 0-based column first.
+func (b *Book) ColWidths(sheet string, first int, widths ...float64) error {
+	for i, w := range widths {
+		col := ColumnName(first + i)
+		if err := b.keep(b.f.SetColWidth(sheet, col, col, w)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RowHeight sets the height of a row (1-based) in points.
+func (b *Book) RowHeight(sheet string, row int, height float64) error {
+	return b.keep(b.f.SetRowHeight(sheet, row, height))
+}
+
+// FreezeRows freezes the top rows of a sheet, so they stay in view.
+func (b *Book) FreezeRows(sheet string, rows int) error {
+	top := fmt.Sprintf("A%d", rows+1)
+	return b.keep(b.f.SetPanes(sheet, &excelize.Panes{
+		Freeze: true, YSplit: rows, TopLeftCell: top, ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: top, ActiveCell: top, Pane: "bottomLeft"}},
+	}))
+}
+
+// SetProperty sets a custom document property (text, a number or a bool).
+func (b *Book) SetProperty(name string, value any) error {
+	return b.keep(b.f.SetCustomProps(excelize.CustomProperty{Name: name, Value: value}))
+}
+
+// Properties returns the custom document properties, each value as text.
+func (b *Book) Properties() (map[string]string, error) {
+	props, err := b.f.GetCustomProps()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, p := range props {
+		out[p.Name] = fmt.Sprint(p.Value)
+	}
+	return out, nil
+}
+
+// SetDocInfo sets the document's author, title and description.
+func (b *Book) SetDocInfo(creator, title, description string) error {
+	return b.keep(b.f.SetDocProps(&excelize.DocProperties{Creator: creator, Title: title, Description: description}))
+}
+
+// DefinedName is a name defined in a workbook; Scope is a sheet's name, or
+// "" (the whole workbook).
+type DefinedName struct {
+	Name, RefersTo, Scope, Comment string
+}
+
+// Define adds a defined name.
+func (b *Book) Define(d DefinedName) error {
+	return b.keep(b.f.SetDefinedName(&excelize.DefinedName{Name: d.Name, RefersTo: d.RefersTo, Scope: d.Scope, Comment: d.Comment}))
+}
+
+// DefinedNames lists the defined names.
+func (b *Book) DefinedNames() []DefinedName {
+	var out []DefinedName
+	for _, dn := range b.f.GetDefinedName() {
+		scope := dn.Scope
+		if scope == "Workbook" {
+			scope = ""
+		}
+		out = append(out, DefinedName{Name: dn.Name, RefersTo: dn.RefersTo, Scope: scope, Comment: dn.Comment})
+	}
+	return out
+}
+
+// Column is one column of a Table.
+type Column struct {
+	Header string
+	// Format is the number format of the column's values (Text: none).
+	Format Style
+	// Width is the column's width in characters; 0 fits it to the content.
+	Width float64
+	// Comment, when set, is a note on the header cell (the header as its
+	// title).
+	Comment string
+}
+
+// Table is a sheet's content: a header row (Header style, frozen) and rows.
+type Table struct {
+	Columns []Column
+	// Rows are the values below the header, as SetCell takes them.
+	Rows [][]any
+	// HeaderHeight is the header row's height in points (0: Excel's).
+	HeaderHeight float64
+}
+
+// WriteTable writes t to a sheet (which must exist) from A1: the header in
+// the Header style with its comments, frozen; the rows with their columns'
+// number formats; widths set or fitted to the content.
+func (b *Book) WriteTable(sheet string, t Table) error {
+	widths := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		ref := CellName(i, 1)
+		b.SetCell(sheet, ref, c.Header)
+		if c.Comment != "" {
+			b.Comment(sheet, ref, c.Header, c.Comment)
+		}
+		widths[i] = min(utf8.RuneCountInString(c.Header)+2, 22)
+	}
+	if len(t.Columns) > 0 {
+		b.SetStyle(sheet, "A1", CellName(len(t.Columns)-1, 1), Header)
+	}
+	for r, row := range t.Rows {
+		for i, v := range row {
+			b.SetCell(sheet, CellName(i, r+2), v)
+			if i < len(widths) {
+				widths[i] = max(widths[i], min(displayWidth(v, t.Columns[i].Format), 60))
+			}
+		}
+	}
+	for i, c := range t.Columns {
+		w := c.Width
+		if w == 0 {
+			w = float64(max(widths[i], 8)) + 1
+		}
+		b.ColWidths(sheet, i, w)
+		if c.Format == Text || len(t.Rows) == 0 {
+			continue
+		}
+		name := ColumnName(i)
+		b.SetStyle(sheet, name+"2", name+strconv.Itoa(len(t.Rows)+1), c.Format)
+	}
+	if t.HeaderHeight > 0 {
+		b.RowHeight(sheet, 1, t.HeaderHeight)
+	}
+	b.FreezeRows(sheet, 1)
+	return b.err
+}
+
+func displayWidth(v any, fm Style) int {
+	switch x := v.(type) {
+	case nil:
+		return 0
+	case string:
+		return utf8.RuneCountInString(x)
+	case float64:
+		switch fm {
+		case Share:
+			return 7
+		case Time:
+			return len(strconv.FormatFloat(x, 'f', 3, 64)) + 2
+		}
+		return len(strconv.FormatFloat(x, 'g', 8, 64))
+	case bool:
+		return 5
+	case fmt.Stringer:
+		return len(x.String())
+	}
+	if fm == Date {
+		return 19
+	}
+	return len(fmt.Sprint(v))
+}
+
+// Write writes the workbook's bytes to w (Save is the way to write a file).
+func (b *Book) Write(w io.Writer) error { return b.f.Write(w) }
+
+// QuoteSheet quotes a sheet name for a formula or a chart: 'Summary (websim)'.
+func QuoteSheet(name string) string {
+	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
+}
+
+// AbsRange is the absolute reference of the 0-based column col from row
+// first to row last of a sheet: 'Charts'!$B$3:$B$9 (one cell when
+// first == last).
+func AbsRange(sheet string, col, first, last int) string {
+	c := ColumnName(col)
+	if first == last {
+		return fmt.Sprintf("%s!$%s$%d", QuoteSheet(sheet), c, first)
+	}
+	return fmt.Sprintf("%s!$%s$%d:$%s$%d", QuoteSheet(sheet), c, first, c, last)
+}

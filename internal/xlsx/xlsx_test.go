@@ -1,0 +1,249 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// caretError is a cause that can draw a caret, as rules.Error does.
+type caretError struct{ src string }
+
+func (e caretError) Error() string { return "bad at column 3" }
+func (e caretError) Caret() string { return e.src + "\n  ^" }
+
+func TestProblem(t *testing.T) {
+	for _, tt := range []struct {
+		p                 Problem
+		err, detailed     string
+		is                error
+		caretFromTheCause bool
+	}{
+		{p: Problem{File: "SvcData.xlsx", Sheet: "ServerInfo", Cell: "B2", Msg: "capacity 0"},
+			err: "SvcData.xlsx!ServerInfo!B2: capacity 0", detailed: "SvcData.xlsx!ServerInfo!B2: capacity 0"},
+		{p: Problem{File: "SvcData.xlsx", Cell: "B2", Msg: "m"}, err: "SvcData.xlsx: m", detailed: "SvcData.xlsx: m"},
+		{p: Problem{File: "--method", Msg: "unknown"}, err: "--method: unknown", detailed: "--method: unknown"},
+		{p: Problem{Msg: "no place"}, err: "no place", detailed: "no place"},
+		{p: Problem{File: "P.xlsx", Sheet: "S", Cell: "A1", Msg: "formula", Err: ErrFormula},
+			err: "P.xlsx!S!A1: formula", detailed: "P.xlsx!S!A1: formula", is: ErrFormula},
+		{p: Problem{File: "P.xlsx", Sheet: "S", Cell: "H3", Msg: "bad", Err: fmt.Errorf("compiling: %w", caretError{"a ? b"})},
+			err: "P.xlsx!S!H3: bad", detailed: "P.xlsx!S!H3: bad\n    a ? b\n      ^", caretFromTheCause: true},
+	} {
+		if got := tt.p.Error(); got != tt.err {
+			t.Errorf("Error() = %q, want %q", got, tt.err)
+		}
+		if got := tt.p.Detailed(); got != tt.detailed {
+			t.Errorf("Detailed() = %q, want %q", got, tt.detailed)
+		}
+		if tt.is != nil && !errors.Is(tt.p, tt.is) {
+			t.Errorf("%v: errors.Is(%v) is false", tt.p, tt.is)
+		}
+		var ce caretError
+		if errors.As(Problems{tt.p}[0], &ce) != tt.caretFromTheCause {
+			t.Errorf("%v: errors.As finds the cause: %v", tt.p, !tt.caretFromTheCause)
+		}
+	}
+	ps := Problems{{File: "a", Msg: "x", Warning: true}, {File: "b", Msg: "y"}}
+	if ps.Error() != "warning: a: x\nb: y" || len(ps.Errors()) != 1 || len(ps.Warnings()) != 1 {
+		t.Errorf("Problems: %q", ps.Error())
+	}
+	if (Problems{{Msg: "w", Warning: true}}).OrNil() != nil || ps.OrNil() == nil {
+		t.Error("OrNil: warnings alone are not an error; an error is")
+	}
+}
+
+// zipWith returns the bytes of a zip holding one part of the given
+// declared (and real) size.
+func zipWith(t *testing.T, name string, size int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(bytes.Repeat([]byte(" "), size))
+	zw.Close()
+	return buf.Bytes()
+}
+
+func TestOpenRefusesWhatIsNotAWholeWorkbook(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := filepath.Join(dir, "good.xlsx")
+	b := New()
+	b.SetCell("Sheet1", "A1", "x")
+	if err := b.Save(good); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(good)
+	for _, tt := range []struct {
+		path  string
+		cause error
+		msg   string
+	}{
+		{filepath.Join(dir, "nope.xlsx"), ErrNotFound, "no such file"},
+		{dir, ErrDamaged, "is a folder"},
+		{write("empty.xlsx", nil), ErrDamaged, "the file is empty"},
+		{write("old.xlsx", []byte{0xD0, 0xCF, 0x11, 0xE0, 0, 0}), ErrDamaged, "old .xls format"},
+		{write("cut.xlsx", data[:len(data)/2]), ErrDamaged, "damaged"},
+		{write("bomb.xlsx", zipWith(t, "xl/worksheets/sheet1.xml", UnzipSizeLimit+1)), ErrTooLarge, "would expand to more than 64 MB"},
+	} {
+		_, err := Open(tt.path)
+		var p Problem
+		if !errors.As(err, &p) || !errors.Is(err, tt.cause) || !strings.Contains(p.Msg, tt.msg) || p.File != filepath.Base(tt.path) {
+			t.Errorf("Open(%s) = %v, want a Problem of %s with %v (%q)", filepath.Base(tt.path), err, filepath.Base(tt.path), tt.cause, tt.msg)
+		}
+	}
+	got, err := Open(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Close()
+	if got.Name != "good.xlsx" || len(got.SHA256) != 64 {
+		t.Errorf("Open: name %q, sha256 %q", got.Name, got.SHA256)
+	}
+}
+
+func TestReadTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.xlsx")
+	b := New()
+	b.SetRow("Sheet1", 1, "Step", "proc_time", "SucessRate", "Colour", "Note")
+	b.SetRow("Sheet1", 2, "A", 1234.5678, 0.5, "red", "mine")
+	b.SetRow("Sheet1", 3, "B", Formula("=B2*2"), Formula("=1/0"))
+	b.SetRow("Sheet1", 5, "C", "#N/A")
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if fs, err := b.Formulas("Sheet1"); err != nil || len(fs) != 2 || fs["B3"] != "B2*2" || fs["C3"] != "1/0" {
+		t.Errorf("Formulas = %v, %v", fs, err)
+	}
+	tab, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime", "SuccessRate", "Server"}, Required: []string{"Step", "Server"}})
+	var got []string
+	for _, p := range ps {
+		got = append(got, fmt.Sprintf("%v %s warning=%v formula=%v notfound=%v", p.Cell, p.Msg[:min(len(p.Msg), 30)], p.Warning, errors.Is(p, ErrFormula), errors.Is(p, ErrNotFound)))
+	}
+	want := []string{
+		"C3 cannot compute the formula =1/ warning=false formula=true notfound=false",
+		"B5 the cell holds the Excel error warning=false formula=true notfound=false",
+		`C1 unknown column "SucessRate"; d warning=false formula=false notfound=true`,
+		`D1 unknown column "Colour" left a warning=true formula=false notfound=false`,
+		` missing column "Server"; expec warning=false formula=false notfound=true`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if tab == nil || len(tab.Rows) != 3 || tab.Col["ProcTime"] != 1 {
+		t.Fatalf("table %+v", tab)
+	}
+	for _, c := range []struct {
+		row        int
+		text, ref  string
+		bad, blank bool
+	}{
+		{0, "1234.5678", "B2", false, false}, // raw, not "1,234.57"
+		{1, "2469.1356", "B3", false, false}, // computed: no saved value
+		{2, "", "B5", true, true},            // reported: readers skip it
+	} {
+		col := "ProcTime"
+		if c.row == 2 {
+			got := tab.Rows[c.row].At(1)
+			if got.Bad != c.bad || got.Ref != c.ref || got.Blank() != c.blank {
+				t.Errorf("row %d: %+v", c.row, got)
+			}
+			continue
+		}
+		if got := tab.Get(tab.Rows[c.row], col); got.Text != c.text || got.Ref != c.ref || got.Bad != c.bad {
+			t.Errorf("row %d: %+v, want %q at %s", c.row, got, c.text, c.ref)
+		}
+	}
+}
+
+func TestWriteTableAndOwnedSheets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.xlsx")
+	b := New()
+	b.RenameSheet("Sheet1", "Summary")
+	b.NewSheet("Mine")
+	b.WriteTable("Summary", Table{
+		Columns: []Column{{Header: "Load", Comment: "the load level"}, {Header: "Mean", Format: Time}, {Header: "Share", Format: Share, Width: 9}},
+		Rows:    [][]any{{"L1", 1.5, 0.25}, {"L2", nil, 0.5}},
+	})
+	b.AddChart("Summary", "E2", Chart{Kind: LineChart, Title: "Mean", Series: []Series{{Name: AbsRange("Summary", 1, 1, 1),
+		Categories: AbsRange("Summary", 0, 2, 3), Values: AbsRange("Summary", 1, 2, 3)}}})
+	b.AddDropList("Mine", "A2:A9", DropList{Items: []string{"x", "y"}, Strict: true})
+	b.MarkOwned("Summary")
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if rows, _ := b.FrozenRows("Summary"); rows != 1 {
+		t.Errorf("frozen rows %d", rows)
+	}
+	if l, _ := b.LookOf("Summary", "A1"); !l.Bold || l.Fill != "DDEBF7" {
+		t.Errorf("header look %+v", l)
+	}
+	if l, _ := b.LookOf("Summary", "C3"); l.NumFormat != "0.0%" {
+		t.Errorf("share look %+v", l)
+	}
+	if w, _ := b.ColWidth("Summary", 2); w != 9 {
+		t.Errorf("width of C = %v, want 9", w)
+	}
+	if v, _ := b.Value("Summary", "B3"); v != "" {
+		t.Errorf("nil wrote %q", v)
+	}
+	if cs, _ := b.Comments("Summary"); len(cs) != 1 || cs[0].Text != "Load: the load level" {
+		t.Errorf("comments %+v", cs)
+	}
+	if vs, _ := b.Validations("Mine"); len(vs) != 1 || vs[0].Sqref != "A2:A9" || vs[0].ErrorStyle != "stop" {
+		t.Errorf("validations %+v", vs)
+	}
+	if owned, _ := b.OwnedSheets(); !slices.Equal(owned, []string{"Summary"}) {
+		t.Errorf("owned %v", owned)
+	}
+	if got := FreeName(b.Sheets(), "summary"); got != "summary (websim)" {
+		t.Errorf("FreeName = %q", got)
+	}
+	if got := FreeName([]string{"Run", "Run (websim)"}, "Run"); got != "Run (websim 2)" {
+		t.Errorf("FreeName = %q", got)
+	}
+	// A renamed result sheet is the user's now.
+	b.RenameSheet("Summary", "Kept")
+	if owned, _ := b.OwnedSheets(); len(owned) != 0 {
+		t.Errorf("owned after rename %v", owned)
+	}
+}
+
+// The first write error is kept and Save returns it, writing nothing.
+func TestSaveReturnsTheFirstWriteError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.xlsx")
+	b := New()
+	b.SetCell("no such sheet", "A1", 1)
+	b.SetCell("Sheet1", "A1", 2)
+	if err := b.Save(path); err == nil || b.Err() == nil {
+		t.Fatal("Save after a failed write succeeded")
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("Save wrote a file after a failed write")
+	}
+}

@@ -1,0 +1,72 @@
+package study
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/websim/websim/engine"
+)
+
+func editPlan() *Plan {
+	m := &engine.Model{Loads: []string{"L1", "L5", "L9"}}
+	return &Plan{
+		Settings: []Setting{{Name: "Seed", Value: "1"}},
+		Scenarios: []Scenario{
+			{Name: "Base", Model: m, Run: RunSettings{Seed: 1, Observations: 10, Loads: []int{0, 1, 2}}},
+			{Name: "Faster", Model: m, Run: RunSettings{Seed: 1, Observations: 10, Loads: []int{0, 1, 2}}},
+		},
+	}
+}
+
+func TestPlanApply(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		edit      Edit
+		scenarios []string
+		loads     []int
+		seed      uint64
+		obs       int64
+		settings  []Setting
+		err       string
+	}{
+		{name: "nothing", scenarios: []string{"Base", "Faster"}, loads: []int{0, 1, 2}, seed: 1, obs: 10,
+			settings: []Setting{{"Seed", "1"}}},
+		{name: "all", edit: Edit{Scenarios: []string{"faster", "BASE"}, Loads: []string{"l9", "L1"}, Seed: 7, SeedSet: true, Observations: 99, Source: "command line"},
+			scenarios: []string{"Faster", "Base"}, loads: []int{2, 0}, seed: 7, obs: 99,
+			settings: []Setting{{"Seed", "7 (command line)"}, {"Observations", "99 (command line)"}, {"Loads", "l9,L1 (command line)"}, {"Scenarios", "faster,BASE (command line)"}}},
+		{name: "seed 0 is a seed", edit: Edit{SeedSet: true}, scenarios: []string{"Base", "Faster"}, loads: []int{0, 1, 2}, obs: 10,
+			settings: []Setting{{"Seed", "0"}}},
+		{name: "unknown scenario", edit: Edit{Scenarios: []string{"Fastr"}},
+			err: `scenarios: no scenario "Fastr"; did you mean "Faster"?; the model has Base, Faster`},
+		{name: "unknown load", edit: Edit{Loads: []string{"L2"}}, err: `loads: no load "L2"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := editPlan()
+			err := p.Apply(tt.edit)
+			if tt.err != "" {
+				var e *EditError
+				if !errors.As(err, &e) || len(err.Error()) < len(tt.err) || err.Error()[:len(tt.err)] != tt.err {
+					t.Fatalf("err = %v, want an *EditError %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, s := range p.Scenarios {
+				names = append(names, s.Name)
+				if !slices.Equal(s.Run.Loads, tt.loads) || s.Run.Seed != tt.seed || s.Run.Observations != tt.obs {
+					t.Errorf("%s: run %+v, want loads %v seed %d observations %d", s.Name, s.Run, tt.loads, tt.seed, tt.obs)
+				}
+			}
+			if !slices.Equal(names, tt.scenarios) {
+				t.Errorf("scenarios %v, want %v", names, tt.scenarios)
+			}
+			if !slices.Equal(p.Settings, tt.settings) {
+				t.Errorf("settings %v, want %v", p.Settings, tt.settings)
+			}
+		})
+	}
+}
