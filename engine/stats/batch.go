@@ -65,16 +65,21 @@ type Interval struct {
 	Lag1            float64
 }
 
-// ciBatches returns the batch sums the interval uses and their size:
-// the kept sums merged in pairs down to at most CIBatches (an odd last
-// batch is left out), then merged again while their lag-1 autocorrelation
-// is significantly positive, as long as minCIBatches remain.
+// ciBatches returns the batch sums the interval uses and their size (see
+// mergeForCI).
 func (b *BatchMeans) ciBatches(dst *[MaxBatches]float64) (k int, size int64) {
-	k, size = b.full, b.size
-	copy(dst[:], b.sums[:k])
-	for k > CIBatches || (k/2 >= minCIBatches && lag1(dst[:k]) > lag1Critical/math.Sqrt(float64(k))) {
+	copy(dst[:], b.sums[:b.full])
+	return mergeForCI(dst[:], b.full, b.size)
+}
+
+// mergeForCI merges the k batch sums in sums (of size observations each)
+// in pairs down to at most CIBatches (an odd last batch is left out), then
+// again while their lag-1 autocorrelation is significantly positive, as
+// long as minCIBatches remain. It returns the new count and size.
+func mergeForCI(sums []float64, k int, size int64) (int, int64) {
+	for k > CIBatches || (k/2 >= minCIBatches && lag1(sums[:k]) > lag1Critical/math.Sqrt(float64(k))) {
 		for i := 0; i < k/2; i++ {
-			dst[i] = dst[2*i] + dst[2*i+1]
+			sums[i] = sums[2*i] + sums[2*i+1]
 		}
 		k /= 2
 		size *= 2
