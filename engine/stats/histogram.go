@@ -101,17 +101,22 @@ func (h *Histogram) Add(x float64) {
 		h.zero++
 		return
 	}
-	i := bucket(x)
-	var c *uint32
-	if h.slot != nil && h.slot[i>>chunkBits] != 0 {
-		c = &h.counts[int(h.slot[i>>chunkBits]-1)*chunkSize+i&(chunkSize-1)]
-	} else {
-		c = &h.chunk(i >> chunkBits)[i&(chunkSize-1)]
+	h.addAt(bucket(x))
+}
+
+// addAt counts one more observation in bucket i (not in n).
+func (h *Histogram) addAt(i int) {
+	if ch := i >> chunkBits; ch < len(h.slot) {
+		if s := int(h.slot[ch]); s != 0 {
+			c := &h.counts[(s-1)<<chunkBits|i&(chunkSize-1)]
+			if *c++; *c == 0 { // wrapped
+				h.addCarry(i, 1<<32)
+			}
+			return
+		}
 	}
-	*c++
-	if *c == 0 { // wrapped
-		h.addCarry(i, 1<<32)
-	}
+	c := &h.chunk(i >> chunkBits)[i&(chunkSize-1)]
+	*c++ // a new chunk: no wrap
 }
 
 // addCarry adds v (a multiple of 2^32) to the count of bucket i.

@@ -111,6 +111,21 @@ func BenchmarkHistogramAdd(b *testing.B) {
 	}
 }
 
+// BenchmarkDenseHistogramAdd is the former dense histogram's Add, for
+// comparison with BenchmarkHistogramAdd.
+func BenchmarkDenseHistogramAdd(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	xs := make([]float64, 1<<16)
+	for i := range xs {
+		xs[i] = 5 * r.ExpFloat64()
+	}
+	d := new(denseHistogram)
+	b.ResetTimer()
+	for i := range b.N {
+		d.add(xs[i&(1<<16-1)])
+	}
+}
+
 // BenchmarkHistogramRun fills one histogram per op with the 100,000
 // sojourn times of an M/M/1 run at ρ 0.8 and reports its footprint.
 func BenchmarkHistogramRun(b *testing.B) {

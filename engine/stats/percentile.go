@@ -57,23 +57,26 @@ const (
 
 // Add records the next observation.
 func (p *Percentiles) Add(x float64) {
-	p.hist.Add(x)
+	h := &p.hist
+	h.n++
+	i := -1
+	if x > MinValue { // not NaN either
+		i = bucket(x)
+		h.addAt(i)
+	} else {
+		h.zero++
+	}
 	if !p.pinned {
-		if p.hist.N() >= pinAfter {
+		if h.n >= pinAfter {
 			p.pin()
 		}
 		return
 	}
-	if x > MinValue {
-		c := bucket(x)>>chunkBits - p.lo
-		switch {
-		case c < 0:
-			p.pBelow++
-		case c < windowCells:
-			p.pCells[c]++
-		}
-	} else {
+	switch c := i>>chunkBits - p.lo; {
+	case i < 0 || c < 0:
 		p.pBelow++
+	case c < windowCells:
+		p.pCells[c]++
 	}
 	p.inPartial++
 	if p.inPartial < p.size {
