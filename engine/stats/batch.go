@@ -140,25 +140,62 @@ func lag1(xs []float64) float64 {
 	return num / den
 }
 
-// Batches returns the number and size of the batches the interval uses.
+// Batches returns the number and size of the batches that Means returns:
+// the kept batches merged in pairs down to at most CIBatches, before CI's
+// lag-1 check, so that two runs of the same length always have the same
+// batches to pair. CI's own count is in its Interval.
 func (b *BatchMeans) Batches() (n int, size int64) {
-	var sums [MaxBatches]float64
-	return b.ciBatches(&sums)
+	n, size = b.full, b.size
+	for n > CIBatches {
+		n /= 2
+		size *= 2
+	}
+	return n, size
 }
 
 // HalfWidth returns the half-width of CI at level, NaN below 2 batches.
 func (b *BatchMeans) HalfWidth(level float64) float64 { return b.CI(level).HalfWidth }
 
-// Means returns the means of the batches the interval uses, for paired
-// comparisons of two runs cut into the same batches.
+// Means returns the means of the batches of Batches, for paired
+// comparisons of two runs cut into the same batches (see PairedCI).
 func (b *BatchMeans) Means() []float64 {
+	n, size := b.Batches()
 	var sums [MaxBatches]float64
-	k, size := b.ciBatches(&sums)
-	out := make([]float64, k)
+	copy(sums[:], b.sums[:b.full])
+	for k := b.full; k > n; k /= 2 {
+		for i := 0; i < k/2; i++ {
+			sums[i] = sums[2*i] + sums[2*i+1]
+		}
+	}
+	out := make([]float64, n)
 	for i := range out {
 		out[i] = sums[i] / float64(size)
 	}
 	return out
+}
+
+// PairedCI returns the confidence interval at level of the mean difference
+// of two series cut into the same batches, from their batch means x and y
+// (of equal length, as Means returns them for two runs with common random
+// numbers): the differences are merged in pairs while their lag-1
+// autocorrelation is significantly positive, as CI does, and the interval
+// is Student's t over them. Its BatchSize counts the batches of x merged
+// into each. Unequal lengths or fewer than 2 give a NaN half-width.
+func PairedCI(x, y []float64, level float64) Interval {
+	if len(x) != len(y) || len(x) > MaxBatches {
+		return Interval{Mean: math.NaN(), HalfWidth: math.NaN(), Lag1: math.NaN()}
+	}
+	var d [MaxBatches]float64
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	k, size := mergeForCI(d[:], len(x), 1)
+	for i := range k {
+		d[i] /= float64(size)
+	}
+	iv := meanInterval(d[:k], level)
+	iv.BatchSize = size
+	return iv
 }
 
 // ReplicationCI returns the Student-t confidence interval at level of the

@@ -36,7 +36,7 @@ func TestIntervalsByHand(t *testing.T) {
 	if iv := c.CI(0.95); math.Abs(iv.HalfWidth-want) > 1e-5 || iv.Mean != 2 || iv.Batches != 20 || iv.BatchSize != 2 {
 		t.Errorf("40 observations: %+v, want 2 ± %.6f from 20 batches of 2", iv, want)
 	}
-	if n, size := c.Batches(); n != 20 || size != 2 || len(c.Means()) != 20 || c.Means()[1] != 3 {
+	if n, size := c.Batches(); n != 20 || size != 2 || len(c.Means()) != 20 || c.Means()[1] != 3 || c.Means()[19] != 3 {
 		t.Errorf("Batches = %d of %d, Means %v", n, size, c.Means())
 	}
 
@@ -47,7 +47,8 @@ func TestIntervalsByHand(t *testing.T) {
 
 func TestBatchMeansMergesCorrelatedBatches(t *testing.T) {
 	// 32 batches of 1 along a slow wave: neighbours are strongly
-	// correlated, so the interval merges them down to 8.
+	// correlated, so the interval merges them down to 8; Batches and
+	// Means, for pairing, keep the 32.
 	var b BatchMeans
 	for i := range 32 {
 		b.Add(math.Sin(float64(i) / 5))
@@ -55,6 +56,38 @@ func TestBatchMeansMergesCorrelatedBatches(t *testing.T) {
 	if iv := b.CI(0.95); iv.Batches != minCIBatches || iv.BatchSize != 4 {
 		t.Errorf("correlated batches: interval from %d batches of %d, want %d of 4", iv.Batches, iv.BatchSize, minCIBatches)
 	}
+	if n, size := b.Batches(); n != 32 || size != 1 || len(b.Means()) != 32 {
+		t.Errorf("Batches = %d of %d, %d means; want 32 of 1", n, size, len(b.Means()))
+	}
+}
+
+func TestPairedCIByHand(t *testing.T) {
+	// Differences 1, 2, 3, 4, 10: the interval of TestIntervalsByHand.
+	x := []float64{11, 12, 13, 14, 20}
+	y := []float64{10, 10, 10, 10, 10}
+	want := 2.776445 * math.Sqrt(12.5/5)
+	if iv := PairedCI(x, y, 0.95); math.Abs(iv.HalfWidth-want) > 1e-5 || iv.Mean != 4 || iv.Batches != 5 || iv.BatchSize != 1 {
+		t.Errorf("PairedCI = %+v, want 4 ± %.6f from 5", iv, want)
+	}
+	// 16 differences along a slow wave merge to 8 pairs.
+	x, y = make([]float64, 16), make([]float64, 16)
+	for i := range x {
+		x[i] = math.Sin(float64(i) / 3)
+	}
+	if iv := PairedCI(x, y, 0.95); iv.Batches != 8 || iv.BatchSize != 2 || math.Abs(iv.Mean-meanOf(x)) > 1e-12 {
+		t.Errorf("correlated differences: %+v, want 8 batches of 2 with the same mean", iv)
+	}
+	if iv := PairedCI(x, y[:3], 0.95); !math.IsNaN(iv.HalfWidth) {
+		t.Errorf("unequal lengths: %+v", iv)
+	}
+}
+
+func meanOf(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }
 
 func TestBatchMeansCoverMM1MeanSojourn(t *testing.T) {
