@@ -6,7 +6,8 @@ import "math"
 // series (response times in completion order) from one long run. It keeps
 // at most MaxBatches batch sums: when they are full, neighbours merge and
 // the batch size doubles, so memory is constant and between MaxBatches/2 and
-// MaxBatches complete batches are always available.
+// MaxBatches complete batches are always available. The interval itself
+// uses fewer, larger batches (see CI).
 type BatchMeans struct {
 	sums      [MaxBatches]float64
 	full      int     // complete batches
@@ -17,6 +18,19 @@ type BatchMeans struct {
 
 // MaxBatches bounds the number of batches kept.
 const MaxBatches = 64
+
+// CIBatches is the most batches a confidence interval uses: the kept
+// batches are merged in pairs down to between CIBatches/2 and CIBatches.
+// Larger batches are closer to independent and to normal, which is what the
+// Student-t interval assumes.
+const CIBatches = 32
+
+// minCIBatches is the fewest batches the lag-1 check merges down to.
+const minCIBatches = 8
+
+// lag1Critical is the one-sided 95% normal quantile: batches are merged
+// while their lag-1 autocorrelation exceeds lag1Critical/√k.
+const lag1Critical = 1.6449
 
 // Add records the next observation of the series.
 func (b *BatchMeans) Add(x float64) {
@@ -40,27 +54,167 @@ func (b *BatchMeans) Add(x float64) {
 	}
 }
 
-// Batches returns the number of complete batches and their size.
-func (b *BatchMeans) Batches() (n int, size int64) { return b.full, b.size }
-
-// HalfWidth returns the 95% confidence half-width of the mean from the
-// complete batches, or NaN with fewer than 2.
-func (b *BatchMeans) HalfWidth(level float64) float64 {
-	if b.full < 2 {
-		return math.NaN()
-	}
-	var t Tally
-	for _, s := range b.sums[:b.full] {
-		t.Add(s / float64(b.size))
-	}
-	return StudentT(level, b.full-1) * t.SD() / math.Sqrt(float64(b.full))
+// Interval is a confidence interval for a mean: Mean ± HalfWidth, from
+// Batches independent-looking means (batch means of BatchSize observations
+// each, or replication means with BatchSize 0). Lag1 is the lag-1
+// autocorrelation of those means (NaN below 3).
+type Interval struct {
+	Mean, HalfWidth float64
+	Batches         int
+	BatchSize       int64
+	Lag1            float64
 }
 
-// Means returns the means of the complete batches.
+// ciBatches returns the batch sums the interval uses and their size (see
+// mergeForCI).
+func (b *BatchMeans) ciBatches(dst *[MaxBatches]float64) (k int, size int64) {
+	copy(dst[:], b.sums[:b.full])
+	return mergeForCI(dst[:], b.full, b.size)
+}
+
+// mergeForCI merges the k batch sums in sums (of size observations each)
+// in pairs down to at most CIBatches (an odd last batch is left out), then
+// again while their lag-1 autocorrelation is significantly positive, as
+// long as minCIBatches remain. It returns the new count and size.
+func mergeForCI(sums []float64, k int, size int64) (int, int64) {
+	for k > CIBatches || (k/2 >= minCIBatches && lag1(sums[:k]) > lag1Critical/math.Sqrt(float64(k))) {
+		for i := 0; i < k/2; i++ {
+			sums[i] = sums[2*i] + sums[2*i+1]
+		}
+		k /= 2
+		size *= 2
+	}
+	return k, size
+}
+
+// CI returns the confidence interval at level (0.95 for 95%) of the mean of
+// the series from the batches of ciBatches: the mean of the batch means ±
+// t(level, k-1)·s/√k, s the sample standard deviation (n-1 denominator) of
+// the k batch means. Below 2 batches the half-width is NaN.
+func (b *BatchMeans) CI(level float64) Interval {
+	var sums [MaxBatches]float64
+	k, size := b.ciBatches(&sums)
+	var means [MaxBatches]float64
+	for i := range k {
+		means[i] = sums[i] / float64(size)
+	}
+	iv := meanInterval(means[:k], level)
+	iv.BatchSize = size
+	return iv
+}
+
+// meanInterval is the Student-t interval of the mean of xs.
+func meanInterval(xs []float64, level float64) Interval {
+	var t Tally
+	for _, x := range xs {
+		t.Add(x)
+	}
+	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: len(xs), Lag1: lag1(xs)}
+	if len(xs) >= 2 {
+		iv.HalfWidth = StudentT(level, len(xs)-1) * t.SD() / math.Sqrt(float64(len(xs)))
+	}
+	return iv
+}
+
+// lag1 is the lag-1 sample autocorrelation of xs, NaN below 3 values or
+// when they are all equal.
+func lag1(xs []float64) float64 {
+	if len(xs) < 3 {
+		return math.NaN()
+	}
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	var num, den float64
+	for i, x := range xs {
+		den += (x - m) * (x - m)
+		if i > 0 {
+			num += (x - m) * (xs[i-1] - m)
+		}
+	}
+	if den == 0 {
+		return math.NaN()
+	}
+	return num / den
+}
+
+// Batches returns the number and size of the batches that Means returns:
+// the kept batches merged in pairs down to at most CIBatches, before CI's
+// lag-1 check, so that two runs of the same length always have the same
+// batches to pair. CI's own count is in its Interval.
+func (b *BatchMeans) Batches() (n int, size int64) {
+	n, size = b.full, b.size
+	for n > CIBatches {
+		n /= 2
+		size *= 2
+	}
+	return n, size
+}
+
+// HalfWidth returns the half-width of CI at level, NaN below 2 batches.
+func (b *BatchMeans) HalfWidth(level float64) float64 { return b.CI(level).HalfWidth }
+
+// Means returns the means of the batches of Batches, for paired
+// comparisons of two runs cut into the same batches (see PairedCI).
 func (b *BatchMeans) Means() []float64 {
-	out := make([]float64, b.full)
-	for i, s := range b.sums[:b.full] {
-		out[i] = s / float64(b.size)
+	n, size := b.Batches()
+	var sums [MaxBatches]float64
+	copy(sums[:], b.sums[:b.full])
+	for k := b.full; k > n; k /= 2 {
+		for i := 0; i < k/2; i++ {
+			sums[i] = sums[2*i] + sums[2*i+1]
+		}
+	}
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = sums[i] / float64(size)
 	}
 	return out
+}
+
+// PairedCI returns the confidence interval at level of the mean difference
+// of two series cut into the same batches, from their batch means x and y
+// (of equal length, as Means returns them for two runs with common random
+// numbers): the differences are merged in pairs while their lag-1
+// autocorrelation is significantly positive, as CI does, and the interval
+// is Student's t over them. Its BatchSize counts the batches of x merged
+// into each. Unequal lengths or fewer than 2 give a NaN half-width.
+func PairedCI(x, y []float64, level float64) Interval {
+	if len(x) != len(y) || len(x) > MaxBatches {
+		return Interval{Mean: math.NaN(), HalfWidth: math.NaN(), Lag1: math.NaN()}
+	}
+	var d [MaxBatches]float64
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	k, size := mergeForCI(d[:], len(x), 1)
+	for i := range k {
+		d[i] /= float64(size)
+	}
+	iv := meanInterval(d[:k], level)
+	iv.BatchSize = size
+	return iv
+}
+
+// ReplicationCI returns the Student-t confidence interval at level of the
+// mean of independent replication means (NaN entries, replications without
+// a figure, are left out): their mean ± t(level, n-1)·s/√n with s the
+// sample standard deviation (n-1 denominator). Below 2 means the
+// half-width is NaN.
+func ReplicationCI(means []float64, level float64) Interval {
+	var t Tally
+	n := 0
+	for _, m := range means {
+		if !math.IsNaN(m) {
+			t.Add(m)
+			n++
+		}
+	}
+	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: n, Lag1: math.NaN()}
+	if n >= 2 {
+		iv.HalfWidth = StudentT(level, n-1) * t.SD() / math.Sqrt(float64(n))
+	}
+	return iv
 }

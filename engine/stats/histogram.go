@@ -9,8 +9,20 @@ import "math"
 // midpoint, which Quantile reports, is within 0.2% of any value in it.
 // Values at or below MinValue share one bucket (reported as 0); values
 // above MaxValue are clamped.
+//
+// Only the chunks of chunkSize neighbouring buckets that hold an
+// observation are stored, so a run's histogram takes a few kilobytes to a
+// few tens of kilobytes (a count takes 4 bytes), however many observations
+// it has, rather than the 143 KB of all 17,920 buckets. The zero value is an empty histogram.
 type Histogram struct {
-	counts []int64
+	// slot[c] is 1 + the index in counts/chunkSize of chunk c's counts, or
+	// 0 when no observation fell in chunk c; nil while empty.
+	slot []uint16
+	// counts holds the low 32 bits of each count; carry the rest, for the
+	// rare bucket that passes 2^32-1 (nil until then), so that merged
+	// counts stay exact.
+	counts []uint32
+	carry  map[int]int64
 	zero   int64
 	n      int64
 }
@@ -21,6 +33,10 @@ const (
 	// 2^-30 (about 1e-9) to 2^40 (about 1e12).
 	minExp = -30
 	maxExp = 40
+	// chunkBits sets the chunk of buckets stored together: 32 buckets, an
+	// eighth of a power of two.
+	chunkBits = 5
+	chunkSize = 1 << chunkBits
 )
 
 var (
@@ -29,6 +45,7 @@ var (
 	// MaxValue is the largest value resolved; larger ones are clamped.
 	MaxValue = math.Ldexp(1, maxExp)
 	nBuckets = (maxExp - minExp) << subBits
+	nChunks  = nBuckets >> chunkBits
 )
 
 // bucket returns the bucket of x, MinValue < x.
@@ -49,6 +66,34 @@ func bucketMid(i int) float64 {
 	return math.Ldexp(1+(float64(mant)+0.5)/(1<<subBits), exp)
 }
 
+// bucketLow returns the lower edge of bucket i.
+func bucketLow(i int) float64 {
+	exp := i>>subBits + minExp
+	mant := i & (1<<subBits - 1)
+	return math.Ldexp(1+float64(mant)/(1<<subBits), exp)
+}
+
+// chunk returns the counts of chunk c, allocating them when absent.
+func (h *Histogram) chunk(c int) []uint32 {
+	if h.slot == nil {
+		h.slot = make([]uint16, nChunks)
+	}
+	s := int(h.slot[c])
+	if s == 0 {
+		if len(h.counts)+chunkSize > cap(h.counts) {
+			// Grow by a quarter (at least 8 chunks): amortized O(1) per
+			// chunk, with at most a fifth of the storage unused.
+			grown := make([]uint32, len(h.counts), cap(h.counts)+max(8*chunkSize, cap(h.counts)/4/chunkSize*chunkSize))
+			copy(grown, h.counts)
+			h.counts = grown
+		}
+		h.counts = h.counts[:len(h.counts)+chunkSize]
+		s = len(h.counts) / chunkSize
+		h.slot[c] = uint16(s)
+	}
+	return h.counts[(s-1)*chunkSize : s*chunkSize]
+}
+
 // Add records one observation.
 func (h *Histogram) Add(x float64) {
 	h.n++
@@ -56,14 +101,54 @@ func (h *Histogram) Add(x float64) {
 		h.zero++
 		return
 	}
-	if h.counts == nil {
-		h.counts = make([]int64, nBuckets)
+	h.addAt(bucket(x))
+}
+
+// addAt counts one more observation in bucket i (not in n).
+func (h *Histogram) addAt(i int) {
+	if ch := i >> chunkBits; ch < len(h.slot) {
+		if s := int(h.slot[ch]); s != 0 {
+			c := &h.counts[(s-1)<<chunkBits|i&(chunkSize-1)]
+			if *c++; *c == 0 { // wrapped
+				h.addCarry(i, 1<<32)
+			}
+			return
+		}
 	}
-	h.counts[bucket(x)]++
+	c := &h.chunk(i >> chunkBits)[i&(chunkSize-1)]
+	*c++ // a new chunk: no wrap
+}
+
+// addCarry adds v (a multiple of 2^32) to the count of bucket i.
+func (h *Histogram) addCarry(i int, v int64) {
+	if h.carry == nil {
+		h.carry = map[int]int64{}
+	}
+	h.carry[i] += v
 }
 
 // N is the number of observations.
 func (h *Histogram) N() int64 { return h.n }
+
+// each calls f with every bucket that holds observations, in increasing
+// order, until f returns false.
+func (h *Histogram) each(f func(i int, c int64) bool) {
+	for ch, s := range h.slot {
+		if s == 0 {
+			continue
+		}
+		for j, c := range h.counts[int(s-1)*chunkSize : int(s)*chunkSize] {
+			i := ch<<chunkBits | j
+			n := int64(c)
+			if h.carry != nil {
+				n += h.carry[i]
+			}
+			if n != 0 && !f(i, n) {
+				return
+			}
+		}
+	}
+}
 
 // Quantile returns the q-quantile (0 < q ≤ 1) of the observations: the
 // smallest value with at least q·n observations at or below it, to within
@@ -80,26 +165,62 @@ func (h *Histogram) Quantile(q float64) float64 {
 	if seen >= rank {
 		return 0
 	}
-	for i, c := range h.counts {
+	out := MaxValue
+	h.each(func(i int, c int64) bool {
 		seen += c
 		if seen >= rank {
-			return bucketMid(i)
+			out = bucketMid(i)
+			return false
 		}
-	}
-	return MaxValue
+		return true
+	})
+	return out
 }
 
-// Merge adds the observations of o to h.
+// below returns the number of observations in buckets wholly below x
+// (the zero bucket included when x > MinValue).
+func (h *Histogram) below(x float64) int64 {
+	if !(x > MinValue) {
+		return 0
+	}
+	end := bucket(x)
+	if x >= MaxValue {
+		end = nBuckets
+	}
+	seen := h.zero
+	h.each(func(i int, c int64) bool {
+		if i >= end {
+			return false
+		}
+		seen += c
+		return true
+	})
+	return seen
+}
+
+// Merge adds the observations of o to h, exactly.
 func (h *Histogram) Merge(o *Histogram) {
 	h.n += o.n
 	h.zero += o.zero
-	if o.counts == nil {
-		return
+	for ch, s := range o.slot {
+		if s == 0 {
+			continue
+		}
+		dst := h.chunk(ch)
+		for j, c := range o.counts[int(s-1)*chunkSize : int(s)*chunkSize] {
+			sum := uint64(dst[j]) + uint64(c)
+			dst[j] = uint32(sum)
+			if sum>>32 != 0 {
+				h.addCarry(ch<<chunkBits|j, 1<<32)
+			}
+		}
 	}
-	if h.counts == nil {
-		h.counts = make([]int64, nBuckets)
+	for i, v := range o.carry {
+		h.addCarry(i, v)
 	}
-	for i, c := range o.counts {
-		h.counts[i] += c
-	}
+}
+
+// footprint is the memory the histogram's counts take, in bytes.
+func (h *Histogram) footprint() int {
+	return 2*cap(h.slot) + 4*cap(h.counts) + 16*len(h.carry)
 }

@@ -1,7 +1,12 @@
 // Package stats keeps running figures of a simulation in constant memory:
-// mean and variance (Welford), percentiles from a log-bucketed histogram,
-// batch means for a confidence interval from one long run, and Student's t
-// quantiles for intervals across replications.
+// mean and variance (Welford), percentiles from a compact log-bucketed
+// histogram with their confidence intervals (Percentiles), batch means for
+// a confidence interval of the mean from one long run (BatchMeans.CI),
+// Student-t intervals across replications (ReplicationCI), and a test of
+// whether the number in the system keeps growing (Growth). Every Add or
+// Observe is O(1) and allocation-free once warm, and the theory functions
+// (Erlang C, Pollaczek-Khinchine, ...) give the closed forms that tests
+// check the engine against.
 package stats
 
 import "math"

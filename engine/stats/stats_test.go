@@ -94,7 +94,7 @@ func TestBatchMeansCoversTheMean(t *testing.T) {
 			b.Add(x)
 			tl.Add(x)
 		}
-		if n, _ := b.Batches(); n < MaxBatches/2 {
+		if n, _ := b.Batches(); n < minCIBatches || n > CIBatches {
 			t.Fatalf("only %d batches", n)
 		}
 		if math.Abs(tl.Mean()-1) <= b.HalfWidth(0.95) {

@@ -1,0 +1,258 @@
+package stats
+
+import "math"
+
+// Percentiles keeps the quantiles of a series (response times in
+// completion order) and what their confidence intervals need, in constant
+// memory: a Histogram of every observation and, for batches of
+// observations that double like BatchMeans', the counts in a window of
+// windowCells cells (an eighth of a power of two each, four powers of two
+// in all) placed from a power of two below the 95th percentile once
+// pinAfter observations have been seen, and pinned afresh, with new
+// batches, when the 95th or 99th percentile leaves it or nears its top
+// (checked each time the batches double).
+//
+// The interval of the p-quantile is the indicator method: the batch means
+// of 1{x ≤ q̂}, q̂ the estimated quantile, give the standard error se of
+// the empirical distribution function at q̂ (allowing for correlation
+// between observations, as batch means do for the mean), and the interval
+// is the histogram's quantiles at p ± t·se. Observations before the window
+// is pinned count in the quantile but not in the batches: the standard
+// error from the batches is scaled to all observations, as for a mean. The
+// zero value is ready to use.
+type Percentiles struct {
+	hist Histogram
+
+	pinned bool
+	lo     int // first chunk (cell) of the window
+	below  [MaxBatches]uint32
+	cells  [MaxBatches][windowCells]uint32
+	full   int
+	size   int64
+
+	pBelow    uint32
+	pCells    [windowCells]uint32
+	inPartial int64
+
+	// merged holds, for each of MergedProbs, the variance of the
+	// distribution function times n² and the degrees of freedom of the
+	// parts merged in, and whether a part had none; mergedN counts their
+	// observations.
+	merged [len(MergedProbs)]struct {
+		v, df   float64
+		missing bool
+	}
+	mergedN int64
+	parts   int
+}
+
+// MergedProbs are the probabilities whose intervals survive Merge.
+var MergedProbs = [2]float64{0.95, 0.99}
+
+const (
+	windowCells = 32
+	windowLead  = 12
+	pinAfter    = 2048
+)
+
+// Add records the next observation.
+func (p *Percentiles) Add(x float64) {
+	h := &p.hist
+	h.n++
+	i := -1
+	if x > MinValue { // not NaN either
+		i = bucket(x)
+		h.addAt(i)
+	} else {
+		h.zero++
+	}
+	if !p.pinned {
+		if h.n >= pinAfter {
+			p.pin()
+		}
+		return
+	}
+	switch c := i>>chunkBits - p.lo; {
+	case i < 0 || c < 0:
+		p.pBelow++
+	case c < windowCells:
+		p.pCells[c]++
+	}
+	p.inPartial++
+	if p.inPartial < p.size {
+		return
+	}
+	p.below[p.full], p.cells[p.full] = p.pBelow, p.pCells
+	p.full++
+	p.pBelow, p.pCells, p.inPartial = 0, [windowCells]uint32{}, 0
+	if p.full == MaxBatches {
+		for i := 0; i < MaxBatches/2; i++ {
+			p.below[i] = p.below[2*i] + p.below[2*i+1]
+			for c := range p.cells[i] {
+				p.cells[i][c] = p.cells[2*i][c] + p.cells[2*i+1][c]
+			}
+		}
+		p.full = MaxBatches / 2
+		p.size *= 2
+		p.recenter()
+	}
+}
+
+// cells95and99 returns the cells (chunks) of the current 95th and 99th
+// percentiles.
+func (p *Percentiles) cells95and99() (c95, c99 int) {
+	c95 = bucket(max(p.hist.Quantile(0.95), MinValue*2)) >> chunkBits
+	c99 = bucket(max(p.hist.Quantile(0.99), MinValue*2)) >> chunkBits
+	return c95, c99
+}
+
+// placeAt returns the first cell of a window with cell c95 at windowLead:
+// estimates early in a run tend to be low, so most of the window is above.
+func placeAt(c95 int) int {
+	return min(max(c95-windowLead, 0), nChunks-windowCells)
+}
+
+// recenter pins the window afresh, with new batches, when the 95th or
+// 99th percentile has left it or come within two cells of its top: counts
+// in cells brought into the window could not be told from those of
+// earlier batches. The observations before are left out of the standard
+// error, which seAt scales to all of them.
+func (p *Percentiles) recenter() {
+	c95, c99 := p.cells95and99()
+	if c95 >= p.lo && c99-p.lo < windowCells-2 {
+		return
+	}
+	p.full, p.pBelow, p.pCells, p.inPartial = 0, 0, [windowCells]uint32{}, 0
+	p.pin()
+}
+
+// pin places the window around the current 95th and 99th percentiles.
+func (p *Percentiles) pin() {
+	c95, _ := p.cells95and99()
+	p.lo = placeAt(c95)
+	p.pinned, p.size = true, 1
+}
+
+// Histogram returns the histogram of all observations.
+func (p *Percentiles) Histogram() *Histogram { return &p.hist }
+
+// N is the number of observations.
+func (p *Percentiles) N() int64 { return p.hist.N() }
+
+// Quantile returns the histogram's q-quantile (see Histogram.Quantile).
+func (p *Percentiles) Quantile(q float64) float64 { return p.hist.Quantile(q) }
+
+// QuantileInterval is a confidence interval [Low, High] for a quantile
+// estimated as Value; HalfWidth is (High-Low)/2, NaN when there is no
+// interval. SE is the standard error of the distribution function at
+// Value, from Batches batch means (degrees of freedom + 1, summed over
+// merged parts), and ProbHalfWidth = t·SE the half-width in probability:
+// Low and High are the quantiles at q ∓ ProbHalfWidth.
+type QuantileInterval struct {
+	Value, Low, High, HalfWidth float64
+	SE, ProbHalfWidth           float64
+	Batches                     int
+}
+
+// seAt returns the standard error of the empirical distribution function
+// at x from the batches of p alone, with their number after merging for
+// the interval; ok is false before two batches or when x is outside the
+// window.
+func (p *Percentiles) seAt(x float64) (se float64, k int, ok bool) {
+	if !p.pinned || p.full < 2 || !(x > MinValue) {
+		return 0, 0, false
+	}
+	b := bucket(x)
+	c := b>>chunkBits - p.lo
+	if c < 0 || c >= windowCells {
+		return 0, 0, false
+	}
+	// Share of the cell below x, linearly.
+	low, high := bucketLow((p.lo+c)<<chunkBits), bucketLow((p.lo+c+1)<<chunkBits)
+	frac := min(max((x-low)/(high-low), 0), 1)
+	var sums [MaxBatches]float64
+	for j := range p.full {
+		s := float64(p.below[j])
+		for i := range c {
+			s += float64(p.cells[j][i])
+		}
+		sums[j] = s + frac*float64(p.cells[j][c])
+	}
+	k, size := mergeForCI(sums[:], p.full, p.size)
+	var t Tally
+	for _, s := range sums[:k] {
+		t.Add(s / float64(size))
+	}
+	// The variance of a mean of n correlated observations goes as 1/n:
+	// from the k·size observations in the batches to all of them.
+	used := float64(k) * float64(size)
+	return t.SD() / math.Sqrt(float64(k)) * math.Sqrt(used/float64(p.hist.N())), k, true
+}
+
+// Interval returns the confidence interval at level (0.95 for 95%) of the
+// q-quantile. After Merge only the probabilities in MergedProbs have one.
+func (p *Percentiles) Interval(q, level float64) QuantileInterval {
+	iv := QuantileInterval{Value: p.hist.Quantile(q), Low: math.NaN(), High: math.NaN(), HalfWidth: math.NaN(), SE: math.NaN(), ProbHalfWidth: math.NaN()}
+	n := float64(p.hist.N())
+	se, k, ok := p.seAt(iv.Value)
+	if p.parts > 0 {
+		// Pooled: F̂ = Σ n_r F̂_r / N, so Var F̂ = Σ n_r² Var F̂_r / N².
+		m := -1
+		for i, mp := range MergedProbs {
+			if mp == q {
+				m = i
+			}
+		}
+		if m < 0 {
+			return iv
+		}
+		own := n - float64(p.mergedN)
+		v, df := p.merged[m].v, p.merged[m].df
+		if p.merged[m].missing {
+			return iv
+		}
+		if ok {
+			v += own * own * se * se
+			df += float64(k - 1)
+		} else if own > 0 {
+			return iv
+		}
+		se, k, ok = math.Sqrt(v)/n, int(df)+1, df >= 1
+	}
+	if !ok {
+		return iv
+	}
+	iv.SE, iv.Batches = se, k
+	h := StudentT(level, k-1) * se
+	iv.ProbHalfWidth = h
+	iv.Low, iv.High = p.hist.Quantile(max(q-h, 1e-12)), p.hist.Quantile(min(q+h, 1))
+	iv.HalfWidth = (iv.High - iv.Low) / 2
+	return iv
+}
+
+// Merge adds the observations of o, an independent replication, to p: the
+// histograms merge exactly, and the intervals of MergedProbs pool the
+// variances of the parts' distribution functions. p's own batches stay as
+// they are; o is not changed.
+func (p *Percentiles) Merge(o *Percentiles) {
+	add := func(from *Percentiles, fromN float64) {
+		for i, q := range MergedProbs {
+			if se, k, ok := from.seAt(from.hist.Quantile(q)); ok {
+				p.merged[i].v += fromN * fromN * se * se
+				p.merged[i].df += float64(k - 1)
+			} else if fromN > 0 {
+				p.merged[i].missing = true
+			}
+		}
+	}
+	// o's own observations, then what o had merged in.
+	add(o, float64(o.hist.N()-o.mergedN))
+	for i := range p.merged {
+		p.merged[i].v += o.merged[i].v
+		p.merged[i].df += o.merged[i].df
+		p.merged[i].missing = p.merged[i].missing || o.merged[i].missing
+	}
+	p.mergedN += o.hist.N()
+	p.parts += 1 + o.parts
+	p.hist.Merge(&o.hist)
+}
