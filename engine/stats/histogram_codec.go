@@ -18,14 +18,12 @@ func (h *Histogram) MarshalBinary() ([]byte, error) {
 	buf = binary.AppendUvarint(buf, uint64(h.n))
 	buf = binary.AppendUvarint(buf, uint64(h.zero))
 	last := -1
-	for i, c := range h.counts {
-		if c == 0 {
-			continue
-		}
+	h.each(func(i int, c int64) bool {
 		buf = binary.AppendUvarint(buf, uint64(i-last)) // gap from the previous non-empty bucket
 		buf = binary.AppendUvarint(buf, uint64(c))
 		last = i
-	}
+		return true
+	})
 	return buf, nil
 }
 
@@ -58,9 +56,14 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	counts := h.counts // reused, so that decoding many histograms in turn does not allocate
+	// The chunks' memory is reused, so that decoding many histograms in
+	// turn does not allocate.
+	// A new chunk is taken from counts' spare capacity and must be zero.
+	slot, counts := h.slot, h.counts[:cap(h.counts)]
+	clear(slot)
 	clear(counts)
-	*h = Histogram{n: int64(n), zero: int64(zero), counts: counts}
+	counts = counts[:0]
+	*h = Histogram{n: int64(n), zero: int64(zero), slot: slot, counts: counts}
 	sum := zero
 	i := -1
 	for len(data) > 0 {
@@ -76,10 +79,10 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 			return errHistogramBytes
 		}
 		i += int(gap)
-		if h.counts == nil {
-			h.counts = make([]int64, nBuckets)
+		h.chunk(i >> chunkBits)[i&(chunkSize-1)] = uint32(c)
+		if hi := c >> 32 << 32; hi != 0 {
+			h.addCarry(i, int64(hi))
 		}
-		h.counts[i] = int64(c)
 		sum += c
 	}
 	if sum != n {
