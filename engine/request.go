@@ -111,6 +111,7 @@ func (s *sim) patience(r int32, gen uint32) {
 	s.finish(q)
 	if s.measuring {
 		s.res.Abandoned++
+		s.outcomes.add(false, true)
 	}
 	// A request still queued for its first unit has started nothing: it
 	// leaves the queue. Work already started goes on to its end.
@@ -149,6 +150,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 		s.finish(q)
 		if s.measuring {
 			s.res.Completed++
+			s.outcomes.add(false, false)
 			s.recordResponse(s.now-q.arrival, s.now-q.attemptStart)
 		}
 		s.maybeFreeRequest(r)
@@ -169,6 +171,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	s.finish(q)
 	if s.measuring {
 		s.res.Failed++
+		s.outcomes.add(true, false)
 	}
 	s.maybeFreeRequest(r)
 }

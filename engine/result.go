@@ -44,6 +44,11 @@ type Result struct {
 	// warm-up, on behalf of attempts whose user had already given up.
 	WastedWork float64
 
+	// FailedCI95 and AbandonedCI95 are the 95% half-widths of the failed
+	// and abandoned shares of finished requests, from batch means of the
+	// outcome indicators in finishing order; NaN with fewer than 2 batches.
+	FailedCI95, AbandonedCI95 float64
+
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult
 	// AppServers has one entry per application server.

@@ -82,6 +82,7 @@ func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
 		ScenarioSettings: map[string][]Setting{},
 		Inputs:           p.Inputs,
 		Warnings:         p.Warnings,
+		Targets:          p.Targets,
 	}
 	if len(p.Scenarios) == 0 {
 		return nil, fmt.Errorf("the plan has no scenario to run")
@@ -265,6 +266,7 @@ func pool(run *Run, reps []outcome) {
 			means.Add(m)
 		}
 		run.replicationMeans = append(run.replicationMeans, m)
+		run.reps = append(run.reps, figuresOf(o.res))
 		if o.res.ResponseHist != nil {
 			hist.Merge(o.res.ResponseHist)
 		}
