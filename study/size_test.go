@@ -1,0 +1,128 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/engine/stats"
+)
+
+// mmcSizePlan is an M/M/c queue on the application server (one server of
+// c units, no RAT): arrivals at rate lambda, service Exp(1), with targets.
+func mmcSizePlan(lambda float64, reps int, obs int64, targets ...Target) *Plan {
+	m := &engine.Model{
+		Name: "mmc", TimeUnit: "s", Loads: []string{"L"},
+		App: engine.AppConfig{Servers: 1, Capacity: 2},
+		Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
+			{Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse("Exp(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
+		}}},
+		Entities: []engine.Entity{{Name: "Job",
+			InterArrival: []engine.Dist{dist.MustParse(fmt.Sprintf("Exp(%g)", 1/lambda))},
+			Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
+	}
+	rs := RunSettings{Seed: 11, WarmUp: 50, Observations: obs, Replications: reps, Loads: []int{0}}
+	return &Plan{Model: "mmc", TimeUnit: "s", Scenarios: []Scenario{{Name: "Base", Model: m, Run: rs}}, Targets: targets}
+}
+
+func capacity(t *testing.T, p *Plan) SizeSetting {
+	t.Helper()
+	s, err := ParseSizeSetting("AppCapacity", p.Scenarios[0].Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSizeMMcMeanAgainstErlangC: the smallest c whose Erlang C mean
+// response is under the Limit, with the Limit halfway between two c's.
+func TestSizeMMcMeanAgainstErlangC(t *testing.T) {
+	const lambda = 4.0
+	want := 0
+	for c := 5; c < 20; c++ {
+		if stats.MMcResponse(c, lambda, 1) < 1.09 {
+			want = c
+			break
+		}
+	}
+	if want != 7 || stats.MMcResponse(6, lambda, 1)-1.09 < 0.04 || 1.09-stats.MMcResponse(7, lambda, 1) < 0.04 {
+		t.Fatalf("the Limit is not well away from its neighbours: want %d", want)
+	}
+	p := mmcSizePlan(lambda, 1, 20_000, Target{Measure: MeasureMean, Limit: 1.09})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeFound || pt.Size != want {
+		t.Fatalf("size %d (%s): %s", pt.Size, pt.Outcome, pt.Text)
+	}
+	if pt.At == nil || pt.Below == nil || pt.At.Value != want || pt.Below.Value != want-1 || pt.Below.Verdict != Fails {
+		t.Errorf("figures at size and size-1: %+v %+v", pt.At, pt.Below)
+	}
+	// The measured means agree with Erlang C within their intervals.
+	for _, pr := range []*Probe{pt.At, pt.Below} {
+		tr := pr.Targets[0]
+		if th := stats.MMcResponse(pr.Value, lambda, 1); math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95 {
+			t.Errorf("c=%d: mean %.4f ± %.4f, Erlang C %.4f", pr.Value, tr.Value, tr.HalfWidth95, th)
+		}
+	}
+	if limit := int(math.Log2(float64(pt.Max-pt.Min+1))) + 3; pt.Probes > limit {
+		t.Errorf("%d probes, more than log2(range)+3 = %d", pt.Probes, limit)
+	}
+	t.Logf("%s (%d probes, %d runs)", pt.Text, pt.Probes, pt.Runs)
+}
+
+// TestSizeUndecidedAtTheLimit: a Limit right at c=6's theoretical mean
+// leaves c=6 undecided even after extension: the answer is 6 or 7.
+func TestSizeUndecidedAtTheLimit(t *testing.T) {
+	const lambda = 4.0
+	limit := stats.MMcResponse(6, lambda, 1)
+	p := mmcSizePlan(lambda, 1, 20_000, Target{Measure: MeasureMean, Limit: limit})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeUndecided || pt.AtMost != 7 || pt.Below == nil || pt.Below.Value != 6 || pt.Below.Verdict != Undecided {
+		t.Fatalf("outcome %s at most %d: %s", pt.Outcome, pt.AtMost, pt.Text)
+	}
+	if pt.Below.Observations != ExtensionCap*20_000 {
+		t.Errorf("the undecided probe ran %d observations, want it extended to %d", pt.Below.Observations, ExtensionCap*20_000)
+	}
+	if !strings.HasPrefix(pt.Text, "undecided: 6 or 7") {
+		t.Errorf("text %q", pt.Text)
+	}
+}
+
+func TestSizeDoesNotDependOnJobs(t *testing.T) {
+	var want string
+	for _, jobs := range []int{1, 2} {
+		p := mmcSizePlan(4, 1, 5000, Target{Measure: MeasureMean, Limit: 1.09}, Target{Measure: MeasureFailed, Limit: 0.01})
+		// Two loads, so that points run side by side.
+		m := p.Scenarios[0].Model
+		m.Loads = []string{"L", "M"}
+		m.Entities[0].InterArrival = append(m.Entities[0].InterArrival, dist.MustParse("Exp(0.2)"))
+		p.Scenarios[0].Run.Loads = []int{0, 1}
+		sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 12, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, pt := range sz.Points {
+			got += fmt.Sprintf("%s %s %s %d %d %q\n", pt.Load, pt.Outcome, pt.Text, pt.Size, pt.Probes, pt.Text)
+			for _, pr := range pt.Tried {
+				got += fmt.Sprintf("  %d %s %+v\n", pr.Value, pr.Verdict, pr.Run.Result.Response)
+			}
+		}
+		if want == "" {
+			want = got
+		} else if got != want {
+			t.Errorf("jobs=%d gave\n%s\nwant\n%s", jobs, got, want)
+		}
+	}
+}
