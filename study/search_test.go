@@ -94,4 +94,3 @@ func TestSearchUndecidedAtTheTop(t *testing.T) {
 		t.Errorf("%s %d %q", pt.Outcome, pt.Probes, pt.Text)
 	}
 }
-
