@@ -126,3 +126,76 @@ func TestSizeDoesNotDependOnJobs(t *testing.T) {
 		}
 	}
 }
+
+// mmcSojournQuantile is the q-quantile of M/M/c response time: with
+// θ = cμ-λ and C the Erlang C probability of waiting,
+// P(T > t) = e^{-μt} + C μ (e^{-μt} - e^{-θt}) / (θ - μ).
+func mmcSojournQuantile(c int, lambda, mu, q float64) float64 {
+	theta := float64(c)*mu - lambda
+	pc := stats.ErlangC(c, lambda/mu)
+	tail := func(t float64) float64 {
+		return math.Exp(-mu*t) + pc*mu*(math.Exp(-mu*t)-math.Exp(-theta*t))/(theta-mu)
+	}
+	lo, hi := 0.0, 100.0
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tail(mid) > 1-q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// TestSizeMMcP95AgainstTheSojournDistribution sizes on a p95 target, its
+// interval across 5 replications, against the closed-form quantile.
+func TestSizeMMcP95AgainstTheSojournDistribution(t *testing.T) {
+	const lambda = 4.0
+	q6, q7 := mmcSojournQuantile(6, lambda, 1, 0.95), mmcSojournQuantile(7, lambda, 1, 0.95)
+	limit := (q6 + q7) / 2
+	p := mmcSizePlan(lambda, 5, 20_000, Target{Measure: MeasureP95, Limit: limit})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeFound || pt.Size != 7 {
+		t.Fatalf("p95 %.4f (c=6) %.4f (c=7), limit %.4f: size %d (%s): %s", q6, q7, limit, pt.Size, pt.Outcome, pt.Text)
+	}
+	for _, pr := range []*Probe{pt.At, pt.Below} {
+		tr := pr.Targets[0]
+		th := mmcSojournQuantile(pr.Value, lambda, 1, 0.95)
+		if math.IsNaN(tr.HalfWidth95) || math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95+0.01*th {
+			t.Errorf("c=%d: p95 %.4f ± %.4f, closed form %.4f", pr.Value, tr.Value, tr.HalfWidth95, th)
+		}
+	}
+	t.Logf("p95 limit %.4f: %s", limit, pt.Text)
+}
+
+// TestFailedShareInterval: a step that succeeds with probability 0.97
+// fails 3% of requests; the one-run interval (batch means of the outcome)
+// covers 0.03, and the verdicts at Limits either side follow.
+func TestFailedShareInterval(t *testing.T) {
+	p := mmcSizePlan(1, 1, 40_000)
+	p.Scenarios[0].Model.App.Capacity = 4
+	p.Scenarios[0].Model.Services[0].Steps[0].SuccessRate = engine.Const(0.97)
+	st, err := Execute(context.Background(), p, Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &st.Runs[0]
+	rs := Judge([]Target{{Measure: MeasureFailed, Limit: 0.05}, {Measure: MeasureFailed, Limit: 0.02}, {Measure: MeasureFailed, Limit: 0.03}, {Measure: MeasureAbandoned, Limit: 0.001}}, run)
+	if got := [3]Verdict{rs[0].Verdict, rs[1].Verdict, rs[2].Verdict}; got != [3]Verdict{Holds, Fails, Undecided} {
+		t.Errorf("verdicts %v (share %.4f ± %.4f)", got, rs[0].Value, rs[0].HalfWidth95)
+	}
+	binomial := 1.96 * math.Sqrt(0.03*0.97/40_000)
+	if math.Abs(rs[0].Value-0.03) > rs[0].HalfWidth95 || rs[0].HalfWidth95 < 0.5*binomial || rs[0].HalfWidth95 > 2*binomial {
+		t.Errorf("failed share %.4f ± %.4f; binomial half-width %.4f", rs[0].Value, rs[0].HalfWidth95, binomial)
+	}
+	// No request abandoned: the half-width is 3/n (the 95% bound for zero
+	// events), under the Limit 0.001 for n = 40,000.
+	if rs[3].Verdict != Holds || rs[3].HalfWidth95 < 3.0/40_000 {
+		t.Errorf("abandoned: %s %.6f", rs[3].Verdict, rs[3].HalfWidth95)
+	}
+}
