@@ -59,13 +59,18 @@ type Target struct {
 	OnlyEntity bool
 }
 
-// String describes the target as a user would say it: "p95 of ASUM ≤ 1000".
+// String describes the target as a user would say it: "p95 response of
+// ASUM ≤ 1000", "failed share of all requests ≤ 0.01".
 func (t Target) String() string {
 	who := "all requests"
 	if t.Entity != "" {
 		who = t.Entity
 	}
-	return fmt.Sprintf("%s of %s ≤ %g", t.Measure, who, t.Limit)
+	what := "response"
+	if t.Measure.IsShare() {
+		what = "share"
+	}
+	return fmt.Sprintf("%s %s of %s ≤ %g", t.Measure, what, who, t.Limit)
 }
 
 // Verdict says whether a target is met at a run, with 95% confidence.

@@ -95,6 +95,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			newCommand(),
 			lbCommand(),
 			versionCommand(),
+			sizeCommand(),
 		},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
 EXIT STATUS:
