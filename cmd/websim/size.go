@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/websim/websim/report"
 	"github.com/websim/websim/study"
@@ -119,7 +120,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 		return invalidInput(err)
 	}
 	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, Jobs: o.jobs, Version: version}
-	if !o.quiet && !o.json {
+	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = func(done, total int) {
 			fmt.Fprintf(stderr, "\rsizing: %d of %d points done", done, total)
 			if done == total {
@@ -151,7 +152,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 func printSizing(w io.Writer, sz *study.Sizing) {
 	fmt.Fprintf(w, "Targets (95%% confidence):\n")
 	for _, t := range sz.Targets {
-		fmt.Fprintf(w, "  %s %s\n", t.String(), unitOf(t, sz.TimeUnit))
+		fmt.Fprintf(w, "  %s%s\n", t.String(), unitOf(t, sz.TimeUnit))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "scenario\tload\t%s\tprobes\tanswer\n", sz.Setting)
@@ -169,5 +170,5 @@ func unitOf(t study.Target, unit string) string {
 	if t.Measure.IsShare() {
 		return ""
 	}
-	return unit
+	return " " + unit
 }
