@@ -212,12 +212,18 @@ func percentileOf(r *engine.Result, m Measure) float64 {
 	return math.NaN()
 }
 
+// histogramError is the largest relative error of a percentile read from
+// the engine's histogram (a bucket's midpoint is within 0.2% of any value
+// in it): percentile half-widths include it, since more observations do
+// not shrink it.
+const histogramError = 1.0 / 512
+
 // percentileInterval returns the q-th percentile of response time at run
 // and the half-width of its 95% interval. The one honest interval available
 // is across replications: each replication's percentile is an independent
-// estimate, and their Student t interval covers the percentile (up to the
-// histogram's relative error, well under 1%). With one replication it
-// returns ok=false.
+// estimate, and their Student t interval, widened by the histogram's
+// relative error, covers the percentile. With one replication it returns
+// ok=false.
 func percentileInterval(run *Run, q float64) (value, halfWidth float64, ok bool) {
 	var t stats.Tally
 	for _, rep := range run.reps {
@@ -241,7 +247,8 @@ func percentileInterval(run *Run, q float64) (value, halfWidth float64, ok bool)
 	if n < 2 {
 		return math.NaN(), math.NaN(), false
 	}
-	return t.Mean(), stats.StudentT(0.95, int(n)-1) * t.SD() / math.Sqrt(float64(n)), true
+	m := t.Mean()
+	return m, stats.StudentT(0.95, int(n)-1)*t.SD()/math.Sqrt(float64(n)) + histogramError*m, true
 }
 
 // shareInterval returns the failed or abandoned share of finished requests
