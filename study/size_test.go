@@ -199,3 +199,43 @@ func TestFailedShareInterval(t *testing.T) {
 		t.Errorf("abandoned: %s %.6f", rs[3].Verdict, rs[3].HalfWidth95)
 	}
 }
+
+// TestSizeReportsNotMonotoneOnTimeouts is a model where more capacity
+// hurts. A request calls A (Const(1.2) per call) and then B (one unit,
+// Const(1), TimeLimit 3) at λ = 0.8. With one unit A paces the calls: B
+// receives one at least every 1.2 and never queues, so no call times out.
+// With two units or more A lets bursts through, B (at utilization 0.8)
+// queues them, and about a third of the calls pass B's time limit. A
+// failed ≤ 10% target holds at Capacity:A 1 and fails at 20: the search
+// must say so rather than answer 1 as if more were better.
+func TestSizeReportsNotMonotoneOnTimeouts(t *testing.T) {
+	m := &engine.Model{
+		Name: "timeouts", TimeUnit: "s", Loads: []string{"L"},
+		App:     engine.AppConfig{Servers: 1, Capacity: 1000},
+		Servers: []engine.Server{{Name: "A", Capacity: 1}, {Name: "B", Capacity: 1, TimeLimit: 3}},
+		Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
+			{Name: "A", Kind: engine.Call, Server: 0, ProcTime: dist.MustParse("Const(1.2)"), OnSuccess: 1, OnFailure: engine.Fail},
+			{Name: "B", Kind: engine.Call, Server: 1, ProcTime: dist.MustParse("Const(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
+		}}},
+		Entities: []engine.Entity{{Name: "Job",
+			InterArrival: []engine.Dist{dist.MustParse("Exp(1.25)")},
+			Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
+	}
+	p := &Plan{Model: "timeouts", TimeUnit: "s", Targets: []Target{{Measure: MeasureFailed, Limit: 0.1}},
+		Scenarios: []Scenario{{Name: "Base", Model: m, Run: RunSettings{Seed: 5, WarmUp: 100, Observations: 20_000, Replications: 1, Loads: []int{0}}}}}
+	set, err := ParseSizeSetting("capacity:a", m)
+	if err != nil || set.Name != "Capacity:A" {
+		t.Fatalf("%+v %v", set, err)
+	}
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: set, Max: 20, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	for _, pr := range pt.Tried {
+		t.Logf("Capacity:A %d: failed %.3f ± %.3f (%s)", pr.Value, pr.Targets[0].Value, pr.Targets[0].HalfWidth95, pr.Verdict)
+	}
+	if pt.Outcome != SizeNotMonotone || pt.Size != 1 || !strings.Contains(pt.Text, "hold at 1 but fail at 20") {
+		t.Fatalf("%s %d: %s", pt.Outcome, pt.Size, pt.Text)
+	}
+}
