@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mathext"
-	"gonum.org/v1/gonum/optimize"
 )
 
 // sample is a set of values ready for fitting: sorted, with the sums the
@@ -235,21 +234,16 @@ func fitNormal(s *sample) (model, float64, error) {
 		return nil, 0, errDegenerate
 	}
 	v := s.m2 / s.n
-	// x = (z, t): mean = s.mean + sd·z, sd' = sd·exp(t).
-	nll := func(x []float64) float64 {
-		mu := s.mean + sd*x[0]
-		sig := sd * math.Exp(x[1])
+	// (z, t): mean = s.mean + sd·z, sd' = sd·exp(t).
+	nll := func(z, t float64) float64 {
+		mu := s.mean + sd*z
+		sig := sd * math.Exp(t)
 		d := s.mean - mu
 		return math.Log(sig) + (v+d*d)/(2*sig*sig) + logPhi(mu/sig)
 	}
-	res, err := optimize.Minimize(optimize.Problem{Func: nll}, []float64{0, 0},
-		&optimize.Settings{FuncEvaluations: 4000, Converger: &optimize.FunctionConverge{Absolute: 1e-13, Iterations: 40}},
-		&optimize.NelderMead{SimplexSize: 0.5})
-	if err != nil && res == nil {
-		return nil, 0, err
-	}
-	mu, sig := s.mean+sd*res.X[0], sd*math.Exp(res.X[1])
-	return normalModel{mean: mu, sd: sig}, -s.n * (res.F + math.Log(2*math.Pi)/2), nil
+	z, t, f := minimize2(nll, 0, 0, 0.5, 1e-13, 2000)
+	mu, sig := s.mean+sd*z, sd*math.Exp(t)
+	return normalModel{mean: mu, sd: sig}, -s.n * (f + math.Log(2*math.Pi)/2), nil
 }
 
 func fitUniform(s *sample) (model, float64, error) {
@@ -284,13 +278,13 @@ func fitTriangular(s *sample) (model, float64, error) {
 	n := float64(len(xs))
 	pre := make([]float64, len(xs)+1)
 	suf := make([]float64, len(xs)+1)
-	// x = (u, v): min = lo·(1 - σ(u)), which keeps it in (0, lo) with
+	// (u, v): min = lo·(1 - σ(u)), which keeps it in (0, lo) with
 	// lo - min ≈ lo·exp(u) near lo; max = hi + w·exp(v).
-	ends := func(x []float64) (a, b float64) {
-		return lo / (1 + math.Exp(x[0])), hi + w*math.Exp(x[1])
+	ends := func(u, v float64) (a, b float64) {
+		return lo / (1 + math.Exp(u)), hi + w*math.Exp(v)
 	}
-	nll := func(x []float64) float64 {
-		a, b := ends(x)
+	nll := func(u, v float64) float64 {
+		a, b := ends(u, v)
 		_, ll := triangularProfile(xs, a, b, pre, suf)
 		if math.IsInf(ll, -1) || math.IsNaN(ll) {
 			return math.MaxFloat64
@@ -299,14 +293,8 @@ func fitTriangular(s *sample) (model, float64, error) {
 	}
 	// Start with the ends 1/√n of the range beyond the extreme values.
 	gap := w / math.Sqrt(n)
-	u0 := math.Log(gap / max(lo-gap, lo/2))
-	res, err := optimize.Minimize(optimize.Problem{Func: nll}, []float64{u0, math.Log(gap / w)},
-		&optimize.Settings{FuncEvaluations: 400, Converger: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-9, Iterations: 15}},
-		&optimize.NelderMead{SimplexSize: 1})
-	if err != nil && res == nil {
-		return nil, 0, err
-	}
-	a, b := ends(res.X)
+	u, v, _ := minimize2(nll, math.Log(gap/max(lo-gap, lo/2)), math.Log(gap/w), 1, 1e-10, 400)
+	a, b := ends(u, v)
 	mode, ll := triangularProfile(xs, a, b, pre, suf)
 	m := triangularModel{a, mode, b}
 	if len(xs) == len(s.xs) {
