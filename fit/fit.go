@@ -47,7 +47,8 @@ func (f *Fitted) Quantile(p float64) float64 { return f.model.quantile(p) }
 
 // Skipped is a family left out of the ranking, and why.
 type Skipped struct {
-	Family, Reason string
+	Family string `json:"family"`
+	Reason string `json:"reason"`
 }
 
 // Result is the ranking of the fits.

@@ -125,13 +125,62 @@ type csvReader struct {
 	col     int      // the column read, -1 until known
 	colName string
 
-	line     int // current line, from 1
-	bytes    int64
+	line  int // current line, from 1
+	bytes int64
+	field []byte
+	collector
+}
+
+// collector gathers the values of a column and the problems of its rows.
+type collector struct {
 	values   []float64
 	problems Problems
-	more     int // bad rows beyond maxRowProblems
-	lastBad  int // the line of the last bad row
-	field    []byte
+	more     int    // bad rows beyond maxRowProblems
+	lastBad  string // where the last bad row is
+	comma    bool   // the delimiter is not a comma, so 12,5 may be a decimal comma
+}
+
+// take reads one field's text: a value, or a problem at where().
+func (c *collector) take(t []byte, where func() string) {
+	t = bytes.TrimSpace(t)
+	if len(t) == 0 {
+		return
+	}
+	v, ok := parseNumber(string(t))
+	switch {
+	case !ok:
+		what := fmt.Sprintf("%q is not a number", t)
+		if c.comma && decimalComma(t) {
+			what += "; write the decimal separator as a point (12.5, not 12,5)"
+		}
+		c.bad(where(), what)
+	case v <= 0:
+		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0", t))
+	default:
+		c.values = append(c.values, v)
+	}
+}
+
+func (c *collector) bad(where, what string) {
+	c.lastBad = where
+	if len(c.problems) >= maxRowProblems {
+		c.more++
+		return
+	}
+	c.problems = append(c.problems, Problem{where, what})
+}
+
+// finish returns the values, or every problem found and too few values.
+func (c *collector) finish(where, column string) ([]float64, error) {
+	ps := c.problems
+	if c.more > 0 {
+		ps = append(ps, Problem{where, fmt.Sprintf("and %d more rows like these, the last at %s", c.more, c.lastBad)})
+	}
+	ps = append(ps, countProblem(where, column, len(c.values))...)
+	if err := ps.orNil(); err != nil {
+		return nil, err
+	}
+	return c.values, nil
 }
 
 func (rd *csvReader) read(r io.Reader) error {
@@ -176,6 +225,7 @@ func (rd *csvReader) read(r io.Reader) error {
 // header and the column when it is a header.
 func (rd *csvReader) first(b []byte) error {
 	rd.delim = ','
+	defer func() { rd.comma = rd.delim != ',' }()
 	best := bytes.Count(b, []byte{','})
 	for _, d := range []byte{';', '\t'} {
 		if c := bytes.Count(b, []byte{d}); c > best {
@@ -234,7 +284,7 @@ func (rd *csvReader) row(b []byte) {
 			}
 		}
 		if rd.col < 0 {
-			rd.bad(fmt.Sprintf("no field of the first data line is a number (%s); expected a column of numbers, or name it with --column", quoteList(fields)))
+			rd.bad(rd.where(), fmt.Sprintf("no field of the first data line is a number (%s); expected a column of numbers, or name it with --column", quoteList(fields)))
 			rd.col = len(fields) // read nothing more; one problem is enough
 			return
 		}
@@ -244,35 +294,19 @@ func (rd *csvReader) row(b []byte) {
 		default:
 			rd.colName = fmt.Sprintf("%d", rd.col+1)
 		}
-		if rd.size > 0 && rd.values == nil {
-			rd.values = make([]float64, 0, 1024)
-		}
 	}
 	var ok bool
 	rd.field, ok = fieldAt(b, rd.delim, rd.col, rd.field[:0])
 	if !ok {
-		rd.bad(fmt.Sprintf("the line has no field %d (column %q); expected a value in it", rd.col+1, rd.colName))
+		rd.bad(rd.where(), fmt.Sprintf("the line has no field %d (column %q); expected a value in it", rd.col+1, rd.colName))
 		return
 	}
-	t := bytes.TrimSpace(rd.field)
-	if len(t) == 0 {
-		return
-	}
-	v, ok := parseNumber(string(t))
-	switch {
-	case !ok:
-		what := fmt.Sprintf("%q is not a number", t)
-		if rd.delim != ',' && decimalComma(t) {
-			what += "; write the decimal separator as a point (12.5, not 12,5)"
-		}
-		rd.bad(what)
-	case v <= 0:
-		rd.bad(fmt.Sprintf("%s is not above 0; expected a measured time, above 0", t))
-	default:
-		rd.grow()
-		rd.values = append(rd.values, v)
-	}
+	rd.take(rd.field, rd.where)
+	rd.grow()
 }
+
+// where is the current line: "data.csv:17".
+func (rd *csvReader) where() string { return fmt.Sprintf("%s:%d", rd.name, rd.line) }
 
 // grow presizes the values once a thousand lines tell the bytes a line.
 func (rd *csvReader) grow() {
@@ -287,29 +321,16 @@ func (rd *csvReader) grow() {
 	}
 }
 
-func (rd *csvReader) bad(what string) {
-	rd.lastBad = rd.line
-	if len(rd.problems) >= maxRowProblems {
-		rd.more++
-		return
-	}
-	rd.problems = append(rd.problems, Problem{fmt.Sprintf("%s:%d", rd.name, rd.line), what})
-}
-
 func (rd *csvReader) finish() (*Data, error) {
-	ps := rd.problems
-	if rd.more > 0 {
-		ps = append(ps, Problem{rd.name, fmt.Sprintf("and %d more rows like these, the last at line %d", rd.more, rd.lastBad)})
-	}
 	name := rd.colName
-	if name == "" && rd.column != "" {
+	if name == "" {
 		name = rd.column
 	}
-	ps = append(ps, countProblem(rd.name, name, len(rd.values))...)
-	if err := ps.orNil(); err != nil {
+	values, err := rd.collector.finish(rd.name, name)
+	if err != nil {
 		return nil, err
 	}
-	return &Data{Source: rd.name, Column: rd.colName, Values: rd.values}, nil
+	return &Data{Source: rd.name, Column: rd.colName, Values: values}, nil
 }
 
 // countProblem checks that there are enough values.

@@ -94,6 +94,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			validateCommand(),
 			newCommand(),
 			lbCommand(),
+			fitCommand(),
 			versionCommand(),
 		},
 		CustomAppHelpTemplate: cli.AppHelpTemplate + `
