@@ -124,6 +124,8 @@ type csvReader struct {
 	header  []string // the header's fields, nil when there is none
 	col     int      // the column read, -1 until known
 	colName string
+	// noColumn is set when the first data line has no number to read.
+	noColumn bool
 
 	line  int // current line, from 1
 	bytes int64
@@ -150,8 +152,11 @@ func (c *collector) take(t []byte, where func() string) {
 	switch {
 	case !ok:
 		what := fmt.Sprintf("%q is not a number", t)
-		if c.comma && decimalComma(t) {
+		switch {
+		case c.comma && decimalComma(t):
 			what += "; write the decimal separator as a point (12.5, not 12,5)"
+		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
+			what += "; write it without thousands separators (1234.5, not 1,234.5)"
 		}
 		c.bad(where(), what)
 	case v <= 0:
@@ -273,6 +278,9 @@ func (rd *csvReader) first(b []byte) error {
 
 // row reads one data line.
 func (rd *csvReader) row(b []byte) {
+	if rd.noColumn {
+		return
+	}
 	if rd.col < 0 {
 		// No column named: the first field of the first data line that
 		// is a number.
@@ -285,7 +293,7 @@ func (rd *csvReader) row(b []byte) {
 		}
 		if rd.col < 0 {
 			rd.bad(rd.where(), fmt.Sprintf("no field of the first data line is a number (%s); expected a column of numbers, or name it with --column", quoteList(fields)))
-			rd.col = len(fields) // read nothing more; one problem is enough
+			rd.noColumn = true // read nothing more; one problem is enough
 			return
 		}
 		switch {
@@ -322,6 +330,12 @@ func (rd *csvReader) grow() {
 }
 
 func (rd *csvReader) finish() (*Data, error) {
+	if rd.header != nil && rd.line > 0 && rd.col < 0 && !rd.noColumn {
+		return nil, Problems{{rd.name, "the file has a header line and no values under it; expected a column of numbers"}}
+	}
+	if rd.noColumn {
+		return nil, rd.problems
+	}
 	name := rd.colName
 	if name == "" {
 		name = rd.column
@@ -372,6 +386,12 @@ func decimalComma(b []byte) bool {
 		return false
 	}
 	_, ok := parseNumber(string(b[:i]) + "." + string(b[i+1:]))
+	return ok
+}
+
+// thousands reports whether b reads as a number once its commas are gone.
+func thousands(b []byte) bool {
+	_, ok := parseNumber(string(bytes.ReplaceAll(b, []byte(","), nil)))
 	return ok
 }
 

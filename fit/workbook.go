@@ -371,3 +371,14 @@ func (w *sheetWriter) style(s *excelize.Style) int {
 func (w *sheetWriter) setStyle(sheet, from, to string, style int) {
 	w.do(w.f.SetCellStyle(sheet, from, to, style))
 }
+
+// readSheet returns the cells of a sheet as text, for tests that look at
+// what WriteWorkbook wrote.
+func readSheet(path, sheet string) ([][]string, error) {
+	f, err := excelize.OpenFile(path, openOptions)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.GetRows(sheet)
+}
