@@ -129,44 +129,48 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 		testSample = newSample(test, nil)
 	}
 	digits := significantDigits(n)
+	// Each family is fitted, measured and tested on its own goroutine
+	// (and its own random stream), so the result does not depend on the
+	// number of cores.
 	fits := make([]*Fitted, len(families))
+	skipped := make([]string, len(families))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, fam := range families {
-		m, ll, err := fam.fit(all)
-		if err != nil {
-			res.Skipped = append(res.Skipped, Skipped{fam.name, err.Error()})
-			continue
-		}
-		if reason := unfit(m, digits); reason != "" {
-			res.Skipped = append(res.Skipped, Skipped{fam.name, reason})
-			continue
-		}
-		fits[i] = &Fitted{Family: fam.name, Params: m.params(), Cell: cellText(m, digits), LogLik: ll,
-			AIC: 2*float64(fam.k) - 2*ll, KS: ksDistance(values, m), PValue: math.NaN(), model: m}
-	}
-
-	if res.Replicates > 0 {
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		for i, f := range fits {
-			if f == nil {
-				continue
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			m, ll, err := fam.fit(all)
+			if err != nil {
+				skipped[i] = err.Error()
+				return
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				sem <- struct{}{}
-				defer func() { <-sem }()
-				s, m := all, f.model
+			if reason := unfit(m, digits); reason != "" {
+				skipped[i] = reason
+				return
+			}
+			f := &Fitted{Family: fam.name, Params: m.params(), Cell: cellText(m, digits), LogLik: ll,
+				AIC: 2*float64(fam.k) - 2*ll, KS: ksDistance(values, m), PValue: math.NaN(), model: m}
+			if res.Replicates > 0 {
+				s := all
 				if testSample != nil {
 					s = testSample
-					if tm, _, err := families[i].fit(s); err == nil {
-						m = tm
+					if m, _, err = fam.fit(s); err != nil {
+						m = f.model
 					}
 				}
-				f.PValue = bootstrapP(families[i], s.xs, m, res.Replicates, opts.Seed, uint64(i)+1)
-			}()
+				f.PValue = bootstrapP(fam, s.xs, m, res.Replicates, opts.Seed, uint64(i)+1)
+			}
+			fits[i] = f
+		}()
+	}
+	wg.Wait()
+	for i, reason := range skipped {
+		if reason != "" {
+			res.Skipped = append(res.Skipped, Skipped{families[i].name, reason})
 		}
-		wg.Wait()
 	}
 
 	for _, f := range fits {
