@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -178,6 +179,9 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 			res.Fits = append(res.Fits, *f)
 		}
 	}
+	if len(res.Fits) == 0 { // Exp always fits values that vary; kept as a guard
+		return nil, fmt.Errorf("no distribution could be fitted: %w", ErrInvalid)
+	}
 	slices.SortStableFunc(res.Fits, func(a, b Fitted) int { return cmpFloat(a.AIC, b.AIC) })
 	return res, nil
 }
@@ -189,9 +193,14 @@ func unfit(m model, digits int) string {
 	if g, ok := m.(gammaModel); ok && g.erlang && g.shape == 1 {
 		return "the best whole k is 1, which is Exp"
 	}
-	for _, text := range []string{exactText(m), cellText(m, digits)} {
+	for _, text := range []string{cellText(m, digits), exactText(m)} {
 		if _, err := dist.Parse(text); err != nil {
-			return fmt.Sprintf("the best fit, %s, is not a cell the model accepts (%v)", cellText(m, digits), err)
+			msg := err.Error()
+			var se *dist.SyntaxError
+			if errors.As(err, &se) {
+				msg = se.Msg
+			}
+			return fmt.Sprintf("its best fit, %s, is not a cell the model accepts: %s", cellText(m, digits), msg)
 		}
 	}
 	return ""

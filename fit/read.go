@@ -159,7 +159,9 @@ func (c *collector) take(t []byte, where func() string) {
 			what += "; write it without thousands separators (1234.5, not 1,234.5)"
 		}
 		c.bad(where(), what)
-	case v <= 0:
+	case v == 0:
+		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0 (a time too short for the clock: write half its resolution)", t))
+	case v < 0:
 		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0", t))
 	default:
 		c.values = append(c.values, v)
