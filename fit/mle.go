@@ -293,7 +293,7 @@ func fitTriangular(s *sample) (model, float64, error) {
 	}
 	// Start with the ends 1/√n of the range beyond the extreme values.
 	gap := w / math.Sqrt(n)
-	u, v, _ := minimize2(nll, math.Log(gap/max(lo-gap, lo/2)), math.Log(gap/w), 1, 1e-10, 400)
+	u, v, _ := minimize2(nll, math.Log(gap/max(lo-gap, lo/2)), math.Log(gap/w), 1, 1e-8, 400)
 	a, b := ends(u, v)
 	mode, ll := triangularProfile(xs, a, b, pre, suf)
 	m := triangularModel{a, mode, b}
