@@ -9,8 +9,10 @@ import (
 // cellText prints m as a cell: its family and its parameters in the
 // contract's order, each to digits significant digits (Erlang's k whole).
 // The ends and mode of Uniform and Triangular are points on one axis, so
-// they are rounded to the same decimals, those of the largest: a minimum
-// of 0.0000135 beside a maximum of 30.2 prints as 0.
+// they are rounded to the same decimals, digits significant digits of the
+// range: a minimum of 0.0000135 beside a maximum of 30.2 prints as 0, and
+// 100.31 to 110.27 as 100.3 to 110.3. Their ends round outwards (min down,
+// max up), so that the cell covers the data.
 func cellText(m model, digits int) string {
 	var b strings.Builder
 	b.WriteString(m.family())
@@ -27,7 +29,14 @@ func cellText(m model, digits int) string {
 		case m.family() == "Const":
 			b.WriteString(strconv.FormatFloat(p, 'f', -1, 64))
 		case shared:
-			b.WriteString(roundAt(p, decimalsFor(ps[len(ps)-1], digits)))
+			d := decimalsFor(ps[len(ps)-1]-ps[0], digits)
+			switch i {
+			case 0:
+				p = roundOut(p, d, math.Floor)
+			case len(ps) - 1:
+				p = roundOut(p, d, math.Ceil)
+			}
+			b.WriteString(roundAt(p, d))
 		default:
 			b.WriteString(roundText(p, digits))
 		}
@@ -70,6 +79,17 @@ func decimalsFor(x float64, digits int) int {
 		return digits - 1
 	}
 	return digits - 1 - int(math.Floor(math.Log10(math.Abs(x))))
+}
+
+// roundOut rounds x to decimals decimals with floor or ceil, leaving
+// alone an x already that close to a rounded value (so that 7.5 stays 7.5
+// and not 7.499999 or 7.500001).
+func roundOut(x float64, decimals int, dir func(float64) float64) float64 {
+	p := math.Pow(10, float64(decimals))
+	if r := math.Round(x * p); math.Abs(x*p-r) < 1e-9 {
+		return r / p
+	}
+	return dir(x*p) / p
 }
 
 // roundAt prints x rounded to decimals decimals (to 10^-decimals when

@@ -71,21 +71,27 @@ func TestCellsRoundTripThroughTheModelsParser(t *testing.T) {
 					t.Errorf("%s reads as %s", f.Cell, d)
 				}
 				got := numbersOf(t, d.String())
-				scale := 0.0
-				for _, p := range f.Params {
-					scale = math.Max(scale, math.Abs(p))
-				}
+				scale := f.Params[len(f.Params)-1] - f.Params[0] // the range, for Uniform and Triangular
 				for j, p := range f.Params {
 					ref := math.Abs(p) // rounding is relative to the number...
 					if f.Family == "Uniform" || f.Family == "Triangular" {
-						ref = scale // ...or to the largest point on the axis
+						ref = scale // ...or to the range of the points on the axis
 					}
 					if f.Family == "Erlang" && j == 0 {
 						ref = 0 // k is whole, exactly
 					}
-					if math.Abs(got[j]-p) > 0.5*math.Pow(10, 1-float64(digits))*ref*1.0001 {
+					half := 0.5 // half a unit of the last digit...
+					if (f.Family == "Uniform" || f.Family == "Triangular") && (j == 0 || j == len(f.Params)-1) {
+						half = 1 // ...or a whole unit for the ends, which round outwards
+					}
+					if math.Abs(got[j]-p) > half*math.Pow(10, 1-float64(digits))*ref*1.0001 {
 						t.Errorf("%s (n %d): parameter %d reads as %v, fitted %v", f.Cell, n, j+1, got[j], p)
 					}
+				}
+			}
+			if u := fitOf(res, "Uniform"); u != nil {
+				if got := numbersOf(t, u.Cell); got[0] > res.Values[0] || got[1] < res.Values[n-1] {
+					t.Errorf("%s does not cover the data, %v to %v", u.Cell, res.Values[0], res.Values[n-1])
 				}
 			}
 			if best := dist.MustParse(res.Fits[0].Cell); n >= 2000 && math.Abs(best.Mean()-mean) > 0.01*mean {
