@@ -23,7 +23,7 @@ func (h Histogram) Middle(i int) float64 { return h.Lo + (float64(i)+0.5)*h.Widt
 // NewHistogram bins sorted values from the smallest (or 0, when the
 // smallest is near it) up to the 99.5th percentile, so that a long tail
 // does not squash the body; the width is Freedman and Diaconis' 2·IQR/∛n,
-// kept to 10 to 60 bins.
+// kept to 10 to 50 bins.
 func NewHistogram(sorted []float64) Histogram {
 	n := len(sorted)
 	lo, hi := sorted[0], sorted[n-1]
@@ -38,7 +38,7 @@ func NewHistogram(sorted []float64) Histogram {
 	if width := 2 * iqr / math.Cbrt(float64(n)); width > 0 && hi > lo {
 		bins = int(math.Ceil((hi - lo) / width))
 	}
-	bins = min(max(bins, 10), 60)
+	bins = min(max(bins, 10), 50)
 	h := Histogram{Lo: lo, Width: (hi - lo) / float64(bins), Counts: make([]int, bins), N: n}
 	if !(h.Width > 0) {
 		h.Width = math.Max(math.Abs(lo), 1) / float64(bins)

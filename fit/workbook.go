@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -150,6 +149,12 @@ const (
 // densityFits is how many of the best fits the histogram draws.
 const densityFits = 3
 
+// The column of FitData that labels the histogram's bars (N).
+const (
+	labelColumn = 14
+	labelName   = "N"
+)
+
 // Colours a reader tells apart, in print and for the colour-blind:
 // the measured data pale, the fits dark and distinct.
 var (
@@ -177,17 +182,24 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 
 	w.row(FitSheet, 1, "websim fit: "+d.Source+", column "+d.Column)
 	w.setStyle(FitSheet, "A1", "A1", title)
+	tested := fmt.Sprintf("%d (every value)", r.Tested)
+	if r.Tested < r.Observations {
+		tested = fmt.Sprintf("%d (a random subsample)", r.Tested)
+	}
 	w.row(FitSheet, 2, "Observations", r.Observations)
-	w.row(FitSheet, 3, "p-value", pValueNote(r))
-	w.row(FitSheet, 5, "Rank", "Distribution", "AIC", "ΔAIC", "KS distance", "p-value")
-	w.setStyle(FitSheet, "A5", "F5", bold)
+	w.row(FitSheet, 3, "p-value", "parametric bootstrap of the KS distance, each sample refitted")
+	w.row(FitSheet, 4, "Replicates", r.Replicates, "seed", r.Seed)
+	w.row(FitSheet, 5, "Values tested", tested)
+	const header = 7
+	w.row(FitSheet, header, "Rank", "Distribution", "AIC", "ΔAIC", "KS distance", "p-value")
+	w.setStyle(FitSheet, cell("A", header), cell("F", header), bold)
 	for i, fit := range r.Fits {
 		row := []any{i + 1, fit.Cell, num(fit.AIC), num(fit.AIC - r.Fits[0].AIC), fit.KS, num(fit.PValue)}
-		w.row(FitSheet, 6+i, row...)
+		w.row(FitSheet, header+1+i, row...)
 	}
-	last := 5 + len(r.Fits)
-	w.setStyle(FitSheet, "C6", cell("D", last), w.style(&excelize.Style{NumFmt: 4})) // #,##0.00
-	w.setStyle(FitSheet, "E6", cell("F", last), w.style(&excelize.Style{CustomNumFmt: ptr("0.0000")}))
+	last := header + len(r.Fits)
+	w.setStyle(FitSheet, cell("C", header+1), cell("D", last), w.style(&excelize.Style{NumFmt: 4})) // #,##0.00
+	w.setStyle(FitSheet, cell("E", header+1), cell("F", last), w.style(&excelize.Style{CustomNumFmt: ptr("0.0000")}))
 	next := last + 2
 	for _, s := range r.Skipped {
 		w.row(FitSheet, next, "Not ranked", s.Family, s.Reason)
@@ -216,6 +228,9 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 // Fit.
 func (w *sheetWriter) charts(d *Data, r *Result) {
 	h := NewHistogram(r.Values)
+	ref := func(col string, from, to int) string {
+		return fmt.Sprintf("%s!$%s$%d:$%s$%d", FitDataSheet, col, from, col, to)
+	}
 	best := r.Fits[:min(densityFits, len(r.Fits))]
 	unit := "value"
 	if d.Column != "" {
@@ -228,30 +243,37 @@ func (w *sheetWriter) charts(d *Data, r *Result) {
 	}
 	w.row(FitDataSheet, 1, header...)
 	for i := range h.Counts {
-		// The middles label the bars: rounded to two digits of the width.
-		middle, _ := strconv.ParseFloat(roundAt(h.Middle(i), max(decimalsFor(h.Width, 2), 0)), 64)
-		row := []any{h.Lo + float64(i)*h.Width, h.Lo + float64(i+1)*h.Width, middle, h.Density(i)}
+		row := []any{h.Lo + float64(i)*h.Width, h.Lo + float64(i+1)*h.Width, h.Middle(i), h.Density(i)}
 		for _, fit := range best {
 			row = append(row, fit.PDF(h.Middle(i)))
 		}
 		w.row(FitDataSheet, 2+i, row...)
 	}
-	lastBin := 1 + len(h.Counts)
-	ref := func(col string, from, to int) string {
-		return fmt.Sprintf("%s!$%s$%d:$%s$%d", FitDataSheet, col, from, col, to)
+	// The bars' labels: about ten middles, the rest blank, or they crowd
+	// into stacks of digits (LibreOffice ignores Excel's label skip).
+	skip := (len(h.Counts) + 9) / 10
+	w.row(FitDataSheet, 1, cellsAt(labelColumn, "Axis label")...)
+	for i := range h.Counts {
+		label := ""
+		if i%skip == 0 {
+			label = roundAt(h.Middle(i), max(decimalsFor(h.Width*float64(skip), 2), 0))
+		}
+		w.row(FitDataSheet, 2+i, cellsAt(labelColumn, label)...)
 	}
+	lastBin := 1 + len(h.Counts)
+	labels := ref(labelName, 2, lastBin)
 	bars := excelize.Chart{
 		Type: excelize.Col,
 		Series: []excelize.ChartSeries{{
-			Name: FitDataSheet + "!$D$1", Categories: ref("C", 2, lastBin), Values: ref("D", 2, lastBin),
+			Name: FitDataSheet + "!$D$1", Categories: labels, Values: ref("D", 2, lastBin),
 			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{barColour}},
 		}},
 		GapWidth:  ptr(uint(5)),
 		Title:     chartTitle("Measured " + unit + ": histogram and the best fits' densities"),
 		Dimension: excelize.ChartDimension{Width: 760, Height: 480},
 		Legend:    excelize.ChartLegend{Position: "bottom"},
-		XAxis: excelize.ChartAxis{Title: chartTitle(unit + " (middle of each bin)"), NumFmt: excelize.ChartNumFmt{CustomNumFmt: "General"},
-			Font: darkFont()},
+		XAxis: excelize.ChartAxis{Title: chartTitle(unit + " (middle of the bins labelled)"), Font: darkFont(),
+			Alignment: excelize.Alignment{TextRotation: -45}},
 		YAxis: excelize.ChartAxis{Title: chartTitle("density (share of values per unit of " + unit + ")"), MajorGridLines: true,
 			Font: darkFont()},
 		Format: excelize.GraphicOptions{AltText: "Histogram of the measured values with the densities of the best fits over it"},
@@ -261,7 +283,7 @@ func (w *sheetWriter) charts(d *Data, r *Result) {
 	for i := range best {
 		col, _ := excelize.ColumnNumberToName(5 + i)
 		lines.Series = append(lines.Series, excelize.ChartSeries{
-			Name: fmt.Sprintf("%s!$%s$1", FitDataSheet, col), Categories: ref("C", 2, lastBin), Values: ref(col, 2, lastBin),
+			Name: fmt.Sprintf("%s!$%s$1", FitDataSheet, col), Categories: labels, Values: ref(col, 2, lastBin),
 			Fill:   solid(fitColours[i]), // the colour of a line is its series' fill
 			Line:   excelize.LineOptions{Type: excelize.LineSolid, Width: 2.5 - 0.5*float64(i), Dash: dashes[i]},
 			Marker: excelize.ChartMarker{Symbol: "none"},
@@ -306,7 +328,7 @@ func (w *sheetWriter) charts(d *Data, r *Result) {
 		Format:    excelize.GraphicOptions{AltText: "Q-Q plot of the measured values against the best fit; points on the line mean a good fit"},
 	}
 	w.do(w.f.AddChart(FitSheet, "H29", &scatter))
-	w.do(w.f.SetColWidth(FitDataSheet, "A", "L", 16))
+	w.do(w.f.SetColWidth(FitDataSheet, "A", labelName, 16))
 }
 
 var dashes = []excelize.LineDashType{excelize.LineDashSolid, excelize.LineDashDash, excelize.LineDashSysDot}
