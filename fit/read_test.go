@@ -144,3 +144,14 @@ func TestReadWorkbookColumn(t *testing.T) {
 		t.Errorf("--column on a sheet: %+v, %v", d, err)
 	}
 }
+
+// A formatted number reads as saved (1236.5678), not as shown ("1,236.57").
+func TestReadWorkbookRawValues(t *testing.T) {
+	d, err := Read("testdata/times.xlsx!Formatted!Elapsed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Values[0] != 1236.5678 || len(d.Values) != 40 {
+		t.Errorf("first value %v of %d, want 1236.5678 of 40", d.Values[0], len(d.Values))
+	}
+}
