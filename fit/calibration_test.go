@@ -85,3 +85,22 @@ func TestBootstrapPValueIsUniformUnderTheNull(t *testing.T) {
 		})
 	}
 }
+
+// The p-value has power: 1,000 lognormal values reject the families far
+// from it (every bootstrap distance below the observed one: p = 1/200),
+// and not the lognormal itself.
+func TestBootstrapPValueRejectsWrongFamilies(t *testing.T) {
+	res, err := Distributions(draw(t, "LogNormal(23.1,8.4)", 1000, 21), Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Fits {
+		far := f.Family != "LogNormal" && f.Family != "Gamma" && f.Family != "Erlang"
+		switch {
+		case far && f.PValue > 0.01:
+			t.Errorf("%s: p = %v, want it rejected", f.Cell, f.PValue)
+		case f.Family == "LogNormal" && f.PValue < 0.01:
+			t.Errorf("%s: p = %v on its own data", f.Cell, f.PValue)
+		}
+	}
+}
