@@ -26,7 +26,7 @@ const (
 type Options struct {
 	Replicates int    // bootstrap refits per family (DefaultReplicates); below 0: no p-values
 	Seed       uint64 // seed of the bootstrap and of the subsamples; the same seed gives the same result
-	TestSize   int    // the most values a p-value is computed on (DefaultTestSize)
+	TestSize   int    // the most values a p-value is computed on (DefaultTestSize when 0 or less)
 }
 
 // Fitted is one family's maximum-likelihood fit.
@@ -81,7 +81,7 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 	if opts.Replicates == 0 {
 		opts.Replicates = DefaultReplicates
 	}
-	if opts.TestSize == 0 {
+	if opts.TestSize <= 0 {
 		opts.TestSize = DefaultTestSize
 	}
 	n := len(values)
