@@ -188,9 +188,11 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 	}
 	w.row(FitSheet, 2, "Observations", r.Observations)
 	w.row(FitSheet, 3, "p-value", "parametric bootstrap of the KS distance, each sample refitted")
-	w.row(FitSheet, 4, "Replicates", r.Replicates, "seed", r.Seed)
-	w.row(FitSheet, 5, "Values tested", tested)
-	const header = 7
+	w.row(FitSheet, 4, "Replicates", r.Replicates)
+	w.row(FitSheet, 5, "Seed", r.Seed)
+	w.row(FitSheet, 6, "Values tested", tested)
+	w.setStyle(FitSheet, "B2", "B6", w.style(&excelize.Style{Alignment: &excelize.Alignment{Horizontal: "left"}}))
+	const header = 8
 	w.row(FitSheet, header, "Rank", "Distribution", "AIC", "ΔAIC", "KS distance", "p-value")
 	w.setStyle(FitSheet, cell("A", header), cell("F", header), bold)
 	for i, fit := range r.Fits {

@@ -29,12 +29,12 @@ func TestWriteWorkbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows[6], "|"); got != "Rank|Distribution|AIC|ΔAIC|KS distance|p-value" {
+	if got := strings.Join(rows[7], "|"); got != "Rank|Distribution|AIC|ΔAIC|KS distance|p-value" {
 		t.Errorf("header row %q", got)
 	}
 	for i, f := range res.Fits {
-		if rows[7+i][1] != f.Cell {
-			t.Errorf("row %d: %q, want %q", 8+i, rows[7+i][1], f.Cell)
+		if rows[8+i][1] != f.Cell {
+			t.Errorf("row %d: %q, want %q", 9+i, rows[8+i][1], f.Cell)
 		}
 	}
 	data, err := readSheet(path, FitDataSheet)
