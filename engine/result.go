@@ -57,7 +57,8 @@ type Result struct {
 	Entities []EntityResult
 	// FailedCI95 and AbandonedCI95 are the 95% half-widths of the failed
 	// and abandoned shares of finished requests, from batch means of the
-	// outcome indicators in finishing order; NaN with fewer than 2 batches.
+	// outcome indicators in finishing order; NaN with fewer than 2 batches,
+	// and after Merge.
 	FailedCI95, AbandonedCI95 float64
 
 	// Servers has one entry per external server, in Model order.
@@ -99,6 +100,10 @@ type EntityResult struct {
 	// and interval (batch means in a run, replications after Merge) as
 	// Result.Response.
 	Response Summary
+	// FailedCI95 and AbandonedCI95 are the 95% half-widths of its failed
+	// and abandoned shares, as Result's: batch means of its outcomes in a
+	// run; NaN after Merge (batches of one run do not pool).
+	FailedCI95, AbandonedCI95 float64
 
 	ResponseHist     *stats.Histogram `json:"-"`
 	ReplicationMeans []float64        `json:"-"`
@@ -157,6 +162,7 @@ type entityStats struct {
 	resp                        stats.Tally
 	hist                        stats.Histogram
 	batches                     stats.BatchMeans
+	outcomes                    outcomeBatches
 }
 
 func (e *entityStats) add(response float64) {
@@ -179,6 +185,7 @@ func (s *sim) entityResults() []EntityResult {
 		n, size := s.batches.Batches()
 		out[0].Response.BatchesForCI, out[0].Response.BatchSize = int64(n), size
 		out[0].Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
+		out[0].FailedCI95, out[0].AbandonedCI95 = s.outcomes.failed.HalfWidth(0.95), s.outcomes.abandoned.HalfWidth(0.95)
 		return out
 	}
 	for i := range s.ents {
@@ -192,6 +199,7 @@ func (s *sim) entityResults() []EntityResult {
 		n, size := e.batches.Batches()
 		out[i].Response.BatchesForCI, out[i].Response.BatchSize = int64(n), size
 		out[i].Response.CIHalfWidth95 = e.batches.HalfWidth(0.95)
+		out[i].FailedCI95, out[i].AbandonedCI95 = e.outcomes.failed.HalfWidth(0.95), e.outcomes.abandoned.HalfWidth(0.95)
 	}
 	return out
 }
@@ -240,12 +248,14 @@ func (r *Result) Merge(others ...*Result) {
 	r.Response = finishSummary(r.Response, r.ResponseHist, means)
 	r.ReplicationMeans = means
 	r.ResponseBatches = nil // batches of one run do not pool
+	r.FailedCI95, r.AbandonedCI95 = math.NaN(), math.NaN()
 	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil)
 	for i := range ents {
 		e := &ents[i]
 		e.ResponseHist = mergeHists(entHists[i])
 		e.Response = finishSummary(e.Response, e.ResponseHist, entMeans[i])
 		e.ReplicationMeans = entMeans[i]
+		e.FailedCI95, e.AbandonedCI95 = math.NaN(), math.NaN()
 	}
 	r.Entities = ents
 }
