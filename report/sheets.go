@@ -132,7 +132,7 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 	if len(s.Scenarios) > 0 {
 		base = s.Scenarios[0]
 	}
-	spec := summaryColumns(unitSuffix(s.TimeUnit), base)
+	spec := append(summaryColumns(unitSuffix(s.TimeUnit), base), targetColumns(s)...)
 	cols := make([]column, len(spec))
 	for i, c := range spec {
 		cols[i] = column{c.header, c.format}
@@ -145,7 +145,11 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 		}
 		rows = append(rows, row)
 	}
-	return table(b, sheet, cols, rows)
+	if err := table(b, sheet, cols, rows); err != nil {
+		return err
+	}
+	styleVerdicts(b, sheet, cols, rows)
+	return b.Err()
 }
 
 func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {

@@ -158,14 +158,13 @@ func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
 // styleVerdicts colours verdict cells: green holds, red fails, amber
 // undecided, so that the answer reads at a glance.
 func styleVerdicts(b *xlsx.Book, sheet string, cols []column, rows [][]any) {
-	looks := map[string]xlsx.Style{string(study.Holds): xlsx.Good, string(study.Fails): xlsx.Bad, string(study.Undecided): xlsx.Unsure}
 	for c, col := range cols {
 		if !strings.HasPrefix(col.header, "Verdict") {
 			continue
 		}
 		for r, row := range rows {
 			v, _ := row[c].(string)
-			if st, ok := looks[v]; ok {
+			if st, ok := verdictStyle(v); ok {
 				ref := cellName(c+1, r+2)
 				b.SetStyle(sheet, ref, ref, st)
 			}
