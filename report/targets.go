@@ -73,3 +73,81 @@ func verdictStyle(v string) (xlsx.Style, bool) {
 	}
 	return xlsx.Text, false
 }
+
+// entityTargetColumn is a column of the Entities sheet for the targets
+// that name an entity: its value at a row (a run and one of its entities);
+// nil leaves the cell blank, as on the rows of other entities.
+type entityTargetColumn struct {
+	header string
+	format xlsx.Style
+	value  func(run *study.Run, entity string) any
+}
+
+// entityTargetColumns are the Entities sheet's columns for s's targets
+// that name an entity: per target the measured value, its 95% half-width
+// and the verdict, filled on that entity's rows only, then the verdict of
+// all the row's entity's targets and why. They are empty when no target
+// names an entity. The verdict headers begin with "Verdict", for
+// styleVerdicts.
+func entityTargetColumns(s *study.Study) []entityTargetColumn {
+	var idx []int
+	for i, t := range s.Targets {
+		if t.Entity != "" {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	judged := map[*study.Run][]study.TargetResult{}
+	judge := func(run *study.Run) []study.TargetResult {
+		rs, ok := judged[run]
+		if !ok {
+			rs = study.Judge(s.Targets, run)
+			judged[run] = rs
+		}
+		return rs
+	}
+	// of returns the results of the targets of entity at run.
+	of := func(run *study.Run, entity string) []study.TargetResult {
+		var out []study.TargetResult
+		for _, i := range idx {
+			if s.Targets[i].Entity == entity {
+				out = append(out, judge(run)[i])
+			}
+		}
+		return out
+	}
+	u := unitSuffix(s.TimeUnit)
+	var cols []entityTargetColumn
+	for _, i := range idx {
+		t := s.Targets[i]
+		unit, format := u, fTime
+		if t.Measure.IsShare() {
+			unit, format = "", fShare
+		}
+		cell := func(f func(r study.TargetResult) any) func(*study.Run, string) any {
+			return func(run *study.Run, entity string) any {
+				if entity != t.Entity {
+					return nil
+				}
+				return f(judge(run)[i])
+			}
+		}
+		cols = append(cols,
+			entityTargetColumn{t.String() + unit, format, cell(func(r study.TargetResult) any { return r.Value })},
+			entityTargetColumn{t.String() + ": ± 95%" + unit, format, cell(func(r study.TargetResult) any { return r.HalfWidth95 })},
+			entityTargetColumn{"Verdict: " + t.String(), fText, cell(func(r study.TargetResult) any { return string(r.Verdict) })},
+		)
+	}
+	cols = append(cols,
+		entityTargetColumn{"Verdict: the entity's targets", fText, func(run *study.Run, entity string) any {
+			if rs := of(run, entity); len(rs) > 0 {
+				return string(study.Overall(rs))
+			}
+			return nil
+		}},
+		entityTargetColumn{"Targets: why", fText, func(run *study.Run, entity string) any { return targetNotes(of(run, entity)) }},
+	)
+	return cols
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
@@ -95,5 +96,52 @@ func TestSummaryWithoutTargets(t *testing.T) {
 	cols := targetColumns(testStudy())
 	if len(cols) != 0 {
 		t.Errorf("%d target columns without targets", len(cols))
+	}
+}
+
+// TestEntityTargetColumns: on the Entities sheet, a target that names an
+// entity fills its columns on that entity's rows only, from its figures.
+func TestEntityTargetColumns(t *testing.T) {
+	s := &study.Study{TimeUnit: "ms", Targets: []study.Target{
+		{Measure: study.MeasureMean, Limit: 5},
+		{Entity: "A", Measure: study.MeasureMean, Limit: 10},
+		{Entity: "B", Measure: study.MeasureFailed, Limit: 0.1},
+	}}
+	s.Runs = []study.Run{{Scenario: "Base", Load: "L1", Replications: 1, Result: engine.Result{
+		Stable: true, Completed: 150, Failed: 50,
+		Response: engine.Summary{N: 150, Mean: 7, CIHalfWidth95: 0.5},
+		Entities: []engine.EntityResult{
+			{Name: "A", Completed: 100, Response: engine.Summary{N: 100, Mean: 8, CIHalfWidth95: 1}, FailedCI95: 0.01},
+			{Name: "B", Completed: 50, Failed: 50, Response: engine.Summary{N: 50, Mean: 5, CIHalfWidth95: 1}, FailedCI95: 0.05},
+		},
+	}}}
+	cols := entityTargetColumns(s)
+	var headers []string
+	for _, c := range cols {
+		headers = append(headers, c.header)
+	}
+	want := []string{
+		"mean response of A ≤ 10 (ms)", "mean response of A ≤ 10: ± 95% (ms)", "Verdict: mean response of A ≤ 10",
+		"failed share of B ≤ 0.1", "failed share of B ≤ 0.1: ± 95%", "Verdict: failed share of B ≤ 0.1",
+		"Verdict: the entity's targets", "Targets: why",
+	}
+	if !slices.Equal(headers, want) {
+		t.Fatalf("headers %q", headers)
+	}
+	row := func(entity string) []any {
+		var out []any
+		for _, c := range cols {
+			out = append(out, c.value(&s.Runs[0], entity))
+		}
+		return out
+	}
+	if got, want := row("A"), []any{8.0, 1.0, "holds", nil, nil, nil, "holds", ""}; !slices.Equal(got, want) {
+		t.Errorf("A's row %v, want %v", got, want)
+	}
+	if got, want := row("B"), []any{nil, nil, nil, 0.5, 0.05, "fails", "fails", ""}; !slices.Equal(got, want) {
+		t.Errorf("B's row %v, want %v", got, want)
+	}
+	if got := targetColumns(s); len(got) != 3*3+2 {
+		t.Errorf("%d Summary target columns, want 11", len(got))
 	}
 }

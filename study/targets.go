@@ -286,7 +286,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	var t stats.Tally
 	for _, rep := range reps {
 		if rep.completed > 0 {
-			t.Add(percentileOf(&engine.Summary{P50: rep.p50, P90: rep.p90, P95: rep.p95, P99: rep.p99}, m))
+			t.Add(percentileOf(&rep.resp, m))
 		}
 	}
 	n := t.N()
@@ -352,14 +352,15 @@ type repFigures struct {
 // replication.
 type repFigure struct {
 	completed, failed, abandoned, finished int64
-	p50, p90, p95, p99                     float64
+	// resp holds the replication's percentiles (P50..P99) only.
+	resp engine.Summary
 }
 
 func figureOf(completed, failed, abandoned int64, s *engine.Summary) repFigure {
 	return repFigure{
 		completed: completed, failed: failed, abandoned: abandoned,
 		finished: completed + failed + abandoned,
-		p50:      s.P50, p90: s.P90, p95: s.P95, p99: s.P99,
+		resp:     engine.Summary{P50: s.P50, P90: s.P90, P95: s.P95, P99: s.P99},
 	}
 }
 
