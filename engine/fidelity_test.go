@@ -425,8 +425,12 @@ func TestInFlightFirstAvoidsTheEntryDeadlock(t *testing.T) {
 			t.Errorf("seed %d: FCFS should deadlock: stable %v %q", seed, fcfs.Stable, fcfs.Unstable)
 		}
 		m.App.UnitQueue = InFlightFirst
+		// At this load the model is overloaded all the same (a request
+		// needs two units at once, and entries holding one wait for the
+		// second): the growth test may call it unstable, but never
+		// deadlocked.
 		iff := run(t, m, cfg)
-		if !iff.Stable {
+		if strings.Contains(iff.Unstable, "deadlocked") {
 			t.Errorf("seed %d: InFlightFirst: %s", seed, iff.Unstable)
 		}
 	}

@@ -159,6 +159,8 @@ type sim struct {
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
 	measureStart float64
+	// growth watches the number in the system for the stability test.
+	growth stats.Growth
 }
 
 // Run simulates one load level of m until cfg.Observations requests have
@@ -176,6 +178,7 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.checkGrowth()
 	return s.result(), nil
 }
 
@@ -338,6 +341,8 @@ func (s *sim) loop() {
 func (s *sim) startMeasuring() {
 	s.measuring = true
 	s.measureStart = s.now
+	s.growth = stats.Growth{}
+	s.growth.Observe(s.now, s.open)
 	for i := range s.apps {
 		a := &s.apps[i]
 		a.busyAvg.Reset(s.now)
@@ -402,6 +407,20 @@ func (s *sim) failRequest(r int32, cell string, err error) {
 	q := &s.reqs[r]
 	s.err = &RunError{Cell: cell, Time: s.now, Unit: s.m.TimeUnit, Request: q.id, Entity: s.m.Entities[q.entity].Name, Attempt: int(q.attempt), Err: err}
 	s.stop = true
+}
+
+// checkGrowth ends a run that reached its Observations: when the number
+// of requests in the system kept growing over the measured part of the
+// run (stats.Growth's trend test), the run is unstable, and its reason
+// says what the test saw. The fixed thresholds (MaxInSystem, MaxQueue)
+// and the deadlock checks stay as a backstop that stops a run early.
+func (s *sim) checkGrowth() {
+	if !s.res.Stable || !s.measuring || s.finished < s.cfg.Observations {
+		return
+	}
+	if v := s.growth.Verdict(); v.Growing {
+		s.unstable("the requests in the system keep growing (run ended at %s): %s", s.clock(), v.Reason)
+	}
 }
 
 // unstable stops the run and records why it has no steady state.
