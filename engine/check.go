@@ -49,8 +49,8 @@ func (m *Model) Check() error {
 					}
 				}
 			}
-			for _, target := range []int{st.OnSuccess, st.OnFailure} {
-				if target < Fail || target > len(sv.Steps) {
+			for _, target := range []StepTarget{st.OnSuccess, st.OnFailure} {
+				if target < Fail || int(target) > len(sv.Steps) {
 					bad("%s: routes to step %d, out of range", where, target)
 				}
 			}
@@ -67,8 +67,8 @@ func (m *Model) Check() error {
 			if st.Service < 0 || st.Service >= len(m.Services) {
 				bad("entity %s: service %d out of range", e.Name, st.Service)
 			}
-			for _, target := range []int{st.OnSuccess, st.OnFailure} {
-				if target < Exit || target > len(e.Stages) {
+			for _, target := range []StageTarget{st.OnSuccess, st.OnFailure} {
+				if target < Exit || int(target) > len(e.Stages) {
 					bad("entity %s: routes to stage %d, out of range", e.Name, target)
 				}
 			}

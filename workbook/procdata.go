@@ -145,7 +145,7 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 	for i, p := range rows {
 		stepNames[i] = p.name
 	}
-	target := func(c cell, def int) int {
+	target := func(c cell, def engine.StepTarget) engine.StepTarget {
 		text := cleanText(c.text)
 		switch {
 		case c.bad || text == "":
@@ -158,15 +158,15 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 			return engine.Fail
 		}
 		if i := suggest.IndexOf(stepNames, text); i >= 0 {
-			return i
+			return engine.StepTarget(i)
 		}
 		r.errorf(t.file, t.sheet, c.ref, "unknown step %q%s; expected NEXT, DONE, FAIL or a step of this sheet", text,
 			suggest.DidYouMean(text, append([]string{"NEXT", "DONE", "FAIL"}, nonEmpty(stepNames)...)))
 		return def
 	}
 	for i, p := range rows {
-		next := i + 1
-		if next == len(rows) {
+		next := engine.StepTarget(i + 1)
+		if i+1 == len(rows) {
 			next = engine.Done
 		}
 		onSuccess := t.get(p.rw, "OnSuccess")
@@ -178,7 +178,7 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 			svc.Steps[i].OnFailure = target(onFailure, engine.Fail)
 		}
 	}
-	for _, i := range trapped(len(svc.Steps), func(i int) []int { return []int{svc.Steps[i].OnSuccess, svc.Steps[i].OnFailure} }) {
+	for _, i := range trapped(len(svc.Steps), func(i int) []int { return []int{int(svc.Steps[i].OnSuccess), int(svc.Steps[i].OnFailure)} }) {
 		label := stepNames[i]
 		if label == "" {
 			label = "row " + strings.TrimLeft(t.get(rows[i].rw, "Step").ref, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
