@@ -43,6 +43,9 @@ func (m *Model) Check() error {
 					bad("%s: server %d out of range (the model has %d)", where, st.Server, len(m.Servers))
 				}
 			case Nested:
+				if len(st.Services) == 0 {
+					bad("%s: runs no service, expected at least one in Services", where)
+				}
 				for k := range nestedCount(&st) {
 					if i := nestedService(&st, k); i < 0 || int(i) >= len(m.Services) {
 						bad("%s: service %d out of range (the model has %d)", where, i, len(m.Services))

@@ -20,7 +20,7 @@ type Model struct {
 	App AppConfig
 	// Servers are the external servers, referenced by index from Step.Server.
 	Servers []Server
-	// Services are referenced by index from Step.Service and Stage.Service.
+	// Services are referenced by index from Step.Services and Stage.Service.
 	Services []Service
 	// Entities are the request types.
 	Entities []Entity
@@ -195,11 +195,8 @@ type Step struct {
 	SuccessRate Number
 	// Server is the external server of a Call.
 	Server int
-	// Service is the nested service of a Nested step, used when Services
-	// is empty.
-	Service int
 	// Services lists the nested services of a Nested step (the Service
-	// cell "GetCards, GetAuth"); when set, Service is ignored. Each is run
+	// cell "GetCards, GetAuth"), at least one. Each is run
 	// Count times: in sequence, every run of the first, then of the second,
 	// ...; in parallel, all copies are forked at once. Expressions of a
 	// run see Copy, its number from 1 among the runs of its service.

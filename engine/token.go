@@ -254,20 +254,10 @@ func (s *sim) startWork(ti int32, d float64) bool {
 }
 
 // nestedCount is the number of services a Nested step runs.
-func nestedCount(st *Step) int {
-	if len(st.Services) > 0 {
-		return len(st.Services)
-	}
-	return 1
-}
+func nestedCount(st *Step) int { return len(st.Services) }
 
 // nestedService is the k-th service a Nested step runs.
-func nestedService(st *Step, k int) int32 {
-	if len(st.Services) > 0 {
-		return int32(st.Services[k])
-	}
-	return int32(st.Service)
-}
+func nestedService(st *Step, k int) int32 { return int32(st.Services[k]) }
 
 // nestedPlan evaluates Count and Mode of a Nested step when it starts.
 func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {

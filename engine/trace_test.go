@@ -21,7 +21,7 @@ func traceModel() *Model {
 		Services: []Service{
 			{Name: "Page", Steps: []Step{
 				{Name: "Parse", Kind: Local, ProcTime: expD(0.5), OnSuccess: 1, OnFailure: Fail},
-				{Name: "Fetch", Kind: Nested, Service: 1, Count: Const(2), Mode: Parallel, OnSuccess: Done, OnFailure: 2},
+				{Name: "Fetch", Kind: Nested, Services: []int{1}, Count: Const(2), Mode: Parallel, OnSuccess: Done, OnFailure: 2},
 				{Name: "Apology", Kind: Local, ProcTime: constD(0.1), OnSuccess: Fail, OnFailure: Fail},
 			}},
 			{Name: "Query", Steps: []Step{

@@ -70,3 +70,65 @@ func TestUnitQueueAndMaxAdmittedSettings(t *testing.T) {
 		}
 	}
 }
+
+// withGetAuth is the valid model with a fourth service, GetAuth (a call
+// to GWay), and ASumSvc's Fetch running GetASum and GetAuth.
+func withGetAuth(t *testing.T) *wbtest.Model {
+	m := wbtest.Valid()
+	m.Add("ProcData.xlsx", "GetAuth",
+		[]any{"Step", "ProcTime", "Server", "Service"},
+		[]any{"Ask", "Exp(2)", "GWay"},
+	)
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "E2", "GetASum,  GetAuth")
+	return m
+}
+
+func TestServiceCellListsSeveralServices(t *testing.T) {
+	dir := t.TempDir()
+	withGetAuth(t).Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	m := plan.Scenarios[0].Model
+	fetch := m.Services[1].Steps[0]
+	if fetch.Kind != engine.Nested || len(fetch.Services) != 2 || m.Services[fetch.Services[0]].Name != "GetASum" || m.Services[fetch.Services[1]].Name != "GetAuth" {
+		t.Fatalf("Fetch runs %v; want GetASum then GetAuth", fetch.Services)
+	}
+	// The model runs as read: both services are called.
+	r, err := engine.Run(m, engine.RunConfig{Seed: 1, Observations: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Servers[0].Jobs == 0 || r.Servers[1].Jobs == 0 {
+		t.Errorf("jobs at GWay %d, MTC %d; want both called", r.Servers[0].Jobs, r.Servers[1].Jobs)
+	}
+
+	cases := []struct{ cell, text, want string }{
+		{"E2", "GetASum, GetAuht", `ProcData.xlsx!ASumSvc!E2: unknown service "GetAuht"; did you mean "GetAuth"?`},
+		{"E2", "GetASum,", `ProcData.xlsx!ASumSvc!E2: an empty name in the list "GetASum,"`},
+		// GetAuth nests ASumSvc, which runs GetAuth: a loop through the
+		// second name of the list.
+		{"GetAuth!D2", "Log, ASumSvc", `ProcData.xlsx!GetAuth!D2: service "ASumSvc" runs itself (ASumSvc → GetAuth → ASumSvc)`},
+	}
+	for _, tc := range cases {
+		m := withGetAuth(t)
+		sheet, cell := "ASumSvc", tc.cell
+		if s, c, ok := strings.Cut(tc.cell, "!"); ok {
+			sheet, cell = s, c
+			m.Set(t, "ProcData.xlsx", "GetAuth", "C2", nil) // Ask now nests, no server
+		}
+		m.Set(t, "ProcData.xlsx", sheet, cell, tc.text)
+		if sheet == "GetAuth" {
+			m.Add("ProcData.xlsx", "Log", []any{"Step", "ProcTime"}, []any{"Write", 1})
+		}
+		got := problemsOf(t, m)
+		if !strings.Contains(got, tc.want) {
+			t.Errorf("%s = %q: problems lack %q:\n%s", tc.cell, tc.text, tc.want, got)
+		}
+		if sheet == "GetAuth" && !strings.Contains(got, "runs itself (") {
+			t.Errorf("no loop found through the list:\n%s", got)
+		}
+		t.Log(got)
+	}
+}
