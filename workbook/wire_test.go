@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/rules"
 	"github.com/websim/websim/workbook/wbtest"
 )
 
@@ -130,5 +131,58 @@ func TestServiceCellListsSeveralServices(t *testing.T) {
 			t.Errorf("no loop found through the list:\n%s", got)
 		}
 		t.Log(got)
+	}
+}
+
+func TestRetryProbabilityExpression(t *testing.T) {
+	read := func(t *testing.T, text any) (*engine.Entity, string) {
+		t.Helper()
+		m := wbtest.Valid()
+		m.Set(t, "SvcData.xlsx", "Arrivals", "F2", text)
+		dir := t.TempDir()
+		m.Write(t, dir)
+		plan, err := Read(dir)
+		if err != nil {
+			return nil, strings.ReplaceAll(err.Error(), dir, "MODEL")
+		}
+		return &plan.Scenarios[0].Model.Entities[0], ""
+	}
+	// Users retry quick failures and abandon slow answers.
+	e, problems := read(t, "TimedOut ? 0 : (Elapsed < 100 ? 0.9 : 0.2)")
+	if e == nil {
+		t.Fatal(problems)
+	}
+	x, ok := e.RetryProbabilityExpr.(*rules.Expr)
+	if !ok || x.Cell != "SvcData.xlsx!Arrivals!F2" || x.Kind() != rules.Probability {
+		t.Fatalf("RetryProbabilityExpr %#v; want a probability expression of Arrivals!F2", e.RetryProbabilityExpr)
+	}
+	for _, tc := range []struct {
+		elapsed  float64
+		timedOut bool
+		want     float64
+	}{{50, false, 0.9}, {500, false, 0.2}, {50, true, 0}} {
+		ctx := engine.EvalContext{Elapsed: tc.elapsed, TimedOut: tc.timedOut, Attrs: make([]float64, 2), Params: make([]float64, 32)}
+		if got, err := x.Number(&ctx); err != nil || got != tc.want {
+			t.Errorf("Elapsed %v, TimedOut %v: %v, %v; want %v", tc.elapsed, tc.timedOut, got, err, tc.want)
+		}
+	}
+
+	// A number stays a number, and so does an expression that is one.
+	for _, text := range []any{0.5, "= 0.25 * 2"} {
+		if e, problems := read(t, text); e == nil || e.RetryProbability != 0.5 || e.RetryProbabilityExpr != nil {
+			t.Errorf("%v: %+v %s; want RetryProbability 0.5 and no expression", text, e, problems)
+		}
+	}
+
+	// Mistakes are located.
+	for text, want := range map[string]string{
+		"Elapsd < 100 ? 1 : 0": `SvcData.xlsx!Arrivals!F2: expression "Elapsd < 100 ? 1 : 0": unknown name "Elapsd" at column 1; did you mean "Elapsed"?`,
+		"2 * 0.75":             `SvcData.xlsx!Arrivals!F2: expression "2 * 0.75": the result 1.5 is not a probability from 0 to 1`,
+	} {
+		if e, problems := read(t, text); e != nil || !strings.Contains(problems, want) {
+			t.Errorf("%q: problems %q; want one at %s", text, problems, want)
+		} else {
+			t.Log(problems)
+		}
 	}
 }
