@@ -186,3 +186,53 @@ func TestRetryProbabilityExpression(t *testing.T) {
 		}
 	}
 }
+
+// Any name that is not a built-in setting is a user parameter: a near miss
+// is a warning, and a problem only one letter away from a built-in that
+// the sheet does not set.
+func TestNearMissesOfBuiltinSettings(t *testing.T) {
+	cases := []struct {
+		row                    string // where the name goes: a new row, or over a built-in
+		name, problem, warning string
+	}{
+		{"13", "Rate", "", `"Rate" is a parameter of your own, not the built-in setting "RAT"`},
+		{"13", "Capacity", "", `"Capacity" is a parameter of your own, not the built-in setting "AppCapacity"`},
+		{"13", "Seeds", "", `"Seeds" is a parameter of your own, not the built-in setting "Seed"`},                  // Seed is set
+		{"13", "AppCapcity", "", `"AppCapcity" is a parameter of your own, not the built-in setting "AppCapacity"`}, // set
+		{"6", "AppCapcity", `"AppCapcity" is not a setting; did you mean "AppCapacity"?`, ""},                       // not set
+		{"9", "TActiv", `"TActiv" is not a setting; did you mean "TActive"?`, ""},
+		{"5", "AppServer", `"AppServer" is not a setting; did you mean "AppServers"?`, ""},
+		{"13", "AppServer", "", `"AppServer" is a parameter of your own`},
+		{"13", "Rho", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+"/A"+tc.row, func(t *testing.T) {
+			m := wbtest.Valid()
+			m.Set(t, "SvcData.xlsx", "Settings", "A"+tc.row, tc.name)
+			m.Set(t, "SvcData.xlsx", "Settings", "B"+tc.row, 3)
+			dir := t.TempDir()
+			m.Write(t, dir)
+			plan, err := Read(dir)
+			if tc.problem != "" {
+				if err == nil || !strings.Contains(err.Error(), "SvcData.xlsx!Settings!A"+tc.row+": "+tc.problem) {
+					t.Errorf("error %v; want %q at A%s", err, tc.problem, tc.row)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			warnings := strings.Join(plan.Warnings, "\n")
+			if tc.warning == "" && strings.Contains(warnings, tc.name) || !strings.Contains(warnings, tc.warning) {
+				t.Errorf("warnings %q; want %q", warnings, tc.warning)
+			}
+			found := false
+			for _, p := range plan.Scenarios[0].Model.Params {
+				found = found || p.Name == tc.name && p.Value == 3
+			}
+			if !found {
+				t.Errorf("no parameter %s = 3 in %+v", tc.name, plan.Scenarios[0].Model.Params)
+			}
+		})
+	}
+}
