@@ -326,9 +326,10 @@ func TestSameSeedSameResult(t *testing.T) {
 	if a.ResponseHist.Quantile(0.99) != b.ResponseHist.Quantile(0.99) {
 		t.Error("two runs with the same seed have different histograms")
 	}
-	a.ResponseHist, b.ResponseHist = nil, nil
+	a.ResponseHist, b.ResponseHist, a.ResponsePercentiles, b.ResponsePercentiles = nil, nil, nil, nil
 	for i := range a.Entities {
 		a.Entities[i].ResponseHist, b.Entities[i].ResponseHist = nil, nil
+		a.Entities[i].ResponsePercentiles, b.Entities[i].ResponsePercentiles = nil, nil
 	}
 	if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
 		t.Error("two runs with the same seed differ")
