@@ -158,6 +158,7 @@ type sim struct {
 	respPct      stats.Percentiles
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
+	outcomes     outcomeBatches
 	measureStart float64
 	// growth watches the number in the system for the stability test.
 	growth stats.Growth
@@ -492,6 +493,7 @@ func (s *sim) result() *Result {
 	r.Response = runSummary(&s.resp, &s.respPct, &s.batches)
 	_, r.ResponseBatchSize = s.batches.Batches()
 	r.ResponseBatches = s.batches.Means()
+	s.outcomes.fill(&r)
 	pct := s.respPct
 	r.ResponsePercentiles = &pct
 	r.ResponseHist = pct.Histogram()
