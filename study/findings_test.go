@@ -192,6 +192,7 @@ func TestPaperFigure8SelectionRules(t *testing.T) {
 			t.Errorf("%s: Cyclic - LBS = %.1f ± %.1f; want Cyclic faster", l, d, hw)
 		}
 		if rnd := get(t, st, "M10-Random", l); rnd.Result.Stable {
+			diff(t, st, "M10-Random", "M10", l)
 			for _, other := range []string{"M10", "M10-Cyclic"} {
 				o, r := get(t, st, other, l).Result.Response, rnd.Result.Response
 				t.Logf("%s: Random mean %.1f sd %.1f, %s mean %.1f sd %.1f", l, r.Mean, r.SD, other, o.Mean, o.SD)
