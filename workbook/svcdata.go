@@ -134,23 +134,23 @@ func (r *reader) readArrivals() {
 		e.Patience, _ = r.dist(t, t.get(rw, "Patience"))
 		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
 		e.Cell = loc(t, nc.ref)
-		isExpr := false
-		c := t.get(rw, "RetryProbability")
-		if _, isNum := parseNumber(c.text); c.bad || c.blank() {
-			// blank: no retries
-		} else if isNum || looksNumeric(c.text) {
-			if v, ok := r.numberCell(t, c, "retry probability"); ok {
+		rp := t.get(rw, "RetryProbability")
+		_, isNum := parseNumber(rp.text)
+		isExpr := !rp.bad && !rp.blank() && !isNum && !looksNumeric(rp.text)
+		switch {
+		case rp.bad || rp.blank(): // no retries
+		case isExpr:
+			// An expression (of Elapsed, TimedOut, attributes, ...):
+			// compiled once the attributes are read.
+			r.retryExprs = append(r.retryExprs, retryExpr{entity: len(r.model.Entities), t: t, c: rp, maxRetriesBlank: t.get(rw, "MaxRetries").blank()})
+		default:
+			if v, ok := r.numberCell(t, rp, "retry probability"); ok {
 				if msg := checkKind(v, rules.Probability); msg != "" {
-					r.errorf(t.file, t.sheet, c.ref, "%s", msg)
+					r.errorf(t.file, t.sheet, rp.ref, "%s", msg)
 				} else {
 					e.RetryProbability = v
 				}
 			}
-		} else {
-			// An expression (of Elapsed, TimedOut, attributes, ...):
-			// compiled once the attributes are read.
-			isExpr = true
-			r.retryExprs = append(r.retryExprs, retryExpr{entity: len(r.model.Entities), t: t, c: c, maxRetriesBlank: t.get(rw, "MaxRetries").blank()})
 		}
 		if c := t.get(rw, "MaxRetries"); !c.blank() {
 			if v, ok := r.wholeCell(t, c, 0, "MaxRetries"); ok {
