@@ -35,8 +35,9 @@ import (
 const partialMagic = "websim-partial\n"
 
 // PartialFormat is the version of the partial-file layout; a merge refuses
-// parts of another version.
-const PartialFormat = 2
+// parts of another version. Format 3 adds each run's percentiles (their
+// intervals) to its record.
+const PartialFormat = 3
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard
