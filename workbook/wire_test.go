@@ -47,6 +47,31 @@ func TestUnitQueueAndMaxAdmittedSettings(t *testing.T) {
 		t.Errorf("Big: UnitQueue %v, MaxAdmitted %d; want FCFS, 0 (none)", big.UnitQueue, big.MaxAdmitted)
 	}
 
+	// As read, the limit holds in a run: with one request admitted at a
+	// time, others wait for entry.
+	m.Set(t, "SvcData.xlsx", "Settings", "B14", 1)
+	dir = t.TempDir()
+	m.Write(t, dir)
+	if plan, err = Read(dir); err != nil {
+		t.Fatal(err)
+	}
+	r, err := engine.Run(plan.Scenarios[0].Model, engine.RunConfig{Seed: 1, Load: 2, Observations: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits := int64(0)
+	for _, a := range r.AppServers {
+		waits += a.AdmissionWaits
+		// One request holds at most 8 units: its own, a Parallel parent's
+		// and one per copy (Cards is at most 6).
+		if a.PeakBusy > 8 {
+			t.Errorf("%s: %d units busy at once with MaxAdmitted 1", a.Name, a.PeakBusy)
+		}
+	}
+	if waits == 0 {
+		t.Error("MaxAdmitted 1: no request waited for entry")
+	}
+
 	// Defaults: FCFS and no limit.
 	plain := wbtest.Valid()
 	dir = t.TempDir()
