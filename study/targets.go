@@ -106,7 +106,8 @@ type TargetResult struct {
 //
 // The intervals: the mean response's from Response.CIHalfWidth95 (batch
 // means for one replication, Student t across replications); a
-// percentile's from the engine's own interval of it where there is one,
+// percentile's from the engine's own interval of it where there is one (p95
+// and p99, in a run and pooled over replications: runPercentileHalfWidth),
 // else Student t across replications; the failed and abandoned shares'
 // from Student t across replications when there are two or more, else
 // from the batch means of the outcome indicators in finishing order.
@@ -266,10 +267,24 @@ func percentileOf(s *engine.Summary, m Measure) float64 {
 const histogramError = 1.0 / 512
 
 // runPercentileHalfWidth is the engine's own 95% half-width of a
-// percentile in s (one run, or replications pooled), NaN when the engine
-// has none for it.
+// percentile in s, NaN when the engine has none for it: for p95 and p99,
+// Summary.P95CIHalfWidth95 and P99CIHalfWidth95 (stats.Percentiles: batch
+// means of the indicator at the estimate, in a run and pooled over
+// replications); p50 and p90 have none in the Summary.
 func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
-	return math.NaN()
+	hw := math.NaN()
+	switch m {
+	case MeasureP95:
+		hw = s.P95CIHalfWidth95
+	case MeasureP99:
+		hw = s.P99CIHalfWidth95
+	}
+	// A figure of 0 is a Summary made without the interval (a zero value),
+	// not a sample with no spread.
+	if !(hw > 0) {
+		return math.NaN()
+	}
+	return hw
 }
 
 // percentileInterval returns a percentile of response time and the
@@ -291,7 +306,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	}
 	n := t.N()
 	if n < 2 {
-		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication; set Replications to 2 or more", m)
+		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (only p95 and p99 have one); set Replications to 2 or more", m)
 	}
 	mean := t.Mean()
 	return mean, stats.StudentT(0.95, int(n)-1)*t.SD()/math.Sqrt(float64(n)) + histogramError*mean, true, ""

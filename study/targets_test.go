@@ -80,14 +80,21 @@ func TestEntityTargetsOneRun(t *testing.T) {
 		{Target{Measure: MeasureFailed, Limit: 0.08}, Holds}, // all requests: about 5%
 		{Target{Entity: "B", Measure: MeasureFailed, Limit: 0.001}, Holds},
 		{Target{Entity: "A", Measure: MeasureAbandoned, Limit: 0.001}, Holds},
+		// Percentiles of one run: p95 and p99 have the engine's interval,
+		// p90 none. B's p95 is 0.2·ln 20 ≈ 0.599, A's ln 20 ≈ 3.0, all
+		// requests' about 2.4.
+		{Target{Entity: "B", Measure: MeasureP95, Limit: 0.7}, Holds},
+		{Target{Measure: MeasureP95, Limit: 0.7}, Fails},
+		{Target{Entity: "A", Measure: MeasureP99, Limit: 4}, Fails},
+		{Target{Entity: "B", Measure: MeasureP90, Limit: 10}, Undecided},
 	})
 	// The figures are the entity's, and they agree with theory: A's mean
 	// service time 1, its failed share 0.1, B's mean 0.2.
 	for _, c := range []struct {
 		r    TargetResult
 		want float64
-	}{{rs[0], 0.2}, {rs[2], 1}, {rs[3], 0.1}} {
-		if math.Abs(c.r.Value-c.want) > 1.5*c.r.HalfWidth95 || c.r.HalfWidth95 <= 0 {
+	}{{rs[0], 0.2}, {rs[2], 1}, {rs[3], 0.1}, {rs[8], 0.2 * math.Log(20)}, {rs[10], math.Log(100)}} {
+		if math.Abs(c.r.Value-c.want) > 1.5*c.r.HalfWidth95+0.005*c.want || c.r.HalfWidth95 <= 0 {
 			t.Errorf("%s: %.4f ± %.4f, theory %.4f", c.r.Target, c.r.Value, c.r.HalfWidth95, c.want)
 		}
 	}
@@ -99,6 +106,9 @@ func TestEntityTargetsOneRun(t *testing.T) {
 	n := float64(a.Completed + a.Failed)
 	if b := 1.96 * math.Sqrt(0.1*0.9/n); rs[3].HalfWidth95 < 0.5*b || rs[3].HalfWidth95 > 2*b {
 		t.Errorf("A's failed share ± %.5f, binomial ± %.5f", rs[3].HalfWidth95, b)
+	}
+	if why := rs[11].Why; why != "no confidence interval for the p90 of one replication (only p95 and p99 have one); set Replications to 2 or more" {
+		t.Errorf("why %q", why)
 	}
 	// B never fails: the half-width is 3/n of B's requests, not of all.
 	b := &run.Result.Entities[1]
@@ -128,6 +138,11 @@ func TestEntityTargetsReplications(t *testing.T) {
 		if math.IsNaN(c.r.HalfWidth95) || math.Abs(c.r.Value-c.want) > 1.5*c.r.HalfWidth95+0.01*c.want {
 			t.Errorf("%s: %.4f ± %.4f, theory %.4f", c.r.Target, c.r.Value, c.r.HalfWidth95, c.want)
 		}
+	}
+	// The p95 judged is the one the results show, the pooled replications'
+	// (with the engine's pooled interval), not a mean of the replications'.
+	if b := run.Result.Entities[1].Response; rs[0].Value != b.P95 || rs[0].HalfWidth95 != b.P95CIHalfWidth95+histogramError*b.P95 {
+		t.Errorf("B's p95 %.5f ± %.5f, its pooled figures %.5f ± %.5f", rs[0].Value, rs[0].HalfWidth95, b.P95, b.P95CIHalfWidth95)
 	}
 }
 
