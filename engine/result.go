@@ -56,6 +56,11 @@ type Result struct {
 	// counts and response figures as the totals, for its requests alone.
 	Entities []EntityResult
 
+	// Timeline is the run over successive intervals of simulated time,
+	// warm-up included, at most TimelineIntervals of them; after Merge, the
+	// first replication's.
+	Timeline []TimelineInterval
+
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult
 	// AppServers has one entry per application server.

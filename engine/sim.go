@@ -159,6 +159,7 @@ type sim struct {
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
 	measureStart float64
+	tl           timeline
 }
 
 // Run simulates one load level of m until cfg.Observations requests have
@@ -257,6 +258,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.tl.init(timelineWidth(m, cfg.Load))
 	if cfg.WarmUp > 0 {
 		// Priority 0 and scheduled first: statistics start before anything
 		// else that happens at the same instant.
@@ -283,6 +285,9 @@ func (s *sim) loop() {
 			return
 		}
 		s.now = ev.t
+		if s.now >= s.tl.next {
+			s.tl.catchUp(s)
+		}
 		s.res.Events++
 		switch ev.kind() {
 		case evArrival:
@@ -518,6 +523,7 @@ func (s *sim) result() *Result {
 	r.Check.Open = s.open
 	r.Check.UnitsHeld = s.unitsHeld()
 	r.Entities = s.entityResults()
+	r.Timeline = s.tl.intervals(s)
 	return &r
 }
 
