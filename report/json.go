@@ -54,6 +54,7 @@ type JSONRun struct {
 	ResponseTime   JSONSummary           `json:"responseTime"`
 	AppUtilization Number                `json:"appUtilization"`
 	Servers        map[string]JSONServer `json:"servers"`
+	Entities       map[string]JSONEntity `json:"entities"`
 	Stable         bool                  `json:"stable"`
 	Events         int64                 `json:"events"`
 	WallSeconds    Number                `json:"wallSeconds"`
@@ -74,6 +75,26 @@ type JSONRun struct {
 	WarmUp              Number                `json:"warmUp"`
 	SimTime             Number                `json:"simTime"`
 	PrecisionCapHit     bool                  `json:"precisionCapHit"`
+	Timeline            []JSONInterval        `json:"timeline"`
+}
+
+// JSONEntity is one entity's (request type's) figures in a run.
+type JSONEntity struct {
+	Arrivals     int64       `json:"arrivals"`
+	Completed    int64       `json:"completed"`
+	Failed       int64       `json:"failed"`
+	Abandoned    int64       `json:"abandoned"`
+	ResponseTime JSONSummary `json:"responseTime"`
+}
+
+// JSONInterval is one interval of a run's timeline (an extra).
+type JSONInterval struct {
+	Start          Number `json:"start"`
+	End            Number `json:"end"`
+	Completed      int64  `json:"completed"`
+	MeanResponse   Number `json:"meanResponse"`
+	InSystem       Number `json:"inSystem"`
+	AppUtilization Number `json:"appUtilization"`
 }
 
 // JSONSummary describes a sample of times; n, min and max are extras.
@@ -171,6 +192,17 @@ func jsonRun(run *study.Run) JSONRun {
 	}
 	for i := range r.AppServers {
 		out.AppServers[appName(i)] = jsonServer(&r.AppServers[i])
+	}
+	out.Entities = map[string]JSONEntity{}
+	for i := range r.Entities {
+		e := &r.Entities[i]
+		out.Entities[e.Name] = JSONEntity{Arrivals: e.Arrivals, Completed: e.Completed, Failed: e.Failed,
+			Abandoned: e.Abandoned, ResponseTime: jsonSummary(&e.Response)}
+	}
+	out.Timeline = []JSONInterval{}
+	for _, iv := range r.Timeline {
+		out.Timeline = append(out.Timeline, JSONInterval{Number(iv.Start), Number(iv.End), iv.Completed,
+			Number(iv.MeanResponse()), Number(iv.InSystem), Number(iv.AppUtilization)})
 	}
 	return out
 }
