@@ -155,4 +155,3 @@ func countUnstable(s *study.Study) int {
 	}
 	return n
 }
-
