@@ -75,7 +75,9 @@ type JSONRun struct {
 	WarmUp              Number                `json:"warmUp"`
 	SimTime             Number                `json:"simTime"`
 	PrecisionCapHit     bool                  `json:"precisionCapHit"`
-	Timeline            []JSONInterval        `json:"timeline"`
+	// Targets are the Targets sheet's rows judged at this run.
+	Targets  []JSONTarget   `json:"targets"`
+	Timeline []JSONInterval `json:"timeline"`
 }
 
 // JSONEntity is one entity's (request type's) figures in a run.
@@ -155,7 +157,9 @@ func NewJSONStudy(s *study.Study) *JSONStudy {
 		}
 	}
 	for i := range s.Runs {
-		doc.Runs = append(doc.Runs, jsonRun(&s.Runs[i]))
+		jr := jsonRun(&s.Runs[i])
+		jr.Targets = jsonTargets(study.Judge(s.Targets, &s.Runs[i]))
+		doc.Runs = append(doc.Runs, jr)
 	}
 	return doc
 }
