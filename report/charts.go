@@ -24,11 +24,11 @@ type metric struct {
 func chartMetrics(unit string) []metric {
 	u := unitSuffix(unit)
 	return []metric{
-		{"mean response time", "Mean response" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }},
-		{"95th percentile of response time", "P95 response" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }},
-		{"standard deviation of response time", "SD of response" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }},
-		{"application-server utilization", "App utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }},
-		{"share of failed requests", "Failed requests", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }},
+		{"mean response time", "Mean" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }},
+		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }},
+		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }},
+		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }},
+		{"share of failed requests", "Failed", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }},
 	}
 }
 
@@ -48,9 +48,9 @@ const (
 	otherScenarios = "Other scenarios"
 )
 
-// chartGroups lists the study's chart groups in the order they first
+// groups lists the study's chart groups in the order they first
 // appear, each split into parts of at most xlsx.MaxSeries scenarios.
-func chartGroups(s *study.Study) []chartGroup {
+func groups(s *study.Study) []chartGroup {
 	var order []string
 	members := map[string][]string{}
 	for _, sc := range s.Scenarios {
@@ -90,60 +90,70 @@ func (g chartGroup) title() string {
 	return g.name
 }
 
-// Chart sizes and the grid they stand in, to the right of the data: a row
-// of charts per group, a chart per measure across.
+// Chart sizes and the grid they stand in, from A1: per chart group a
+// heading row, then its charts two across; the data blocks stand to the
+// right of the grid.
 const (
-	chartWidth     = 520
+	chartWidth     = 560
 	chartHeight    = 300
 	chartRows      = 16 // rows of 20 px a chart takes, a gap included
 	chartCols      = 8  // columns of chartColWidth a chart takes, a gap included
-	chartColWidth  = 9.5
+	chartsAcross   = 2
+	chartColWidth  = 11
 	dataColWidth   = 12
 	loadColWidth   = 16
 	maxNoteEntries = 4
 )
 
-// writeCharts writes one data block per measure (a title row, a header row
-// "Load, scenario...", a row per load labelled with its arrival rate) down
-// column A, and to the right a line chart per chart group and measure. A
-// run that is unstable, or that has no value, leaves its cell blank: a gap
-// in its line, named in the chart's note. A measure whose values are all
-// 0 or blank (no failures) gets no chart.
+// block is where one measure's data stand on the Charts sheet.
+type block struct {
+	m           metric
+	hdr         int // 1-based row of the header
+	first, last int // 1-based rows of the loads
+	// values are, per scenario, the values drawn.
+	values map[string][]float64
+}
+
+// writeCharts writes, from A1, per chart group a heading and a line chart
+// per measure, and to the right one data block per measure (a title row,
+// a header row "Load, scenario...", a row per load labelled with its
+// arrival rate) that the charts draw. A run that is unstable, or that has
+// no value, leaves its cell blank: a gap in its line, named in the chart's
+// note. A measure whose values in a group are all 0 or blank (no failures)
+// gets no chart there.
 func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	runs := map[[2]string]*study.Run{}
 	for i := range s.Runs {
 		runs[[2]string{s.Runs[i].Scenario, s.Runs[i].Load}] = &s.Runs[i]
 	}
+	dataCol := chartsAcross*chartCols + 2 // 1-based column of the blocks' Load
 	scCol := map[string]int{}
 	for j, sc := range s.Scenarios {
-		scCol[sc] = j + 1 // 0-based column of the scenario in every block
+		scCol[sc] = dataCol + j // 0-based column of the scenario in every block
 	}
-	groups := chartGroups(s)
-	firstChartCol := len(s.Scenarios) + 3 // a blank column after the data
+	var blocks []block
 	row := 1
-	for k, m := range chartMetrics(s.TimeUnit) {
-		title := strings.ToUpper(m.name[:1]) + m.name[1:]
-		b.SetCell(sheet, cellName(1, row), title+" (chart data)")
-		b.SetStyle(sheet, cellName(1, row), cellName(1, row), xlsx.Title)
-		hdr := row + 1
-		b.SetCell(sheet, cellName(1, hdr), "Load (arrival rate)")
+	for _, m := range chartMetrics(s.TimeUnit) {
+		bl := block{m: m, hdr: row + 1, first: row + 2, last: row + 1 + len(s.Loads), values: map[string][]float64{}}
+		title := upperFirst(m.name)
+		b.SetCell(sheet, cellName(dataCol, row), title+" (chart data)")
+		b.SetStyle(sheet, cellName(dataCol, row), cellName(dataCol, row), xlsx.Title)
+		b.SetCell(sheet, cellName(dataCol, bl.hdr), "Load (arrival rate)")
 		for j, sc := range s.Scenarios {
-			b.SetCell(sheet, cellName(j+2, hdr), sc)
+			b.SetCell(sheet, cellName(dataCol+j+1, bl.hdr), sc)
 		}
-		b.SetStyle(sheet, cellName(1, hdr), cellName(len(s.Scenarios)+1, hdr), xlsx.Header)
-		first, last := hdr+1, hdr+len(s.Loads)
-		values := map[string][]float64{} // per scenario, the values drawn
+		b.SetStyle(sheet, cellName(dataCol, bl.hdr), cellName(dataCol+len(s.Scenarios), bl.hdr), xlsx.Header)
 		for i, load := range s.Loads {
-			b.SetCell(sheet, cellName(1, first+i), loadLabel(load, rateAt(s, i), s.TimeUnit))
+			b.SetCell(sheet, cellName(dataCol, bl.first+i), loadLabel(load, rateAt(s, i), s.TimeUnit))
 			for j, sc := range s.Scenarios {
 				run := runs[[2]string{sc, load}]
 				if run == nil || !run.Result.Stable {
 					continue
 				}
 				v := m.value(&run.Result)
-				b.SetCell(sheet, cellName(j+2, first+i), v)
+				b.SetCell(sheet, cellName(dataCol+j+1, bl.first+i), v)
 				if x, ok := v.(float64); ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
-					values[sc] = append(values[sc], x)
+					bl.values[sc] = append(bl.values[sc], x)
 				}
 			}
 		}
@@ -152,55 +162,74 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			numFmt = xlsx.Share
 		}
 		if len(s.Loads) > 0 && len(s.Scenarios) > 0 {
-			b.SetStyle(sheet, cellName(2, first), cellName(len(s.Scenarios)+1, last), numFmt)
+			b.SetStyle(sheet, cellName(dataCol+1, bl.first), cellName(dataCol+len(s.Scenarios), bl.last), numFmt)
 		}
-		if err := b.Err(); err != nil {
-			return err
+		blocks = append(blocks, bl)
+		row = bl.last + 2
+	}
+	if err := b.Err(); err != nil {
+		return err
+	}
+	top := 1 // the row of the next group's heading
+	for _, g := range groups(s) {
+		if len(s.Loads) == 0 {
+			break
 		}
-		for gi, g := range groups {
-			if len(s.Loads) == 0 {
-				break
-			}
+		b.SetCell(sheet, cellName(1, top), g.title()+": "+strings.Join(g.scenarios, ", "))
+		b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
+		slot := 0
+		for _, bl := range blocks {
 			var series []xlsx.Series
 			var drawn []float64
 			for _, sc := range g.scenarios {
 				col := scCol[sc]
 				series = append(series, xlsx.Series{
-					Name:       xlsx.AbsRange(sheet, col, hdr, hdr),
-					Categories: xlsx.AbsRange(sheet, 0, first, last),
-					Values:     xlsx.AbsRange(sheet, col, first, last),
+					Name:       xlsx.AbsRange(sheet, col, bl.hdr, bl.hdr),
+					Categories: xlsx.AbsRange(sheet, dataCol-1, bl.first, bl.last),
+					Values:     xlsx.AbsRange(sheet, col, bl.first, bl.last),
 				})
-				drawn = append(drawn, values[sc]...)
+				drawn = append(drawn, bl.values[sc]...)
 			}
-			if !m.always && allZero(drawn) {
+			if !bl.m.always && allZero(drawn) {
 				continue
 			}
-			chartTitle := title
+			chartTitle := upperFirst(bl.m.name)
 			if g.name != allScenarios || g.parts > 1 {
-				chartTitle = g.title() + ": " + m.name
+				chartTitle = g.title() + ": " + bl.m.name
 			}
-			anchor := cellName(firstChartCol+k*chartCols, 1+gi*chartRows)
+			anchor := cellName(1+(slot%chartsAcross)*chartCols, top+1+(slot/chartsAcross)*chartRows)
+			rotate := 0
+			if len(s.Loads) > 6 {
+				rotate = -45
+			}
 			if err := b.AddChart(sheet, anchor, xlsx.Chart{
 				Kind: xlsx.LineChart, Series: series, Markers: true,
 				Title: chartTitle, Note: chartNote(s, runs, g),
-				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: m.axis, YFormat: axisFormat(drawn, m.percent),
-				Width: chartWidth, Height: chartHeight, Legend: "right",
+				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: bl.m.axis, YFormat: axisFormat(drawn, bl.m.percent),
+				XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
 				AltText: chartTitle + " against load, one line per scenario",
 			}); err != nil {
 				return fmt.Errorf("chart %q: %w", chartTitle, err)
 			}
+			slot++
 		}
-		row = last + 2
+		top += 1 + (slot+chartsAcross-1)/chartsAcross*chartRows
 	}
-	b.ColWidths(sheet, 0, loadColWidth)
+	for j := range chartsAcross * chartCols {
+		b.ColWidths(sheet, j, chartColWidth)
+	}
+	b.ColWidths(sheet, dataCol-1, loadColWidth)
 	for j := range s.Scenarios {
-		b.ColWidths(sheet, j+1, dataColWidth)
+		b.ColWidths(sheet, dataCol+j, dataColWidth)
 	}
-	for j := range len(chartMetrics(s.TimeUnit)) * chartCols {
-		b.ColWidths(sheet, firstChartCol-1+j, chartColWidth)
+	if top > 1 {
+		b.PrintCharts(sheet, "A1", cellName(chartsAcross*chartCols+1, top))
 	}
 	return b.Err()
 }
+
+// upperFirst capitalizes the first letter of a measure's name.
+func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
 // chartNote says which points of a group's charts are gaps because their
 // run was not stable, and why the group was split; "" when neither.

@@ -71,18 +71,18 @@ func TestChartGroups(t *testing.T) {
 	// Without a Chart column: one group, split evenly into charts of at
 	// most 8 lines.
 	s := &study.Study{Scenarios: names(10)}
-	if got, want := list(chartGroups(s)), []part{{"All scenarios (1 of 2)", 5}, {"All scenarios (2 of 2)", 5}}; !slices.Equal(got, want) {
+	if got, want := list(groups(s)), []part{{"All scenarios (1 of 2)", 5}, {"All scenarios (2 of 2)", 5}}; !slices.Equal(got, want) {
 		t.Errorf("10 scenarios, no groups: %v, want %v", got, want)
 	}
 	s = &study.Study{Scenarios: names(8)}
-	if got, want := list(chartGroups(s)), []part{{"All scenarios", 8}}; !slices.Equal(got, want) {
+	if got, want := list(groups(s)), []part{{"All scenarios", 8}}; !slices.Equal(got, want) {
 		t.Errorf("8 scenarios, no groups: %v, want %v", got, want)
 	}
 	// Groups in order of first appearance; a scenario in two groups is
 	// drawn in both; one without a Chart cell goes to Other scenarios.
 	s = &study.Study{Scenarios: []string{"P10", "S10", "M10", "M10-Cyclic", "Extra"},
 		Charts: map[string][]string{"P10": {"Fig 7"}, "S10": {"Fig 7"}, "M10": {"Fig 7", "Fig 8"}, "M10-Cyclic": {"Fig 8"}}}
-	if got, want := list(chartGroups(s)), []part{{"Fig 7", 3}, {"Fig 8", 2}, {"Other scenarios", 1}}; !slices.Equal(got, want) {
+	if got, want := list(groups(s)), []part{{"Fig 7", 3}, {"Fig 8", 2}, {"Other scenarios", 1}}; !slices.Equal(got, want) {
 		t.Errorf("groups: %v, want %v", got, want)
 	}
 }

@@ -24,7 +24,8 @@ const (
 
 // writeTimeline writes every run's timeline (engine.Result.Timeline: at
 // most engine.TimelineIntervals intervals a run, warm-up included), a row
-// per interval, and beside it scatter charts over simulated time: the
+// per interval, and beside it, one under the other, scatter charts over
+// simulated time (the sheet's print area): the
 // requests in the system and the mean response of the baseline scenario
 // (the first) at each of its loads, and the requests in the system of the
 // first unstable runs, so that a warm-up, a growing queue or a deadlock
@@ -92,13 +93,19 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		}
 		charts = append(charts, c)
 	}
-	anchorCol := len(cols) + 2
+	// The charts stand in one column right of the table; printing the
+	// sheet prints them (the table is for reading on screen and filtering).
+	anchorCol := len(cols) + 1
 	for i, c := range charts {
-		anchor := xlsx.CellName(anchorCol+(i%2)*chartCols, 2+(i/2)*chartRows)
+		anchor := xlsx.CellName(anchorCol, 2+i*chartRows)
 		if err := b.AddChart(sheet, anchor, c); err != nil {
 			return fmt.Errorf("chart %q: %w", c.Title, err)
 		}
 	}
+	for j := range chartCols {
+		b.ColWidths(sheet, anchorCol+j, chartColWidth)
+	}
+	b.PrintCharts(sheet, xlsx.CellName(anchorCol, 1), xlsx.CellName(anchorCol+chartCols, 2+len(charts)*chartRows))
 	return b.Err()
 }
 
@@ -124,7 +131,7 @@ func timelineChart(sheet, title, axis string, col int, runs []timelineRun, u str
 		}
 	}
 	return xlsx.Chart{
-		Kind: xlsx.ScatterChart, Series: series, Title: title, Markers: true,
+		Kind: xlsx.ScatterChart, Series: series, Title: title, Markers: true, MarkerSize: 4,
 		XTitle: "Simulated time" + u + ", end of interval", YTitle: axis,
 		YFormat: axisFormat(values, false), XFormat: "#,##0",
 		Width: chartWidth, Height: chartHeight, Legend: "right",

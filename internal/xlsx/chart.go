@@ -1,6 +1,10 @@
 package xlsx
 
-import "github.com/xuri/excelize/v2"
+import (
+	"fmt"
+
+	"github.com/xuri/excelize/v2"
+)
 
 // ChartKind is the kind of a chart.
 type ChartKind int
@@ -60,6 +64,11 @@ type Chart struct {
 	// Markers draws a marker at each point of a line, its shape the
 	// series' own.
 	Markers bool
+	// MarkerSize is the markers' size in points (0: 6).
+	MarkerSize int
+	// XRotate turns the x axis labels by this many degrees (-90..90;
+	// negative: rising to the right), so that long labels need not wrap.
+	XRotate int
 	// AltText describes the chart for screen readers.
 	AltText string
 }
@@ -82,7 +91,11 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 		cs := excelize.ChartSeries{Name: s.Name, Categories: s.Categories, Values: s.Values,
 			Fill: fill, Line: excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75}}
 		if c.Markers {
-			cs.Marker = excelize.ChartMarker{Symbol: shape, Size: 6, Fill: fill,
+			size := c.MarkerSize
+			if size == 0 {
+				size = 6
+			}
+			cs.Marker = excelize.ChartMarker{Symbol: shape, Size: size, Fill: fill,
 				Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: fill, Width: 0.75}}
 		} else {
 			cs.Marker = excelize.ChartMarker{Symbol: "none"}
@@ -128,8 +141,29 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 	if c.YFormat != "" {
 		chart.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.YFormat}
 	}
+	if c.XRotate != 0 {
+		chart.XAxis.Alignment.TextRotation = c.XRotate
+	}
 	if c.XFormat != "" {
 		chart.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.XFormat}
 	}
 	return b.keep(b.f.AddChart(sheet, anchor, chart))
+}
+
+// PrintCharts sets a sheet of charts up for printing: landscape, the cells
+// from..to (A1 names, the charts' area) as the print area, fitted to one
+// page wide and as many pages tall as it takes.
+func (b *Book) PrintCharts(sheet, from, to string) error {
+	landscape, wide, tall, fit := "landscape", 1, 0, true
+	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall})); err != nil {
+		return err
+	}
+	if err := b.keep(b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit})); err != nil {
+		return err
+	}
+	abs := func(ref string) string {
+		col, row, _ := excelize.SplitCellName(ref)
+		return fmt.Sprintf("$%s$%d", col, row)
+	}
+	return b.Define(DefinedName{Name: "_xlnm.Print_Area", RefersTo: QuoteSheet(sheet) + "!" + abs(from) + ":" + abs(to), Scope: sheet})
 }
