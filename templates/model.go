@@ -358,7 +358,7 @@ func ColumnNote(sheet, header string) string {
 	case "<entity>":
 		cols = routeColumns
 	case "Experiments":
-		cols = []column{scenarioColumn}
+		cols = []column{scenarioColumn, chartColumn}
 	case "<service>":
 		cols = stepColumns
 	}
