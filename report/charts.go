@@ -97,7 +97,7 @@ const (
 	chartWidth     = 560
 	chartHeight    = 300
 	chartRows      = 16 // rows of 20 px a chart takes, a gap included
-	chartCols      = 8  // columns of chartColWidth a chart takes, a gap included
+	chartCols      = 9  // columns of chartColWidth a chart takes, a gap included
 	chartsAcross   = 2
 	chartColWidth  = 11
 	dataColWidth   = 12
@@ -270,7 +270,8 @@ func allZero(xs []float64) bool {
 }
 
 // axisFormat is a number format for an axis over values: as many decimals
-// as the step between axis labels (about a fifth of the values' span)
+// as the step between axis labels (Excel takes about a fifth of the axis,
+// which is wider than the values: taken here as 2/5 of their span)
 // needs to tell the labels apart, no more: "#,##0" for response times of
 // hundreds of ms, "0.0%" for failure shares between 2% and 3%.
 func axisFormat(values []float64, percent bool) string {
@@ -282,7 +283,7 @@ func axisFormat(values []float64, percent bool) string {
 	if percent {
 		scale = 100
 	}
-	step := (hi - lo) * scale / 5
+	step := (hi - lo) * scale / 2.5
 	if !(step > 0) { // one value: enough decimals for it
 		step = math.Abs(hi) * scale / 2
 	}
