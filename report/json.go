@@ -108,9 +108,13 @@ type JSONSummary struct {
 	P95           Number `json:"p95"`
 	P99           Number `json:"p99"`
 	CIHalfWidth95 Number `json:"ciHalfWidth95"`
-	N             int64  `json:"n"`
-	Min           Number `json:"min"`
-	Max           Number `json:"max"`
+	// P95CIHalfWidth95 and P99CIHalfWidth95 are the 95% half-widths of
+	// P95 and P99 (engine.Summary's).
+	P95CIHalfWidth95 Number `json:"p95CiHalfWidth95"`
+	P99CIHalfWidth95 Number `json:"p99CiHalfWidth95"`
+	N                int64  `json:"n"`
+	Min              Number `json:"min"`
+	Max              Number `json:"max"`
 }
 
 // JSONServer is one server's figures; the contract names utilization,
@@ -214,11 +218,12 @@ func jsonRun(run *study.Run) JSONRun {
 func jsonSummary(s *engine.Summary) JSONSummary {
 	if s.N == 0 {
 		nan := Number(math.NaN())
-		return JSONSummary{nan, nan, nan, nan, nan, nan, nan, 0, nan, nan}
+		return JSONSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, 0, nan, nan}
 	}
 	return JSONSummary{
 		Mean: Number(s.Mean), SD: Number(s.SD), P50: Number(s.P50), P90: Number(s.P90),
 		P95: Number(s.P95), P99: Number(s.P99), CIHalfWidth95: Number(s.CIHalfWidth95),
+		P95CIHalfWidth95: Number(s.P95CIHalfWidth95), P99CIHalfWidth95: Number(s.P99CIHalfWidth95),
 		N: s.N, Min: Number(s.Min), Max: Number(s.Max),
 	}
 }

@@ -122,7 +122,9 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"P50" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50 })},
 		{"P90" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P90 })},
 		{"P95" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95 })},
+		{"P95 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95CIHalfWidth95 })},
 		{"P99" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99 })},
+		{"P99 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99CIHalfWidth95 })},
 		{"CI half-width 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
 		{"Diff from " + base + u, fTime, func(run *study.Run) any {
 			if run.Diff == nil {
@@ -213,7 +215,8 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 		column{"Entity", fText}, column{"Arrivals", fCount}, column{"Completed", fCount},
 		column{"Failed", fCount}, column{"Abandoned", fCount}, column{"Failure share", fShare},
 		column{"Mean" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P90" + u, fTime},
-		column{"P95" + u, fTime}, column{"P99" + u, fTime}, column{"CI half-width 95%" + u, fTime},
+		column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
+		column{"CI half-width 95%" + u, fTime},
 	)
 	var rows [][]any
 	var unstable []bool
@@ -230,7 +233,8 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 			rows = append(rows, append(runCells(run), e.Name, float64(e.Arrivals), float64(e.Completed),
 				float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
 				resp(e.Response.Mean), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P90),
-				resp(e.Response.P95), resp(e.Response.P99), resp(e.Response.CIHalfWidth95)))
+				resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95),
+				resp(e.Response.CIHalfWidth95)))
 			unstable = append(unstable, !run.Result.Stable)
 		}
 	}
