@@ -146,7 +146,11 @@ func writeSummary(w *xlsx.Book, s string, r *Report) {
 	}
 	rows = append(rows, line("all", "", r.All))
 	writeRows(w, s, 1, header, rows)
-	w.ColWidths(s, 0, 12)
+	capWidth := 10
+	for j := range p.Types {
+		capWidth = max(capWidth, len(joinInts(r.Capacity[j]))+2)
+	}
+	w.ColWidths(s, 1, float64(capWidth))
 	row := len(rows) + 3
 	for _, o := range r.Overloads() {
 		w.SetCell(s, xlsx.CellName(0, row), o.String())
@@ -247,9 +251,11 @@ func writeChart(w *xlsx.Book, s string, r *Report) {
 	w.AddChart(s, xlsx.ColumnName(len(p.Types)+2)+"3", xlsx.Chart{
 		Kind: xlsx.ColumnChart, Series: series, Width: 720, Height: 400, Legend: "bottom",
 		Title: "Requests that waited, per type and server", XTitle: "Server", YTitle: "Waited (share of requests)",
-		YFormat: shareFormat(waited),
+		YFormat: shareFormat(waited), Note: overloadNote(r),
 	})
 	w.ColWidths(s, 0, 12)
+	// The data and the chart (720 × 400 px) on one landscape page.
+	w.PrintCharts(s, "A1", xlsx.CellName(len(p.Types)+2+12, max(3+p.Servers, 3+21)))
 }
 
 // NewResultsWorkbook returns a new workbook holding the parameters of r
@@ -279,4 +285,17 @@ func shareFormat(xs []float64) string {
 		return "0.0%"
 	}
 	return "0.00%"
+}
+
+// overloadNote is the chart's note when a type is overloaded, else "".
+func overloadNote(r *Report) string {
+	os := r.Overloads()
+	if len(os) == 0 {
+		return ""
+	}
+	var types []string
+	for _, o := range os {
+		types = append(types, o.Type)
+	}
+	return "Overloaded (" + strings.Join(types, ", ") + "): queues grow with the run; see " + SummarySheet
 }

@@ -138,6 +138,10 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 		Format:       excelize.GraphicOptions{AltText: c.AltText},
 	}
 	chart.YAxis.MajorGridLines = true
+	if c.Kind == ColumnChart {
+		zero := 0.0 // a bar is read by its length: from 0
+		chart.YAxis.Minimum = &zero
+	}
 	if c.YFormat != "" {
 		chart.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.YFormat}
 	}
