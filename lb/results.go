@@ -2,6 +2,7 @@ package lb
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,6 +103,11 @@ func writeRows(w *xlsx.Book, s string, top int, header []string, rows [][]cell) 
 		width := 10.0
 		for _, word := range strings.Fields(h) {
 			width = max(width, float64(len(word))+2)
+		}
+		for _, row := range rows {
+			if i < len(row) {
+				width = max(width, float64(shownWidth(row[i]))+2)
+			}
 		}
 		w.ColWidths(s, i, width)
 	}
@@ -298,4 +304,22 @@ func overloadNote(r *Report) string {
 		types = append(types, o.Type)
 	}
 	return "Overloaded (" + strings.Join(types, ", ") + "): queues grow with the run; see " + SummarySheet
+}
+
+// shownWidth is about how many characters a cell shows in its format
+// (1,234,567.890 for Time), so that no column shows ###.
+func shownWidth(c cell) int {
+	x, ok := c.v.(float64)
+	if !ok {
+		return len(fmt.Sprint(c.v))
+	}
+	digits := len(strconv.FormatFloat(math.Abs(math.Trunc(x)), 'f', 0, 64))
+	n := digits + (digits-1)/3 + 1 // separators and a sign
+	switch c.format {
+	case xlsx.Time:
+		n += 4
+	case xlsx.Share:
+		n = len(strconv.FormatFloat(math.Abs(x)*100, 'f', 1, 64)) + 2
+	}
+	return n
 }
