@@ -44,6 +44,10 @@ type reader struct {
 	nests      []nestRef
 	ratCache   map[string]engine.Number
 	loadsCache map[string][]int
+	// blankArrivals are blank load cells; unknownServers the servers steps
+	// name when there is no ServerInfo sheet.
+	blankArrivals  []blankArrival
+	unknownServers []string
 }
 
 // serviceRef is a cell naming a service, checked once ProcData is read.
@@ -100,8 +104,12 @@ func (r *reader) read() *study.Plan {
 	sheets := r.loadServices()
 	r.readAttributes(attrs)
 	r.readServices(sheets)
+	r.checkServerColumns(sheets)
 	r.checkNesting()
 	scenarios := r.readExperiments()
+	r.checkMissingSheets()
+	r.checkBlankArrivals(scenarios)
+	r.checkBudget(scenarios)
 	r.warnUnusedSheets()
 
 	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,

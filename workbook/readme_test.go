@@ -19,7 +19,11 @@ func TestREADMESettingsTable(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("README.md lacks the settings table between %q and %q", begin, end)
 	}
-	if got, want := text[i+len(begin):j], SettingsMarkdown(); got != want {
+	if got, want := text[i+len(begin):j], SettingsMarkdown(); got != want && *update {
+		if err := os.WriteFile("../README.md", []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if got != want {
 		t.Errorf("README.md's settings table differs from SettingsMarkdown(); put this between the markers:\n%s", want)
 	}
 }
