@@ -50,7 +50,7 @@ var limitHints = map[string]string{
 
 // limitMessage is the message for a value above its limit.
 func limitMessage(name string, v, limit float64) string {
-	msg := fmt.Sprintf("%s %s exceeds the limit of %s; expected a whole number up to %s", name, formatNumber(v), formatNumber(limit), formatNumber(limit))
+	msg := fmt.Sprintf("%s %s exceeds the limit of %d; expected a whole number up to %d", name, formatNumber(v), int64(limit), int64(limit))
 	if h := limitHints[name]; h != "" {
 		msg += " (" + h + ")"
 	}
@@ -89,9 +89,17 @@ func (r *reader) checkBudget(scenarios []scenarioRow) {
 	for _, sc := range scenarios {
 		s := &sc.st
 		if units := int64(s.app.Servers) * int64(s.app.Capacity); units > MaxAppUnits {
+			// The cell of the scenario's own row if it has one, else the
+			// larger of the two against its limit.
 			name := "AppServers"
-			if _, ok := s.cells["AppCapacity"]; ok && s.app.Capacity > s.app.Servers {
+			if float64(s.app.Capacity)/MaxAppCapacity > float64(s.app.Servers)/MaxAppServers {
 				name = "AppCapacity"
+			}
+			for _, n := range []string{"AppServers", "AppCapacity"} {
+				if c, ok := s.cells[n]; ok && c[1] != "Settings" {
+					name = n
+					break
+				}
 			}
 			file, sheet, ref := r.cellOf(s, name)
 			once(file, sheet, ref, "scenario %s has %d application servers of %d units, %d units in all, more than the limit of %d; expected fewer servers or units (AppServers × AppCapacity at most %d)",
