@@ -3,8 +3,8 @@ package xlsx
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 )
 
