@@ -12,7 +12,7 @@ import (
 const (
 	// MaxAppUnits bounds AppServers × AppCapacity, the AppRes units of a
 	// run.
-	MaxAppUnits = 100_000
+	MaxAppUnits = 1_000_000
 	// MaxServerCapacity bounds an external server's Capacity.
 	MaxServerCapacity = 1_000_000
 	// MaxCount bounds a Nested step's Count (each of its services is run

@@ -17,8 +17,10 @@ const (
 	MaxAppServers = 10_000
 	// MaxAppCapacity bounds AppCapacity.
 	MaxAppCapacity = 100_000
-	// MaxAppUnits bounds AppServers × AppCapacity in each scenario.
-	MaxAppUnits = engine.MaxAppUnits
+	// MaxAppUnits bounds AppServers × AppCapacity in each scenario (the
+	// engine holds up to 50 requests a unit before it calls a run
+	// unstable; models built in code may go to engine.MaxAppUnits).
+	MaxAppUnits = 100_000
 	// MaxServerCapacity bounds a ServerInfo Capacity.
 	MaxServerCapacity = engine.MaxServerCapacity
 	// MaxCount bounds a Count (a constant is refused when read; an
