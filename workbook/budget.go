@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // Limits on every size that a study's memory or time grows with. A model
@@ -176,4 +177,42 @@ func splitCell(loc string) (file, sheet, ref string) {
 		return loc, "", ""
 	}
 	return loc[:i], loc[i+1 : j], loc[j+1:]
+}
+
+// Limit is one documented bound on a model's size.
+type Limit struct {
+	// What is the size bounded, Max its largest value, Why what grows
+	// with it.
+	What string
+	Max  int
+	Why  string
+}
+
+// Limits lists the bounds a model is checked against when it is read (the
+// README and `websim help sheets` show this list).
+func Limits() []Limit {
+	return []Limit{
+		{"AppServers", MaxAppServers, "memory per server"},
+		{"AppCapacity", MaxAppCapacity, "memory per unit"},
+		{"AppServers × AppCapacity, in each scenario", MaxAppUnits, "memory: up to 50 requests a unit are held before a run is called unstable"},
+		{"Capacity of a ServerInfo server", MaxServerCapacity, "memory per unit"},
+		{"Count of a nested step (a constant; an expression fails its request beyond it)", MaxCount, "memory: each run of a service, in parallel all at once"},
+		{"Observations (and --observations)", MaxObservations, "time"},
+		{"Replications", MaxReplications, "memory: each run's results are kept until the workbook is written"},
+		{"runs of a study: scenarios × loads × replications", MaxRuns, "memory, as Replications"},
+		{"requests arriving during WarmUp (WarmUp × the load's arrival rate)", MaxWarmUpArrivals, "time: a warm-up is simulated in full"},
+		{"a chain of formulas websim computes itself (no value saved by Excel)", xlsx.MaxFormulaDepth, "the formula engine's stack"},
+	}
+}
+
+// LimitsMarkdown is the README's table of limits, made from Limits (a
+// test keeps the README equal to it).
+func LimitsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| size | at most | what grows with it |\n|---|---|---|\n")
+	for _, l := range Limits() {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.What, thousands(l.Max), l.Why)
+	}
+	b.WriteString("| an inter-arrival time's mean × Observations | 1e290 | the clock: past it, adding a time no longer moves it |\n")
+	return b.String()
 }
