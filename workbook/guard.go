@@ -148,9 +148,9 @@ func (r *reader) checkSteps(t *table, svc *engine.Service) {
 		}
 		what := "processes on the application server"
 		if st.Kind == engine.Call {
-			what = "calls server " + r.model.Servers[max(st.Server, 0)].Name
-			if st.Server < 0 {
-				what = "calls a server"
+			what = "calls a server"
+			if st.Server >= 0 && st.Server < len(r.model.Servers) {
+				what = "calls server " + r.model.Servers[st.Server].Name
 			}
 		}
 		r.errorf(t.file, t.sheet, c.ref, "step %s %s but its ProcTime is blank; expected a time such as Exp(20) (0 for none)", stepLabel(st.Name, rw), what)

@@ -101,6 +101,10 @@ var hostileCases = []struct {
 	{name: "renamed ServerInfo", change: rename("ServerInfo", "Backends"),
 		want:    []string{`SvcData.xlsx!ServerInfo: missing sheet; expected a sheet "ServerInfo" with the servers the steps call (GWay, MTC) (sheet "Backends" has its columns: rename it ServerInfo)`},
 		notWant: []string{"unknown server"}},
+	{name: "a call to an unknown server without ProcTime and without ServerInfo", change: func(t *testing.T, m *wbtest.Model) {
+		m.Remove(t, "SvcData.xlsx", "ServerInfo")
+		m.Set(t, "ProcData.xlsx", "Start", "B2", nil)
+	}, want: []string{`ProcData.xlsx!Start!B2: step "Auth" calls a server but its ProcTime is blank`, `SvcData.xlsx!ServerInfo: missing sheet; expected a sheet "ServerInfo" with the servers the steps call (GWay, MTC)`}},
 	{name: "renamed Settings", change: rename("Settings", "Parameters"),
 		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" (sheet "Parameters" has its columns Name and Value`}},
 	{name: "decimal comma in a distribution", change: set("ProcData.xlsx", "Start", "B2", "Exp(1,5)"),
