@@ -28,6 +28,8 @@ func TestHostileCommandLines(t *testing.T) {
 	}{
 		{name: "observations beyond the limit", args: []string{"run", "MODEL", "--observations", "9223372036854775807"},
 			code: 2, stderr: "--observations 9223372036854775807 exceeds the limit of 100000000"},
+		{name: "size beyond the AppServers limit", args: []string{"size", "MODEL", "--vary", "AppServers", "--max", "1000000000"},
+			code: 2, stderr: "--min/--max beyond the limit of 10000 for AppServers"},
 		{name: "observations 0", args: []string{"run", "MODEL", "--observations", "0"},
 			code: 2, stderr: "--observations 0: expected a whole number of at least 1"},
 		{name: "a folder named h", args: []string{"validate", "h"}, setup: func(t *testing.T, model string) {
