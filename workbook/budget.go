@@ -38,6 +38,12 @@ const (
 	// MaxWarmUpArrivals bounds the arrivals a WarmUp lets in (WarmUp times
 	// the load's total arrival rate): a warm-up is simulated in full.
 	MaxWarmUpArrivals = 100_000_000
+	// MaxBackgroundJobs bounds the background jobs the servers' background
+	// load brings during a run (the run's expected length, WarmUp plus
+	// Observations over the arrival rate, times the background rates): a
+	// run whose requests arrive far more slowly than the background load
+	// would simulate the background without end.
+	MaxBackgroundJobs = 100_000_000
 	// maxClock is the largest simulated time a run may expect to reach:
 	// far below the largest float64, so that sums of times stay finite.
 	maxClock = 1e290
@@ -140,6 +146,27 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 			continue
 		}
 		label := r.model.Loads[l]
+		background, most, mostRate := 0.0, -1, 0.0
+		for i, sv := range r.model.Servers {
+			if sv.BackgroundInterArrival != nil && sv.BackgroundInterArrival.Mean() > 0 {
+				background += 1 / sv.BackgroundInterArrival.Mean()
+				if 1/sv.BackgroundInterArrival.Mean() > mostRate {
+					most, mostRate = i, 1/sv.BackgroundInterArrival.Mean()
+				}
+			}
+		}
+		if length := s.run.WarmUp + float64(s.run.Observations)/rate; background*length > MaxBackgroundJobs {
+			file, sheet, ref := SvcDataFile, "Arrivals", ""
+			for _, e := range r.model.Entities {
+				if l < len(e.InterArrivalCells) && e.InterArrival[l] != nil {
+					file, sheet, ref = splitCell(e.InterArrivalCells[l])
+					break
+				}
+			}
+			sv := r.model.Servers[most]
+			once(file, sheet, ref, "at load %s requests arrive %s a time unit, so %d observations take about %s time units, in which the servers' background load (most of it %s of %s, %s) brings about %s jobs, more than the limit of %d; expected faster arrivals, fewer Observations or less background load",
+				label, formatNumber(rate), s.run.Observations, formatNumber(length), sv.BackgroundInterArrival.String(), sv.Name, sv.Cell, formatNumber(math.Round(background*length)), MaxBackgroundJobs)
+		}
 		if !s.run.AutoWarmUp && s.run.WarmUp*rate > MaxWarmUpArrivals {
 			file, sheet, ref := r.cellOf(s, "WarmUp")
 			once(file, sheet, ref, "WarmUp %s lets about %s requests arrive at load %s before statistics start, more than the limit of %d; expected a warm-up of at most %s (or auto)",
@@ -201,6 +228,7 @@ func Limits() []Limit {
 		{"Replications", MaxReplications, "memory: each run's results are kept until the workbook is written"},
 		{"runs of a study: scenarios × loads × replications", MaxRuns, "memory, as Replications"},
 		{"requests arriving during WarmUp (WarmUp × the load's arrival rate)", MaxWarmUpArrivals, "time: a warm-up is simulated in full"},
+		{"background jobs during a run (its expected length × the background rates)", MaxBackgroundJobs, "time: slow arrivals make a long run of background load"},
 		{"a chain of formulas websim computes itself (no value saved by Excel)", xlsx.MaxFormulaDepth, "the formula engine's stack"},
 	}
 }

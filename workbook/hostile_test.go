@@ -60,6 +60,10 @@ var hostileCases = []struct {
 		want: []string{"SvcData.xlsx!Settings!B12: WarmUp 1e+12 lets about 1.5e+10 requests arrive at load L1 before statistics start, more than the limit of 100000000; expected a warm-up of at most 6.6e+09 (or auto)"}},
 	{name: "inter-arrival mean so large that the clock stops", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e300)"),
 		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time Exp(1e+300) of ASUM: 5000 observations would take the simulated clock past 1e+290"}},
+	{name: "arrivals far slower than the background load", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "9223372036854775807")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "9223372036854775807")
+	}, want: []string{"SvcData.xlsx!Arrivals!B2: at load L1 requests arrive 2.168404344971009e-19 a time unit, so 5000 observations take about 2.305843009213694e+22 time units, in which the servers' background load (most of it Exp(10) of GWay, SvcData.xlsx!ServerInfo!A2) brings about 2.305843009213694e+21 jobs, more than the limit of 100000000"}},
 	{name: "inter-arrival mean so small that requests pile up", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e-300)"),
 		run: true, want: []string{"requests in the system at", "arrivals outpace what the application can serve"}},
 
