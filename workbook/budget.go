@@ -142,10 +142,19 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 				}
 			}
 		}
-		if rate == 0 || math.IsInf(rate, 0) {
+		label := r.model.Loads[l]
+		if rate == 0 && len(r.model.Entities) > 0 {
+			// No request would ever arrive: the run could not finish one.
+			file, sheet, ref := splitCell(r.model.Entities[0].InterArrivalCells[l])
+			if allNone := r.loadHasNoBlank(l); allNone {
+				once(file, sheet, ref, "no entity arrives at load %s (every one is %s there), which runs, so a run there could never finish a request; expected an inter-arrival time for at least one entity, or leave %s out of Loads",
+					label, noArrivals, label)
+			}
 			continue
 		}
-		label := r.model.Loads[l]
+		if math.IsInf(rate, 0) {
+			continue
+		}
 		background, most, mostRate := 0.0, -1, 0.0
 		for i, sv := range r.model.Servers {
 			if sv.BackgroundInterArrival != nil && sv.BackgroundInterArrival.Mean() > 0 {

@@ -86,6 +86,17 @@ func (r *reader) checkBlankArrivals(scenarios []scenarioRow) {
 	}
 }
 
+// loadHasNoBlank reports whether load l has no blank cell (those are
+// reported by checkBlankArrivals).
+func (r *reader) loadHasNoBlank(l int) bool {
+	for _, b := range r.blankArrivals {
+		if b.load == l {
+			return false
+		}
+	}
+	return true
+}
+
 // reservedNames are the words an attribute or parameter must not be named:
 // the names every expression sees, the expression language's words and
 // websim's functions (compared ignoring case).

@@ -64,6 +64,10 @@ var hostileCases = []struct {
 		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "9223372036854775807")
 		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "9223372036854775807")
 	}, want: []string{"SvcData.xlsx!Arrivals!B2: at load L1 requests arrive 2.168404344971009e-19 a time unit, so 5000 observations take about 2.305843009213694e+22 time units, in which the servers' background load (most of it Exp(10) of GWay, SvcData.xlsx!ServerInfo!A2) brings about 2.305843009213694e+21 jobs, more than the limit of 100000000"}},
+	{name: "no entity arrives at a load that runs", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "None")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "none")
+	}, want: []string{"SvcData.xlsx!Arrivals!B2: no entity arrives at load L1 (every one is None there), which runs"}},
 	{name: "inter-arrival mean so small that requests pile up", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e-300)"),
 		run: true, want: []string{"requests in the system at", "arrivals outpace what the application can serve"}},
 
