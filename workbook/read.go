@@ -42,6 +42,9 @@ type reader struct {
 	entityRows []entityRow
 	stageRefs  []stageRef
 	nests      []nestRef
+	// retryExprs are RetryProbability cells holding an expression,
+	// compiled once the attributes are known.
+	retryExprs []retryExpr
 	ratCache   map[string]engine.Number
 	loadsCache map[string][]int
 	// blankArrivals are blank load cells; unknownServers the servers steps
@@ -103,6 +106,7 @@ func (r *reader) read() *study.Plan {
 	r.readEntities()
 	sheets := r.loadServices()
 	r.readAttributes(attrs)
+	r.compileRetryExprs()
 	r.readServices(sheets)
 	r.checkServerColumns(sheets)
 	r.checkNesting()
