@@ -269,8 +269,8 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 			s.fail(t, st.Cell, err)
 			return 0, false, false
 		}
-		if v < 0 || v != float64(int64(v)) || v > 1e6 {
-			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to 1000000", v))
+		if v < 0 || v != float64(int64(v)) || v > MaxCount {
+			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to %d (the limit)", v, MaxCount))
 			return 0, false, false
 		}
 		count = int32(v)

@@ -47,6 +47,10 @@ type reader struct {
 	retryExprs []retryExpr
 	ratCache   map[string]engine.Number
 	loadsCache map[string][]int
+	// blankArrivals are blank load cells; unknownServers the servers steps
+	// name when there is no ServerInfo sheet.
+	blankArrivals  []blankArrival
+	unknownServers []string
 }
 
 // serviceRef is a cell naming a service, checked once ProcData is read.
@@ -104,9 +108,13 @@ func (r *reader) read() *study.Plan {
 	r.readAttributes(attrs)
 	r.compileRetryExprs()
 	r.readServices(sheets)
+	r.checkServerColumns(sheets)
 	r.checkNesting()
 	scenarios := r.readExperiments()
 	targets := r.readTargets()
+	r.checkMissingSheets()
+	r.checkBlankArrivals(scenarios)
+	r.checkBudget(scenarios)
 	r.warnUnusedSheets()
 
 	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,
