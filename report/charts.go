@@ -99,6 +99,7 @@ const (
 	chartRows      = 16 // rows of 20 px a chart takes, a gap included
 	chartCols      = 9  // columns of chartColWidth a chart takes, a gap included
 	chartsAcross   = 2
+	chartsPerPage  = 2 // chart rows on a printed page (landscape, one page wide)
 	chartColWidth  = 11
 	dataColWidth   = 12
 	loadColWidth   = 16
@@ -175,6 +176,7 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		if len(s.Loads) == 0 {
 			break
 		}
+		b.PageBreakBefore(sheet, top)
 		b.SetCell(sheet, cellName(1, top), g.title()+": "+strings.Join(g.scenarios, ", "))
 		b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
 		slot := 0
@@ -197,7 +199,11 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			if g.name != allScenarios || g.parts > 1 {
 				chartTitle = g.title() + ": " + bl.m.name
 			}
-			anchor := cellName(1+(slot%chartsAcross)*chartCols, top+1+(slot/chartsAcross)*chartRows)
+			chartRow := slot / chartsAcross
+			if slot%chartsAcross == 0 && chartRow > 0 && chartRow%chartsPerPage == 0 {
+				b.PageBreakBefore(sheet, top+1+chartRow*chartRows)
+			}
+			anchor := cellName(1+(slot%chartsAcross)*chartCols, top+1+chartRow*chartRows)
 			rotate := 0
 			if len(s.Loads) > 6 {
 				rotate = -45

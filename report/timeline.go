@@ -101,6 +101,9 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		if err := b.AddChart(sheet, anchor, c); err != nil {
 			return fmt.Errorf("chart %q: %w", c.Title, err)
 		}
+		if i > 0 && i%chartsPerPage == 0 {
+			b.PageBreakBefore(sheet, 1+i*chartRows)
+		}
 	}
 	for j := range chartCols {
 		b.ColWidths(sheet, anchorCol+j, chartColWidth)

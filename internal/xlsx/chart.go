@@ -171,3 +171,12 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 	}
 	return b.Define(DefinedName{Name: "_xlnm.Print_Area", RefersTo: QuoteSheet(sheet) + "!" + abs(from) + ":" + abs(to), Scope: sheet})
 }
+
+// PageBreakBefore starts a new printed page at row (1-based), so that a
+// chart below it is not cut in two.
+func (b *Book) PageBreakBefore(sheet string, row int) error {
+	if row <= 1 {
+		return nil
+	}
+	return b.keep(b.f.InsertPageBreak(sheet, CellName(0, row)))
+}
