@@ -167,6 +167,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	}
 	ent := &s.m.Entities[q.entity]
 	if completed {
+		s.tl.completed(s.now - q.arrival)
 		if s.measuring {
 			s.res.Completed++
 			s.outcomes.add(false, false)

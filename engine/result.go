@@ -60,6 +60,11 @@ type Result struct {
 	// outcome indicators in finishing order; NaN with fewer than 2 batches.
 	FailedCI95, AbandonedCI95 float64
 
+	// Timeline is the run over successive intervals of simulated time,
+	// warm-up included, at most TimelineIntervals of them; after Merge, the
+	// first replication's.
+	Timeline []TimelineInterval
+
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult
 	// AppServers has one entry per application server.

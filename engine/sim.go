@@ -160,6 +160,7 @@ type sim struct {
 	batches      stats.BatchMeans
 	outcomes     outcomeBatches
 	measureStart float64
+	tl           timeline
 	// growth watches the number in the system for the stability test.
 	growth stats.Growth
 }
@@ -261,6 +262,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.tl.init(timelineWidth(m, cfg.Load))
 	if cfg.WarmUp > 0 {
 		// Priority 0 and scheduled first: statistics start before anything
 		// else that happens at the same instant.
@@ -287,6 +289,9 @@ func (s *sim) loop() {
 			return
 		}
 		s.now = ev.t
+		if s.now >= s.tl.next {
+			s.tl.catchUp(s)
+		}
 		s.res.Events++
 		switch ev.kind() {
 		case evArrival:
@@ -539,6 +544,7 @@ func (s *sim) result() *Result {
 	r.Check.Open = s.open
 	r.Check.UnitsHeld = s.unitsHeld()
 	r.Entities = s.entityResults()
+	r.Timeline = s.tl.intervals(s)
 	return &r
 }
 

@@ -124,11 +124,18 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 	for si, sc := range p.Scenarios {
 		st.Scenarios = append(st.Scenarios, sc.Name)
 		st.ScenarioSettings[sc.Name] = sc.Overrides
+		if len(sc.Charts) > 0 {
+			if st.Charts == nil {
+				st.Charts = map[string][]string{}
+			}
+			st.Charts[sc.Name] = sc.Charts
+		}
 		for _, li := range sc.Run.Loads {
 			label := sc.Model.Loads[li]
 			if !loadSeen[label] {
 				loadSeen[label] = true
 				st.Loads = append(st.Loads, label)
+				st.ArrivalRates = append(st.ArrivalRates, arrivalRate(sc.Model, li))
 			}
 			reps := max(1, sc.Run.Replications)
 			st.Runs = append(st.Runs, Run{Scenario: sc.Name, Load: label, Replications: reps})
@@ -362,4 +369,22 @@ func Compare(a, b *Run) *Diff {
 	hx, hy := a.Result.Response.CIHalfWidth95, b.Result.Response.CIHalfWidth95
 	diff.HalfWidth95 = math.Sqrt(hx*hx + hy*hy)
 	return diff
+}
+
+// arrivalRate is the requests per time unit that arrive at load li of m:
+// the sum over entities of 1 / the mean inter-arrival time (an entity that
+// does not arrive adds nothing); NaN when a mean is not a positive number.
+func arrivalRate(m *engine.Model, li int) float64 {
+	rate := 0.0
+	for _, e := range m.Entities {
+		if li >= len(e.InterArrival) || e.InterArrival[li] == nil {
+			continue
+		}
+		mean := e.InterArrival[li].Mean()
+		if !(mean > 0) || math.IsInf(mean, 0) {
+			return math.NaN()
+		}
+		rate += 1 / mean
+	}
+	return rate
 }

@@ -20,7 +20,7 @@ const (
 
 // resultSheets are the sheets websim itself adds to SvcData.xlsx with
 // --write-back; reading leaves them alone without a warning.
-var resultSheets = map[string]bool{"summary": true, "servers": true, "charts": true, "run": true}
+var resultSheets = map[string]bool{"summary": true, "servers": true, "entities": true, "charts": true, "timeline": true, "run": true, "sizing": true}
 
 // reader gathers the problems and the pieces of the model while reading.
 type reader struct {

@@ -22,7 +22,11 @@ type helpTopic struct {
 
 // helpTopics lists the topics; adding a topic is adding one entry.
 var helpTopics = []helpTopic{
+	{"distributions", "the distributions a cell may hold, and their parameters", writeDistributionsHelp},
+	{"expressions", "what an expression sees and may call, with examples", writeExpressionsHelp},
 	{"sheets", "the input sheets, their columns and every built-in setting", writeSheetsHelp},
+	{"json", "the fields of websim run --json, extras included", writeJSONHelp},
+	{"exit-codes", "what websim's exit codes mean", writeExitCodesHelp},
 }
 
 func helpCommand() *cli.Command {
