@@ -159,6 +159,9 @@ type sim struct {
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
 	measureStart float64
+	// measureFrom is when statistics start (the warm-up's end), known
+	// from the start, for figures folded in ahead of the clock.
+	measureFrom float64
 }
 
 // Run simulates one load level of m until cfg.Observations requests have
@@ -172,6 +175,7 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 		return nil, err
 	}
 	s.loop()
+	s.backgroundAll()
 	s.checkClockMoved()
 	if s.err != nil {
 		return nil, s.err
@@ -251,9 +255,12 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	}
 	for i := range m.Servers {
 		if d := m.Servers[i].BackgroundInterArrival; d != nil && m.Servers[i].BackgroundServiceTime != nil {
-			s.schedule(d.Sample(s.servers[i].rBgArr), evBackground, int32(i), 0, srcBackground, int32(i))
+			sv := &s.servers[i]
+			first := d.Sample(sv.rBgArr)
+			sv.nextBg, sv.hasBg = first, s.delayOK(0, first, srcBackground, int32(i))
 		}
 	}
+	s.measureFrom = max(cfg.WarmUp, 0)
 	if s.err != nil {
 		return nil, s.err
 	}
@@ -287,8 +294,6 @@ func (s *sim) loop() {
 		switch ev.kind() {
 		case evArrival:
 			s.arrival(ev.ref)
-		case evBackground:
-			s.background(ev.ref)
 		case evResume:
 			t := &s.toks[ev.ref]
 			if t.cont == contSuccessDraw {
@@ -315,7 +320,7 @@ func (s *sim) loop() {
 			s.drive(s.ready.pop())
 		}
 		if s.res.Events&0xffff == 0 {
-			s.checkDeadlocks()
+			s.backgroundAll() // background load alone may overload a server
 			if s.cfg.Progress != nil {
 				s.cfg.Progress(s.finished, s.cfg.Observations)
 			}
@@ -344,11 +349,10 @@ func (s *sim) startMeasuring() {
 		a.queueAvg.Reset(s.now)
 		a.peakBusy = a.busy
 	}
+	s.backgroundAll()
 	for i := range s.servers {
 		sv := &s.servers[i]
-		sv.busyAvg.Reset(s.now)
-		sv.queueAvg.Reset(s.now)
-		sv.peakBusy = sv.busy
+		sv.peakBusy = sv.busyAt(s.now)
 	}
 }
 
@@ -432,7 +436,7 @@ func formatTime(t float64, unit string) string {
 // as a whole.
 func (s *sim) Util(i int) float64 {
 	if i < len(s.servers) {
-		return float64(s.servers[i].busy) / float64(s.servers[i].capacity)
+		return s.Busy(i) / float64(s.servers[i].capacity)
 	}
 	return s.Busy(i) / float64(len(s.apps)*int(s.apps[0].capacity))
 }
@@ -440,7 +444,8 @@ func (s *sim) Util(i int) float64 {
 // Queue returns the number of jobs (or requests) waiting at server i.
 func (s *sim) Queue(i int) float64 {
 	if i < len(s.servers) {
-		return float64(s.servers[i].queue.len())
+		s.backgroundUpTo(int32(i), s.now)
+		return float64(s.servers[i].queuedAt(s.now))
 	}
 	n := 0
 	for k := range s.apps {
@@ -452,7 +457,9 @@ func (s *sim) Queue(i int) float64 {
 // Busy returns the number of busy units of server i.
 func (s *sim) Busy(i int) float64 {
 	if i < len(s.servers) {
-		return float64(s.servers[i].busy)
+		s.backgroundUpTo(int32(i), s.now)
+		sv := &s.servers[i]
+		return float64(sv.busyAt(s.now))
 	}
 	n := int32(0)
 	for k := range s.apps {
@@ -502,13 +509,23 @@ func (s *sim) result() *Result {
 	r.AppUtilization = busy / units
 	r.AppQueue = queue
 	r.Servers = make([]ServerResult, len(s.servers))
+	callsOut := s.callsOut()
 	for i := range s.servers {
 		sv := &s.servers[i]
+		busy, queue, unfinished := sv.figures(s.now, s.measureFrom)
+		jobs := sv.jobs - unfinished
+		if !s.measuring {
+			jobs = 0
+		}
+		// Background jobs are events of the model, off the calendar: one
+		// for the arrival, one for the end of service by now (the calls
+		// among the unfinished jobs are those still out).
+		r.Events += 2*sv.bgJobs - (unfinished - callsOut[i])
 		r.Servers[i] = ServerResult{
 			Name: s.m.Servers[i].Name, Capacity: int(sv.capacity),
-			Utilization: sv.busyAvg.Mean(s.now) / float64(sv.capacity),
-			MeanQueue:   sv.queueAvg.Mean(s.now),
-			Jobs:        sv.jobs, Timeouts: sv.timeouts,
+			Utilization: busy / float64(sv.capacity),
+			MeanQueue:   queue,
+			Jobs:        jobs, Timeouts: sv.timeouts,
 			OrphanJobs: sv.orphanJobs, OrphanWork: sv.orphanWork,
 			PeakBusy: int(sv.peakBusy), Arrived: sv.arrived, Waited: sv.waited,
 		}
