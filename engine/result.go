@@ -390,3 +390,13 @@ func finishSummary(s Summary, hist *stats.Histogram, means []float64) Summary {
 	}
 	return s
 }
+
+// detach gives r its own histograms, so that the run it came from may go
+// on without changing it.
+func (r *Result) detach() {
+	r.ResponseHist = mergeHists([]*stats.Histogram{r.ResponseHist})
+	r.Entities = slices.Clone(r.Entities)
+	for i := range r.Entities {
+		r.Entities[i].ResponseHist = mergeHists([]*stats.Histogram{r.Entities[i].ResponseHist})
+	}
+}

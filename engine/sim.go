@@ -174,13 +174,64 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.result(), nil
+}
+
+// run simulates until the run is done, and brings the background load
+// up to the end.
+func (s *sim) run() error {
 	s.loop()
 	s.backgroundAll()
 	s.checkClockMoved()
+	return s.err
+}
+
+// A Runner is a run that can be extended: Extend goes on from where the
+// run stopped, in the same state, so a run extended to N observations
+// gives the same figures as one Run of N (the doubling of TargetPrecision
+// costs the final length, not the sum of every pass from time 0).
+type Runner struct {
+	s    *sim
+	done bool
+}
+
+// Start prepares a run of m as Run does, without simulating yet.
+func Start(m *Model, cfg RunConfig) (*Runner, error) {
+	s, err := newSim(m, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{s: s}, nil
+}
+
+// Extend simulates until observations requests have finished after the
+// warm-up in all (at least those of earlier calls), the run proves
+// unstable, or the context is cancelled, and returns the figures so far.
+// The Result shares nothing with the Runner. Once a run is unstable or
+// has failed, Extend returns the same figures (or error) again.
+func (r *Runner) Extend(observations int64) (*Result, error) {
+	s := r.s
 	if s.err != nil {
 		return nil, s.err
 	}
-	return s.result(), nil
+	if !r.done || (s.res.Stable && observations > s.cfg.Observations) {
+		if observations > s.cfg.Observations {
+			s.cfg.Observations = observations
+		}
+		if s.res.Stable && s.finished < s.cfg.Observations {
+			s.stop = false
+		}
+		r.done = true
+		if err := s.run(); err != nil {
+			return nil, err
+		}
+	}
+	res := s.result()
+	res.detach()
+	return res, nil
 }
 
 func newSim(m *Model, cfg RunConfig) (*sim, error) {
@@ -280,6 +331,11 @@ func (s *sim) loop() {
 	var done <-chan struct{}
 	if s.cfg.Context != nil {
 		done = s.cfg.Context.Done()
+	}
+	// A resumed run may have stopped with tokens still ready at that
+	// instant: they go first, as they would have in one longer run.
+	for s.ready.len() > 0 && !s.stop {
+		s.drive(s.ready.pop())
 	}
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()

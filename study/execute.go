@@ -263,8 +263,14 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 	var res *engine.Result
 	capHit := false
 	cfg.Trace, cfg.TraceLimit = trace, traceLimit
+	// TargetPrecision doubles the observations until the interval is
+	// narrow enough: each pass goes on from where the last one stopped.
+	rn, err := engine.Start(sc.Model, cfg)
+	if err != nil {
+		return outcome{err: runFailure(sc, t.load, err)}
+	}
 	for {
-		r, err := engine.Run(sc.Model, cfg)
+		r, err := rn.Extend(cfg.Observations)
 		if err != nil {
 			return outcome{err: runFailure(sc, t.load, err)}
 		}
@@ -279,7 +285,6 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 		}
 		cfg.Observations *= 2
 		target = cfg.Observations
-		cfg.Trace = nil // the first pass was traced
 	}
 	return outcome{res: res, capHit: capHit, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
 }
