@@ -130,6 +130,7 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 		ScenarioSettings: map[string][]Setting{},
 		Inputs:           p.Inputs,
 		Warnings:         p.Warnings,
+		Targets:          p.Targets,
 	}
 	if len(p.Scenarios) == 0 {
 		return nil, nil, fmt.Errorf("the plan has no scenario to run")
@@ -348,6 +349,7 @@ func (run *Run) fold(o outcome) {
 		m = o.res.Response.Mean
 	}
 	run.replicationMeans = append(run.replicationMeans, m)
+	run.reps = append(run.reps, figuresOf(o.res))
 	run.WallSeconds += o.wall
 	run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
 	if len(run.replicationMeans) == 1 {

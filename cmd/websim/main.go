@@ -99,6 +99,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			validateCommand(),
 			newCommand(),
 			lbCommand(),
+			fitCommand(),
 			versionCommand(),
 			mergeCommand(),
 			clusterCommand(),
@@ -106,6 +107,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			importCommand(),
 			diffCommand(),
 			helpCommand(),
+			sizeCommand(),
 		},
 		// Our own help command (help.go) takes urfave's place, and with it
 		// the --help flag it would have added.
