@@ -137,7 +137,10 @@ type ServerResult struct {
 	OrphanJobs int64
 	OrphanWork float64
 	// PeakBusy is the largest number of busy units seen (never above
-	// Capacity).
+	// Capacity): after the warm-up on an application server, over the
+	// whole run (warm-up included) on an external server, whose units
+	// are used for the first time only when every unit used before is
+	// busy.
 	PeakBusy int
 }
 

@@ -48,9 +48,6 @@ type extServer struct {
 	// busyAll and queueAll are the same from time 0, for a run that ends
 	// before its warm-up does.
 	busyAll, queueAll float64
-	// peakBusy is the most units busy at once since the warm-up (since
-	// time 0 while it lasts).
-	peakBusy int32
 	// bgJobs counts the background jobs given so far.
 	bgJobs int64
 	// jobs counts jobs given so far that finish after the warm-up
@@ -136,34 +133,19 @@ func (sv *extServer) place(s *sim, i int32, t, d float64, measured bool) float64
 		start = t
 		sv.free = append(sv.free, t+d)
 		siftUp(sv.free)
-		if used+1 > sv.peakBusy {
-			sv.peakBusy = used + 1
-		}
 	default:
 		start = max(t, sv.free[0])
 		sv.free[0] = start + d
 		siftDown(sv.free)
-		switch {
-		case start > t:
+		if start > t {
 			if measured {
 				sv.waited++
 			}
-			sv.peakBusy = sv.capacity // every unit is busy now
 			sv.starts.push(start)
 			if sv.starts.len() > s.maxQueue {
 				s.unstable("server %s: queue passed %d jobs at %s; arrivals outpace its capacity",
 					s.m.Servers[i].Name, s.maxQueue, formatTime(t, s.m.TimeUnit))
 			}
-		case sv.peakBusy < used:
-			// Busy now: the used units not free by t, the new job's
-			// included; count the free ones only as far as matters.
-			free := int32(0)
-			sv.countFree(0, t, used-sv.peakBusy, &free)
-			busy := used - free
-			if d == 0 {
-				busy++ // its unit is free again at once, yet it was busy
-			}
-			sv.peakBusy = max(sv.peakBusy, busy)
 		}
 	}
 	finish := start + d
@@ -225,7 +207,9 @@ func (sv *extServer) busyAt(t float64) int32 {
 	return int32(len(sv.free)) - free
 }
 
-// countFree counts the units free by t in the subheap at k, up to enough.
+// countFree counts the units free by t in the subheap at k, up to enough
+// (busy units are never below free ones, so it visits the free units and
+// their children only).
 func (sv *extServer) countFree(k int, t float64, enough int32, free *int32) {
 	if k >= len(sv.free) || *free >= enough || sv.free[k] > t {
 		return

@@ -163,6 +163,8 @@ type sim struct {
 	// measureFrom is when statistics start (the warm-up's end), known
 	// from the start, for figures folded in ahead of the clock.
 	measureFrom float64
+	// anyPatience is true when some entity's users may give up.
+	anyPatience bool
 }
 
 // Run simulates one load level of m until cfg.Observations requests have
@@ -264,6 +266,9 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	n := len(m.Entities)
 	s.stillArrivals = make([]int32, n+len(m.Servers))
 	s.ents = make([]entityStats, n)
+	for e := range m.Entities {
+		s.anyPatience = s.anyPatience || m.Entities[e].Patience != nil
+	}
 	s.rArrival = make([]*rand.Rand, n)
 	s.rAttr = make([]*rand.Rand, n)
 	s.rPatience = make([]*rand.Rand, n)
@@ -407,10 +412,6 @@ func (s *sim) startMeasuring() {
 		a.peakBusy = a.busy
 	}
 	s.backgroundAll()
-	for i := range s.servers {
-		sv := &s.servers[i]
-		sv.peakBusy = sv.busyAt(s.now)
-	}
 }
 
 // recordResponse folds one completed request of entity e into the figures.
@@ -585,7 +586,7 @@ func (s *sim) result() *Result {
 			MeanQueue:   queue,
 			Jobs:        jobs, Timeouts: sv.timeouts,
 			OrphanJobs: sv.orphanJobs, OrphanWork: sv.orphanWork,
-			PeakBusy: int(sv.peakBusy), Arrived: sv.arrived, Waited: sv.waited,
+			PeakBusy: len(sv.free), Arrived: sv.arrived, Waited: sv.waited,
 		}
 	}
 	r.Check.ArrivedAll = s.arrivedAll
