@@ -24,19 +24,23 @@ func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
 		{"server capacity", func(m *Model) { m.Servers[0].Capacity = 0 }, "server Ext: capacity 0"},
 		{"half background", func(m *Model) { m.Servers[0].BackgroundInterArrival = expD(1) }, "needs both"},
 		{"call to nowhere", func(m *Model) { m.Services[1].Steps[0].Server = 7 }, "server 7 out of range"},
-		{"nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Service = -1 }, "service -1 out of range"},
+		{"nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Services = []int{-1} }, "service -1 out of range"},
+		{"nest to nothing", func(m *Model) { m.Services[0].Steps[0].Services = nil }, "runs no service"},
 		{"route to nowhere", func(m *Model) { m.Services[0].Steps[1].OnSuccess = 9 }, "routes to step 9"},
 		{"loads", func(m *Model) { m.Loads = append(m.Loads, "L2") }, "1 inter-arrival distributions for 2 loads"},
 		{"no stages", func(m *Model) { m.Entities[0].Stages = nil }, "has no services"},
 		{"attribute", func(m *Model) { m.Entities[0].Attributes[0].Index = 3 }, "attribute 3 out of range"},
 		{"listed nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Services = []int{1, 5} }, "service 5 out of range"},
 		{"max admitted", func(m *Model) { m.App.MaxAdmitted = -1 }, "MaxAdmitted -1"},
+		{"units beyond the limit", func(m *Model) { m.App.Servers, m.App.Capacity = 1_000_000_000, 20 }, "more than the limit of 1000000"},
+		{"server capacity beyond the limit", func(m *Model) { m.Servers[0].Capacity = 1_000_000_000 }, "server Ext: capacity 1000000000, expected 1 to 1000000"},
+		{"constant Count beyond the limit", func(m *Model) { m.Services[0].Steps[0].Count = Const(1e6) }, "Count 1e+06, expected 0 to 10000"},
 		{"listed self nesting", func(m *Model) {
 			m.Services = append(m.Services, Service{Name: "R", Steps: []Step{{Name: "Back", Kind: Nested, Services: []int{1, 0}, OnSuccess: Done, OnFailure: Fail}}})
 			m.Services[0].Steps[0].Services = []int{1, 2}
 		}, "P → R → P"},
 		{"self nesting", func(m *Model) {
-			m.Services[1].Steps[0] = Step{Name: "Again", Kind: Nested, Service: 0, OnSuccess: Done, OnFailure: Fail}
+			m.Services[1].Steps[0] = Step{Name: "Again", Kind: Nested, Services: []int{0}, OnSuccess: Done, OnFailure: Fail}
 		}, "P → Q → P"},
 	} {
 		m := valid()

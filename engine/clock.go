@@ -74,9 +74,11 @@ func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
 		return true
 	}
 	s.stillSrc, s.stillRef = src, e
-	what := "arrivals of " + s.m.Entities[e].Name
+	var what string
 	if src == srcBackground {
 		what = "background jobs of " + s.m.Servers[e].Name
+	} else {
+		what = "arrivals of " + s.m.Entities[e].Name
 	}
 	s.clockStopped(fmt.Sprintf("%d %s in a row at the same instant", maxStillArrivals, what))
 	return false

@@ -259,20 +259,10 @@ func (s *sim) startWork(ti int32, d float64) bool {
 }
 
 // nestedCount is the number of services a Nested step runs.
-func nestedCount(st *Step) int {
-	if len(st.Services) > 0 {
-		return len(st.Services)
-	}
-	return 1
-}
+func nestedCount(st *Step) int { return len(st.Services) }
 
 // nestedService is the k-th service a Nested step runs.
-func nestedService(st *Step, k int) int32 {
-	if len(st.Services) > 0 {
-		return int32(st.Services[k])
-	}
-	return int32(st.Service)
-}
+func nestedService(st *Step, k int) int32 { return int32(st.Services[k]) }
 
 // nestedPlan evaluates Count and Mode of a Nested step when it starts.
 func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
@@ -284,8 +274,8 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 			s.fail(t, st.Cell, err)
 			return 0, false, false
 		}
-		if v < 0 || v != float64(int64(v)) || v > 1e6 {
-			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to 1000000", v))
+		if v < 0 || v != float64(int64(v)) || v > MaxCount {
+			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to %d (the limit)", v, MaxCount))
 			return 0, false, false
 		}
 		count = int32(v)
@@ -334,9 +324,9 @@ func (s *sim) route(ti int32) bool {
 	f := &t.frames[len(t.frames)-1]
 	steps := s.m.Services[f.svc].Steps
 	st := &steps[f.step]
-	target := st.OnFailure
+	target := int(st.OnFailure)
 	if t.ok {
-		target = st.OnSuccess
+		target = int(st.OnSuccess)
 	}
 	if s.tr != nil {
 		verdict := "fails"
@@ -345,7 +335,7 @@ func (s *sim) route(ti int32) bool {
 		}
 		next := "DONE"
 		switch {
-		case target == Fail:
+		case StepTarget(target) == Fail:
 			next = "FAIL"
 		case target >= 0 && target < len(steps):
 			next = steps[target].Name
@@ -357,7 +347,7 @@ func (s *sim) route(ti int32) bool {
 		t.cont = contStep
 		return true
 	}
-	return s.serviceEnded(ti, target != Fail)
+	return s.serviceEnded(ti, StepTarget(target) != Fail)
 }
 
 // serviceEnded pops the finished service and hands its result to the step
@@ -386,9 +376,9 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 	}
 	stages := s.m.Entities[s.reqs[t.req].entity].Stages
 	stage := stages[t.stage]
-	next := stage.OnFailure
+	next := int(stage.OnFailure)
 	if ok {
-		next = stage.OnSuccess
+		next = int(stage.OnSuccess)
 	}
 	if next >= 0 && next < len(stages) {
 		t.stage = int32(next)
@@ -396,7 +386,7 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 		t.cont = contStep
 		return true
 	}
-	s.finishAttempt(ti, next == End || (next >= len(stages)))
+	s.finishAttempt(ti, StageTarget(next) == End || (next >= len(stages)))
 	return false
 }
 

@@ -71,6 +71,8 @@ func svcKind(name string, entity map[string]bool) templates.SheetKind {
 		return templates.AttributesSheet
 	case "experiments":
 		return templates.ExperimentsSheet
+	case "targets":
+		return templates.TargetsSheet
 	}
 	if entity[strings.ToLower(name)] {
 		return templates.EntitySheet

@@ -24,6 +24,7 @@ const (
 	EntitySheet
 	ExperimentsSheet
 	ServiceSheet
+	TargetsSheet
 )
 
 // DropDownRows is the last row the templates' drop-down lists cover (from
@@ -61,6 +62,8 @@ func ColumnLayout(kind SheetKind, header string) (c Column, ok bool) {
 		cols = []column{scenarioColumn}
 	case ServiceSheet:
 		cols = stepColumns
+	case TargetsSheet:
+		cols = targetColumns
 	default:
 		return Column{}, false
 	}
@@ -113,6 +116,10 @@ func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, 
 		d = DropDown{Items: names.Services, What: "a service"}
 	case kind == EntitySheet && (key == "onsuccess" || key == "onfailure"):
 		d = DropDown{Items: append(append([]string{}, names.Services...), "END", "EXIT"), What: "a service, END or EXIT"}
+	case kind == TargetsSheet && key == "entity":
+		d = DropDown{Items: names.Entities, What: "an entity"}
+	case kind == TargetsSheet && key == "measure":
+		d = DropDown{Items: measures, Strict: true, What: "a measure"}
 	case kind == ExperimentsSheet && key == "selectionrule":
 		d = DropDown{Items: settingChoices("SelectionRule"), Strict: true, What: "a value of SelectionRule"}
 	case kind == ServiceSheet && key == "server":

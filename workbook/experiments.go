@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -65,6 +66,7 @@ func (r *reader) readExperiments() []scenarioRow {
 		}
 		sc := scenarioRow{name: name, st: r.base}
 		sc.st.params = slices.Clone(r.base.params)
+		sc.st.cells = maps.Clone(r.base.cells)
 		for _, c := range cols {
 			v := t.at(rw, c.index)
 			if v.bad || v.blank() {

@@ -42,8 +42,15 @@ type reader struct {
 	entityRows []entityRow
 	stageRefs  []stageRef
 	nests      []nestRef
+	// retryExprs are RetryProbability cells holding an expression,
+	// compiled once the attributes are known.
+	retryExprs []retryExpr
 	ratCache   map[string]engine.Number
 	loadsCache map[string][]int
+	// blankArrivals are blank load cells; unknownServers the servers steps
+	// name when there is no ServerInfo sheet.
+	blankArrivals  []blankArrival
+	unknownServers []string
 }
 
 // serviceRef is a cell naming a service, checked once ProcData is read.
@@ -99,10 +106,15 @@ func (r *reader) read() *study.Plan {
 	r.readEntities()
 	sheets := r.loadServices()
 	r.readAttributes(attrs)
+	r.compileRetryExprs()
 	r.readServices(sheets)
+	r.checkServerColumns(sheets)
 	r.checkNesting()
 	scenarios := r.readExperiments()
 	targets := r.readTargets()
+	r.checkMissingSheets()
+	r.checkBlankArrivals(scenarios)
+	r.checkBudget(scenarios)
 	r.warnUnusedSheets()
 
 	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,

@@ -23,6 +23,8 @@ type state struct {
 	ratLoc [3]string
 	// params are the values of Model.Params.
 	params []float64
+	// cells are where the settings were written, by documented name.
+	cells settingCells
 }
 
 func defaultState() state {
@@ -72,6 +74,10 @@ func (r *reader) readSettings() {
 					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _ (e.g. SwitchUtil) that expressions can use", name, suggest.DidYouMean(name, builtinNames()))
 					continue
 				}
+				if w := reservedName(name); w != "" {
+					r.errorf(t.file, t.sheet, nameCell.ref, "parameter name %q is the built-in name %s, which expressions read instead; expected another name (e.g. My%s)", name, w, name)
+					continue
+				}
 				r.paramNames = append(r.paramNames, name)
 				values = append(values, 0)
 				r.userParams = append(r.userParams, name)
@@ -94,16 +100,22 @@ func (r *reader) readSettings() {
 			values = r.base.params
 		}
 	}
-	// A user parameter one letter away from a built-in setting the sheet
-	// does not set is a misspelling (AppCapcity): as written, the built-in
-	// would silently keep its default.
+	// A user parameter near a built-in setting's name is a parameter all
+	// the same (any other name is one), with a warning; it is a problem
+	// only when it is one letter away and the built-in is not set
+	// (AppCapcity): as written, the built-in would silently keep its
+	// default.
 	for _, u := range userRefs {
-		if near := suggest.Closest(u[0], builtinNames()); near != "" {
-			if _, set := seen[normKey(near)]; !set {
-				r.errorf(r.svc.name, u[1], u[2], "%q is not a setting; did you mean %q? As written, %s keeps its default (%s) and %q is a parameter no built-in reads; expected %q, or another name for a parameter of your own",
-					u[0], near, near, defaultText(near), u[0], near)
-			}
+		near := suggest.Closest(u[0], builtinNames())
+		if near == "" {
+			continue
 		}
+		if _, set := seen[normKey(near)]; !set && oneLetterAway(u[0], near) {
+			r.errorf(r.svc.name, u[1], u[2], "%q is not a setting; did you mean %q? As written, %s keeps its default (%s) and %q is a parameter no built-in reads; expected %q, or another name for a parameter of your own",
+				u[0], near, near, defaultText(near), u[0], near)
+			continue
+		}
+		r.warnf(r.svc.name, u[1], u[2], "%q is a parameter of your own, not the built-in setting %q; expected nothing if that is what you meant, else %q", u[0], near, near)
 	}
 	for _, b := range BuiltinSettings {
 		if _, ok := seen[normKey(b.Name)]; ok {
@@ -122,6 +134,15 @@ func (r *reader) readSettings() {
 			r.base.params[i] = b.value(&r.base)
 		}
 	}
+}
+
+// oneLetterAway tells whether name is a one-letter misspelling of the
+// built-in setting near (ignoring case, spaces and underscores): one
+// letter inserted, deleted or changed, in a name of more than three
+// letters (a letter added to RAT makes the word Rate, not a typo).
+func oneLetterAway(name, near string) bool {
+	n := normKey(near)
+	return len(n) > 3 && suggest.Distance(normKey(name), n) == 1
 }
 
 // defaultText is the default of a built-in setting, as written.
@@ -145,6 +166,10 @@ func colLetter(t *table, name string) string {
 // Numeric settings also set their parameter.
 func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
 	c := settingCell{file: file, sheet: sheet, ref: ref, name: name, text: text}
+	if s.cells == nil {
+		s.cells = settingCells{}
+	}
+	s.cells[name] = [3]string{file, sheet, ref}
 	b, ok := builtinSetting(name)
 	if !ok {
 		if v, ok := r.numberSetting(s, c); ok {
@@ -182,7 +207,17 @@ func (r *reader) numberSetting(s *state, c settingCell) (float64, bool) {
 
 // wholeSetting reads a whole number of at least min.
 func (r *reader) wholeSetting(s *state, c settingCell, min float64) (float64, bool) {
+	return r.wholeSettingIn(s, c, min, math.MaxInt32)
+}
+
+// wholeSettingIn reads a whole number from min to limit; above the limit
+// it says so, with a hint.
+func (r *reader) wholeSettingIn(s *state, c settingCell, min, limit float64) (float64, bool) {
 	v, ok := r.numberSetting(s, c)
+	if ok && v > limit {
+		r.errorf(c.file, c.sheet, c.ref, "%s", limitMessage(c.name, v, limit))
+		return 0, false
+	}
 	if ok && (!isWhole(v) || v < min) {
 		r.errorf(c.file, c.sheet, c.ref, "%s %s is not a whole number >= %s; expected a whole number >= %s", c.name, formatNumber(v), formatNumber(min), formatNumber(min))
 		return 0, false

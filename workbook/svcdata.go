@@ -30,11 +30,11 @@ func (r *reader) readServers() {
 			r.errorf(t.file, t.sheet, nc.ref, "%q is reserved for the application servers; expected another name for an external server", name)
 			continue
 		}
-		s := engine.Server{Name: name, Capacity: 1}
+		s := engine.Server{Name: name, Capacity: 1, Cell: loc(t, nc.ref)}
 		if c := t.get(rw, "Capacity"); !t.has("Capacity") || c.bad {
 		} else if c.blank() {
 			r.errorf(t.file, t.sheet, c.ref, "server %q has no capacity; expected a whole number >= 1", name)
-		} else if v, ok := r.wholeCell(t, c, 1, "capacity"); ok {
+		} else if v, ok := r.wholeCellIn(t, c, 1, MaxServerCapacity, "capacity"); ok {
 			s.Capacity = v
 		}
 		if c := t.get(rw, "TimeLimit"); !c.blank() {
@@ -45,7 +45,7 @@ func (r *reader) readServers() {
 				s.TimeLimit = math.Max(v, 0)
 			}
 		}
-		ia, iaOK := r.dist(t, t.get(rw, "BackgroundInterArrival"))
+		ia, iaOK := r.backgroundArrivals(t, t.get(rw, "BackgroundInterArrival"))
 		st, stOK := r.dist(t, t.get(rw, "BackgroundServiceTime"))
 		if iaOK && stOK && (ia == nil) != (st == nil) {
 			missing := t.get(rw, "BackgroundServiceTime")
@@ -78,8 +78,17 @@ func (r *reader) numberCell(t *table, c cell, what string) (float64, bool) {
 
 // wholeCell reads a whole number >= min.
 func (r *reader) wholeCell(t *table, c cell, min int, what string) (int, bool) {
+	return r.wholeCellIn(t, c, min, math.MaxInt32, what)
+}
+
+// wholeCellIn reads a whole number from min to limit.
+func (r *reader) wholeCellIn(t *table, c cell, min, limit int, what string) (int, bool) {
 	v, ok := r.numberCell(t, c, what)
 	if !ok {
+		return 0, false
+	}
+	if v > float64(limit) {
+		r.errorf(t.file, t.sheet, c.ref, "%s %s exceeds the limit of %d; expected a whole number from %d to %d", what, formatNumber(v), limit, min, limit)
 		return 0, false
 	}
 	if !isWhole(v) || v < float64(min) {
@@ -127,16 +136,29 @@ func (r *reader) readArrivals() {
 		if !ok {
 			continue
 		}
-		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads))}
+		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads)),
+			InterArrivalCells: make([]string, len(loads)), Cell: loc(t, nc.ref)}
 		for i, l := range loads {
-			e.InterArrival[i], _ = r.dist(t, t.at(rw, l.index))
+			c := t.at(rw, l.index)
+			e.InterArrival[i] = r.interArrival(t, c, len(r.model.Entities), i)
+			e.InterArrivalCells[i] = loc(t, c.ref)
 		}
 		e.Patience, _ = r.dist(t, t.get(rw, "Patience"))
 		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
-		if c := t.get(rw, "RetryProbability"); !c.blank() {
-			if v, ok := r.numberCell(t, c, "retry probability"); ok {
+		e.Cell = loc(t, nc.ref)
+		rp := t.get(rw, "RetryProbability")
+		_, isNum := parseNumber(rp.text)
+		isExpr := !rp.bad && !rp.blank() && !isNum && !looksNumeric(rp.text)
+		switch {
+		case rp.bad || rp.blank(): // no retries
+		case isExpr:
+			// An expression (of Elapsed, TimedOut, attributes, ...):
+			// compiled once the attributes are read.
+			r.retryExprs = append(r.retryExprs, retryExpr{entity: len(r.model.Entities), t: t, c: rp, maxRetriesBlank: t.get(rw, "MaxRetries").blank()})
+		default:
+			if v, ok := r.numberCell(t, rp, "retry probability"); ok {
 				if msg := checkKind(v, rules.Probability); msg != "" {
-					r.errorf(t.file, t.sheet, c.ref, "%s", msg)
+					r.errorf(t.file, t.sheet, rp.ref, "%s", msg)
 				} else {
 					e.RetryProbability = v
 				}
@@ -146,7 +168,7 @@ func (r *reader) readArrivals() {
 			if v, ok := r.wholeCell(t, c, 0, "MaxRetries"); ok {
 				e.MaxRetries = v
 			}
-		} else if e.RetryProbability >= 1 && !c.bad {
+		} else if e.RetryProbability >= 1 && !c.bad && !isExpr {
 			ref := c.ref
 			if !t.has("MaxRetries") {
 				ref = t.get(rw, "RetryProbability").ref
@@ -160,6 +182,39 @@ func (r *reader) readArrivals() {
 	}
 	if len(t.rows) == 0 {
 		r.errorf(t.file, t.sheet, cellName(t.col["Entity"], t.headerRow+1), "no request type; expected a row with an entity name and its inter-arrival times, one column per load")
+	}
+}
+
+// retryExpr is a RetryProbability cell holding an expression.
+type retryExpr struct {
+	entity          int
+	t               *table
+	c               cell
+	maxRetriesBlank bool
+}
+
+// compileRetryExprs compiles the RetryProbability expressions as
+// probabilities; they see Elapsed and TimedOut besides the attributes and
+// settings. One that always gives the same value is that number.
+func (r *reader) compileRetryExprs() {
+	names := r.names()
+	for _, x := range r.retryExprs {
+		e := &r.model.Entities[x.entity]
+		n, ok := r.numberExpr(x.t, x.c, rules.Probability, names)
+		if !ok || n == nil {
+			continue
+		}
+		if v, isConst := n.(engine.Const); isConst {
+			e.RetryProbability = float64(v)
+			if v >= 1 && x.maxRetriesBlank {
+				r.errorf(x.t.file, x.t.sheet, x.c.ref, "RetryProbability 1 without MaxRetries would retry a failing request forever; expected MaxRetries, a whole number >= 0")
+			}
+			continue
+		}
+		e.RetryProbabilityExpr = n
+		if x.maxRetriesBlank {
+			r.warnf(x.t.file, x.t.sheet, x.c.ref, "RetryProbability is an expression and MaxRetries is blank: where the expression gives 1, a failing request retries without end; expected MaxRetries, a whole number >= 0")
+		}
 	}
 }
 
@@ -234,6 +289,9 @@ func (r *reader) readAttributeNames() []attrRow {
 		case !identifier.MatchString(aname):
 			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q cannot be used in expressions; expected letters, digits and _, starting with a letter (e.g. %s)", aname, strings.Join(strings.Fields(aname), ""))
 			continue
+		case reservedName(aname) != "":
+			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q is the built-in name %s, which expressions read instead; expected another name (e.g. My%s)", aname, reservedName(aname), aname)
+			continue
 		case vc.blank() && !vc.bad && t.has("Value"):
 			r.errorf(t.file, t.sheet, vc.ref, "attribute %q has no value; expected a distribution such as UniformInt(1,6) or an expression", aname)
 			continue
@@ -292,7 +350,7 @@ func (r *reader) attributeValue(at *engine.Attribute, a attrRow, names rules.Nam
 	if err != nil {
 		switch {
 		case callLike.MatchString(c.text) && !strings.ContainsAny(c.text, "<>=*/+?"):
-			r.errorf(t.file, t.sheet, c.ref, "%s", distErr.Error())
+			r.errorf(t.file, t.sheet, c.ref, "%s%s", distErr.Error(), commaHint(c.text, distErr))
 		case compiles(c.text, names):
 			r.errorCause(err, t.file, t.sheet, c.ref, "%s; expected only attributes listed above this one for the entity (they are drawn in order)", exprMessage(c.text, err))
 		default:

@@ -105,6 +105,10 @@ func writeSheetsHelp(w io.Writer) error {
 		fmt.Fprintf(&b, "  %-16s %s (%s; default %s)\n", s.Name, s.Help, kind, s.Default)
 	}
 	b.WriteString("  any other name    a parameter of your own, usable by name in every expression\n")
+	b.WriteString("\nLimits (a model beyond one is refused when read, at the cell, with the limit):\n")
+	for _, l := range workbook.Limits() {
+		fmt.Fprintf(&b, "  %s: at most %d (%s)\n", l.What, l.Max, l.Why)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -410,8 +411,20 @@ func displayWidth(v any, fm Style) int {
 	return len(fmt.Sprint(v))
 }
 
-// Write writes the workbook's bytes to w (Save is the way to write a file).
-func (b *Book) Write(w io.Writer) error { return b.f.Write(w) }
+// Write writes the workbook's bytes to w (Save is the way to write a file),
+// without the drawing and chart parts of deleted sheets.
+func (b *Book) Write(w io.Writer) error {
+	var buf bytes.Buffer
+	if err := b.f.Write(&buf); err != nil {
+		return err
+	}
+	data, err := pruneParts(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
 
 // QuoteSheet quotes a sheet name for a formula or a chart: 'Summary (websim)'.
 func QuoteSheet(name string) string {
