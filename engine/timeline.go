@@ -119,9 +119,12 @@ func (tl *timeline) add(b *timelineBucket, s *sim) {
 	}
 }
 
-// intervals ends the timeline at the end of the run and lists its
-// intervals.
-func (tl *timeline) intervals(s *sim) []TimelineInterval {
+// intervals lists the timeline's intervals up to now, the last one as far
+// as the run has gone. It works on a copy, so that a run that goes on
+// (Runner.Extend) keeps its timeline as if it had never stopped.
+func (live *timeline) intervals(s *sim) []TimelineInterval {
+	c := *live
+	tl := &c
 	tl.catchUp(s)
 	last := (tl.sample - 1) / TimelineSamples
 	width := tl.step * TimelineSamples
