@@ -80,7 +80,7 @@ func TestWriteSizingIntoResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got, want := f.Sheets(), []string{"Summary", "Servers", "Charts", "Run", "Sizing"}; !slices.Equal(got, want) {
+	if got, want := f.Sheets(), []string{"Summary", "Servers", "Entities", "Charts", "Timeline", "Run", "Sizing"}; !slices.Equal(got, want) {
 		t.Errorf("sheets %q, want %q", got, want)
 	}
 	if marked, _ := ResultSheets(f); !slices.Equal(marked, f.Sheets()) {
@@ -176,7 +176,7 @@ func TestWriteSizingBackKeepsTheUsersWork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantSheets := []string{"Settings", "Notes", "Summary", "Sizing", "Summary (websim)", "Servers", "Charts", "Run", "Sizing (websim)"}
+		wantSheets := []string{"Settings", "Notes", "Summary", "Sizing", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run", "Sizing (websim)"}
 		if got := f.Sheets(); !slices.Equal(got, wantSheets) {
 			t.Errorf("write-back %d: sheets %q, want %q", i, got, wantSheets)
 		}

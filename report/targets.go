@@ -13,7 +13,7 @@ import (
 // then the verdict of all targets together and, in words, why a target is
 // undecided or fails when its interval alone does not say it. They are
 // empty when the model has no targets. The verdict cells are coloured by
-// styleVerdicts (their headers begin with "Verdict").
+// the verdict (verdictCell).
 func targetColumns(s *study.Study) []summaryColumn {
 	if len(s.Targets) == 0 {
 		return nil
@@ -37,11 +37,11 @@ func targetColumns(s *study.Study) []summaryColumn {
 		cols = append(cols,
 			summaryColumn{t.String() + unit, format, func(run *study.Run) any { return judge(run)[i].Value }},
 			summaryColumn{t.String() + ": ± 95%" + unit, format, func(run *study.Run) any { return judge(run)[i].HalfWidth95 }},
-			summaryColumn{"Verdict: " + t.String(), fText, func(run *study.Run) any { return string(judge(run)[i].Verdict) }},
+			summaryColumn{"Verdict: " + t.String(), fText, func(run *study.Run) any { return verdictCell(judge(run)[i].Verdict) }},
 		)
 	}
 	cols = append(cols,
-		summaryColumn{"Verdict: all targets", fText, func(run *study.Run) any { return string(study.Overall(judge(run))) }},
+		summaryColumn{"Verdict: all targets", fText, func(run *study.Run) any { return verdictCell(study.Overall(judge(run))) }},
 		summaryColumn{"Targets: why", fText, func(run *study.Run) any { return targetNotes(judge(run)) }},
 	)
 	return cols
@@ -74,22 +74,20 @@ func verdictStyle(v string) (xlsx.Style, bool) {
 	return xlsx.Text, false
 }
 
-// entityTargetColumn is a column of the Entities sheet for the targets
-// that name an entity: its value at a row (a run and one of its entities);
-// nil leaves the cell blank, as on the rows of other entities.
-type entityTargetColumn struct {
-	header string
-	format xlsx.Style
-	value  func(run *study.Run, entity string) any
+// verdictCell is a verdict in words, in its colour. The colour stays on a
+// row drawn muted (a run that is not stable), where the verdict is fails.
+func verdictCell(v study.Verdict) any {
+	st, _ := verdictStyle(string(v))
+	return xlsx.Styled{Value: string(v), Style: st}
 }
 
-// entityTargetColumns are the Entities sheet's columns for s's targets
-// that name an entity: per target the measured value, its 95% half-width
-// and the verdict, filled on that entity's rows only, then the verdict of
-// all the row's entity's targets and why. They are empty when no target
-// names an entity. The verdict headers begin with "Verdict", for
-// styleVerdicts.
-func entityTargetColumns(s *study.Study) []entityTargetColumn {
+// entityTargets are the Entities sheet's columns for s's targets that
+// name an entity, and their cells on a row (a run and one of its
+// entities): per target the measured value, its 95% half-width and the
+// verdict in its colour, filled on that entity's rows only, then the
+// verdict of all the row's entity's targets and why. There are none when
+// no target names an entity.
+func entityTargets(s *study.Study) (cols []column, cells func(run *study.Run, entity string) []any) {
 	var idx []int
 	for i, t := range s.Targets {
 		if t.Entity != "" {
@@ -97,57 +95,36 @@ func entityTargetColumns(s *study.Study) []entityTargetColumn {
 		}
 	}
 	if len(idx) == 0 {
-		return nil
-	}
-	judged := map[*study.Run][]study.TargetResult{}
-	judge := func(run *study.Run) []study.TargetResult {
-		rs, ok := judged[run]
-		if !ok {
-			rs = study.Judge(s.Targets, run)
-			judged[run] = rs
-		}
-		return rs
-	}
-	// of returns the results of the targets of entity at run.
-	of := func(run *study.Run, entity string) []study.TargetResult {
-		var out []study.TargetResult
-		for _, i := range idx {
-			if s.Targets[i].Entity == entity {
-				out = append(out, judge(run)[i])
-			}
-		}
-		return out
+		return nil, func(*study.Run, string) []any { return nil }
 	}
 	u := unitSuffix(s.TimeUnit)
-	var cols []entityTargetColumn
 	for _, i := range idx {
 		t := s.Targets[i]
 		unit, format := u, fTime
 		if t.Measure.IsShare() {
 			unit, format = "", fShare
 		}
-		cell := func(f func(r study.TargetResult) any) func(*study.Run, string) any {
-			return func(run *study.Run, entity string) any {
-				if entity != t.Entity {
-					return nil
-				}
-				return f(judge(run)[i])
-			}
-		}
-		cols = append(cols,
-			entityTargetColumn{t.String() + unit, format, cell(func(r study.TargetResult) any { return r.Value })},
-			entityTargetColumn{t.String() + ": ± 95%" + unit, format, cell(func(r study.TargetResult) any { return r.HalfWidth95 })},
-			entityTargetColumn{"Verdict: " + t.String(), fText, cell(func(r study.TargetResult) any { return string(r.Verdict) })},
-		)
+		cols = append(cols, column{t.String() + unit, format}, column{t.String() + ": ± 95%" + unit, format},
+			column{"Verdict: " + t.String(), fText})
 	}
-	cols = append(cols,
-		entityTargetColumn{"Verdict: the entity's targets", fText, func(run *study.Run, entity string) any {
-			if rs := of(run, entity); len(rs) > 0 {
-				return string(study.Overall(rs))
+	cols = append(cols, column{"Verdict: the entity's targets", fText}, column{"Targets: why", fText})
+	cells = func(run *study.Run, entity string) []any {
+		rs := study.Judge(s.Targets, run)
+		out := make([]any, 0, len(cols))
+		var own []study.TargetResult
+		for _, i := range idx {
+			if s.Targets[i].Entity != entity {
+				out = append(out, nil, nil, nil)
+				continue
 			}
-			return nil
-		}},
-		entityTargetColumn{"Targets: why", fText, func(run *study.Run, entity string) any { return targetNotes(of(run, entity)) }},
-	)
-	return cols
+			r := rs[i]
+			own = append(own, r)
+			out = append(out, r.Value, r.HalfWidth95, verdictCell(r.Verdict))
+		}
+		if len(own) == 0 {
+			return append(out, nil, nil)
+		}
+		return append(out, verdictCell(study.Overall(own)), targetNotes(own))
+	}
+	return cols, cells
 }

@@ -99,49 +99,69 @@ func TestSummaryWithoutTargets(t *testing.T) {
 	}
 }
 
-// TestEntityTargetColumns: on the Entities sheet, a target that names an
-// entity fills its columns on that entity's rows only, from its figures.
-func TestEntityTargetColumns(t *testing.T) {
-	s := &study.Study{TimeUnit: "ms", Targets: []study.Target{
+// TestEntitiesShowTargets: on the Entities sheet, a target that names an
+// entity fills its columns on that entity's rows only, from its figures,
+// the verdict coloured; targets of all requests stay on the Summary.
+func TestEntitiesShowTargets(t *testing.T) {
+	s := &study.Study{Model: "two", TimeUnit: "ms", Scenarios: []string{"Base"}, Loads: []string{"L1"}, Targets: []study.Target{
 		{Measure: study.MeasureMean, Limit: 5},
 		{Entity: "A", Measure: study.MeasureMean, Limit: 10},
 		{Entity: "B", Measure: study.MeasureFailed, Limit: 0.1},
 	}}
 	s.Runs = []study.Run{{Scenario: "Base", Load: "L1", Replications: 1, Result: engine.Result{
-		Stable: true, Completed: 150, Failed: 50,
+		Stable: true, Completed: 150, Failed: 50, Arrivals: 200,
 		Response: engine.Summary{N: 150, Mean: 7, CIHalfWidth95: 0.5},
 		Entities: []engine.EntityResult{
-			{Name: "A", Completed: 100, Response: engine.Summary{N: 100, Mean: 8, CIHalfWidth95: 1}, FailedCI95: 0.01},
-			{Name: "B", Completed: 50, Failed: 50, Response: engine.Summary{N: 50, Mean: 5, CIHalfWidth95: 1}, FailedCI95: 0.05},
+			{Name: "A", Arrivals: 100, Completed: 100, Response: engine.Summary{N: 100, Mean: 8, CIHalfWidth95: 1}, FailedCI95: 0.01},
+			{Name: "B", Arrivals: 100, Completed: 50, Failed: 50, Response: engine.Summary{N: 50, Mean: 5, CIHalfWidth95: 1}, FailedCI95: 0.05},
 		},
 	}}}
-	cols := entityTargetColumns(s)
-	var headers []string
-	for _, c := range cols {
-		headers = append(headers, c.header)
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.Rows("Entities")
+	if err != nil {
+		t.Fatal(err)
 	}
 	want := []string{
 		"mean response of A ≤ 10 (ms)", "mean response of A ≤ 10: ± 95% (ms)", "Verdict: mean response of A ≤ 10",
 		"failed share of B ≤ 0.1", "failed share of B ≤ 0.1: ± 95%", "Verdict: failed share of B ≤ 0.1",
 		"Verdict: the entity's targets", "Targets: why",
 	}
-	if !slices.Equal(headers, want) {
-		t.Fatalf("headers %q", headers)
+	first := slices.Index(rows[0], want[0])
+	if first < 0 || !slices.Equal(rows[0][first:], want) {
+		t.Fatalf("headers %q", rows[0])
 	}
-	row := func(entity string) []any {
-		var out []any
-		for _, c := range cols {
-			out = append(out, c.value(&s.Runs[0], entity))
-		}
+	if slices.Contains(rows[0], "mean response of all requests ≤ 5 (ms)") {
+		t.Error("a target of all requests on the Entities sheet")
+	}
+	cells := func(r int) []string {
+		out := make([]string, len(want))
+		copy(out, rows[r][min(first, len(rows[r])):])
 		return out
 	}
-	if got, want := row("A"), []any{8.0, 1.0, "holds", nil, nil, nil, "holds", ""}; !slices.Equal(got, want) {
-		t.Errorf("A's row %v, want %v", got, want)
+	if got, want := cells(1), []string{"8", "1", "holds", "", "", "", "holds", ""}; !slices.Equal(got, want) {
+		t.Errorf("A's row %q, want %q", got, want)
 	}
-	if got, want := row("B"), []any{nil, nil, nil, 0.5, 0.05, "fails", "fails", ""}; !slices.Equal(got, want) {
-		t.Errorf("B's row %v, want %v", got, want)
+	if got, want := cells(2), []string{"", "", "", "0.5", "0.05", "fails", "fails", ""}; !slices.Equal(got, want) {
+		t.Errorf("B's row %q, want %q", got, want)
 	}
-	if got := targetColumns(s); len(got) != 3*3+2 {
-		t.Errorf("%d Summary target columns, want 11", len(got))
+	for _, c := range []struct {
+		row, col int
+		fill     string
+	}{{2, first + 2, "C6EFCE"}, {2, first + 6, "C6EFCE"}, {3, first + 5, "FFC7CE"}, {3, first + 6, "FFC7CE"}, {2, first + 5, ""}} {
+		ref := xlsx.ColumnName(c.col) + strconv.Itoa(c.row)
+		if look, _ := f.LookOf("Entities", ref); look.Fill != c.fill {
+			t.Errorf("Entities!%s: fill %q, want %q", ref, look.Fill, c.fill)
+		}
+	}
+	if cols, _ := entityTargets(testStudy()); len(cols) != 0 {
+		t.Errorf("%d Entities target columns without targets", len(cols))
 	}
 }

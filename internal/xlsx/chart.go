@@ -1,6 +1,10 @@
 package xlsx
 
-import "github.com/xuri/excelize/v2"
+import (
+	"fmt"
+
+	"github.com/xuri/excelize/v2"
+)
 
 // ChartKind is the kind of a chart.
 type ChartKind int
@@ -21,21 +25,50 @@ type Series struct {
 	Categories string
 	// Values are the y values; a blank cell is a gap.
 	Values string
+	// Color ("D55E00") and Marker ("square") draw the line; "" takes the
+	// series' place in Palette and MarkerShapes.
+	Color, Marker string
 }
+
+// Palette are the line colours of a chart's series in order: eight that
+// stay apart for colour-blind readers and in grey print (after Okabe and
+// Ito, the yellow swapped for a brown that reads on white).
+var Palette = [...]string{"0072B2", "D55E00", "009E73", "CC79A7", "E69F00", "56B4E9", "000000", "8C564B"}
+
+// MarkerShapes are the marker shapes of a chart's series in order, so that
+// lines apart in colour are apart in shape too.
+var MarkerShapes = [...]string{"circle", "square", "triangle", "diamond", "x", "star", "plus", "dash"}
+
+// MaxSeries is the most lines a chart should have: each then has a colour
+// and a shape of its own.
+const MaxSeries = len(Palette)
+
+// AxisTextColor is the colour of axis labels and titles: dark, to read.
+const AxisTextColor = "262626"
 
 // Chart is a native Excel chart.
 type Chart struct {
 	Kind                  ChartKind
 	Title, XTitle, YTitle string
-	// YFormat is the number format of the y axis ("0%"); "" is Excel's.
-	YFormat string
-	Series  []Series
+	// YFormat and XFormat are the number formats of the y axis ("0%") and
+	// of a scatter chart's x axis; "" is Excel's.
+	YFormat, XFormat string
+	// Note is a second, smaller line under the title ("gaps: unstable
+	// runs").
+	Note   string
+	Series []Series
 	// Width and Height are in pixels (0: 640 × 320).
 	Width, Height uint
 	// Legend is where the legend stands: "right" (the default), "bottom"...
 	Legend string
-	// Markers draws a circle at each point of a line.
+	// Markers draws a marker at each point of a line, its shape the
+	// series' own.
 	Markers bool
+	// MarkerSize is the markers' size in points (0: 6).
+	MarkerSize int
+	// XRotate turns the x axis labels by this many degrees (-90..90;
+	// negative: rising to the right), so that long labels need not wrap.
+	XRotate int
 	// AltText describes the chart for screen readers.
 	AltText string
 }
@@ -46,10 +79,26 @@ type Chart struct {
 func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 	kind := map[ChartKind]excelize.ChartType{LineChart: excelize.Line, ScatterChart: excelize.Scatter, ColumnChart: excelize.Col}[c.Kind]
 	var series []excelize.ChartSeries
-	for _, s := range c.Series {
-		cs := excelize.ChartSeries{Name: s.Name, Categories: s.Categories, Values: s.Values}
+	for i, s := range c.Series {
+		color, shape := s.Color, s.Marker
+		if color == "" {
+			color = Palette[i%len(Palette)]
+		}
+		if shape == "" {
+			shape = MarkerShapes[i%len(MarkerShapes)]
+		}
+		fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}
+		cs := excelize.ChartSeries{Name: s.Name, Categories: s.Categories, Values: s.Values,
+			Fill: fill, Line: excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75}}
 		if c.Markers {
-			cs.Marker = excelize.ChartMarker{Symbol: "circle", Size: 5}
+			size := c.MarkerSize
+			if size == 0 {
+				size = 6
+			}
+			cs.Marker = excelize.ChartMarker{Symbol: shape, Size: size, Fill: fill,
+				Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: fill, Width: 0.75}}
+		} else {
+			cs.Marker = excelize.ChartMarker{Symbol: "none"}
 		}
 		series = append(series, cs)
 	}
@@ -61,25 +110,73 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 	if legend == "" {
 		legend = "right"
 	}
+	dark := func(size float64, bold bool) *excelize.Font {
+		return &excelize.Font{Color: AxisTextColor, Size: size, Bold: bold}
+	}
 	title := func(s string) excelize.ChartTitle {
 		if s == "" {
 			return excelize.ChartTitle{}
 		}
-		return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s}}}
+		return excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: s, Font: dark(10, true)}}}
+	}
+	head := title(c.Title)
+	if c.Note != "" {
+		head.Paragraph = append(head.Paragraph, excelize.RichTextRun{Text: c.Note, Font: &excelize.Font{Color: "9C0006", Size: 9, Italic: true}})
+	}
+	axis := func(t string) excelize.ChartAxis {
+		return excelize.ChartAxis{Title: title(t), Font: *dark(9, false)}
 	}
 	chart := &excelize.Chart{
 		Type:         kind,
 		Series:       series,
-		Title:        title(c.Title),
+		Title:        head,
 		Dimension:    excelize.ChartDimension{Width: w, Height: h},
-		Legend:       excelize.ChartLegend{Position: legend},
+		Legend:       excelize.ChartLegend{Position: legend, Font: dark(9, false)},
 		ShowBlanksAs: "gap",
-		XAxis:        excelize.ChartAxis{Title: title(c.XTitle)},
-		YAxis:        excelize.ChartAxis{Title: title(c.YTitle), MajorGridLines: true},
+		XAxis:        axis(c.XTitle),
+		YAxis:        axis(c.YTitle),
 		Format:       excelize.GraphicOptions{AltText: c.AltText},
+	}
+	chart.YAxis.MajorGridLines = true
+	if c.Kind == ColumnChart {
+		zero := 0.0 // a bar is read by its length: from 0
+		chart.YAxis.Minimum = &zero
 	}
 	if c.YFormat != "" {
 		chart.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.YFormat}
 	}
+	if c.XRotate != 0 {
+		chart.XAxis.Alignment.TextRotation = c.XRotate
+	}
+	if c.XFormat != "" {
+		chart.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.XFormat}
+	}
 	return b.keep(b.f.AddChart(sheet, anchor, chart))
+}
+
+// PrintCharts sets a sheet of charts up for printing: landscape, the cells
+// from..to (A1 names, the charts' area) as the print area, fitted to one
+// page wide and as many pages tall as it takes.
+func (b *Book) PrintCharts(sheet, from, to string) error {
+	landscape, wide, tall, fit := "landscape", 1, 0, true
+	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall})); err != nil {
+		return err
+	}
+	if err := b.keep(b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit})); err != nil {
+		return err
+	}
+	abs := func(ref string) string {
+		col, row, _ := excelize.SplitCellName(ref)
+		return fmt.Sprintf("$%s$%d", col, row)
+	}
+	return b.Define(DefinedName{Name: "_xlnm.Print_Area", RefersTo: QuoteSheet(sheet) + "!" + abs(from) + ":" + abs(to), Scope: sheet})
+}
+
+// PageBreakBefore starts a new printed page at row (1-based), so that a
+// chart below it is not cut in two.
+func (b *Book) PageBreakBefore(sheet string, row int) error {
+	if row <= 1 {
+		return nil
+	}
+	return b.keep(b.f.InsertPageBreak(sheet, CellName(0, row)))
 }
