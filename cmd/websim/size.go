@@ -137,6 +137,9 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
+	if err := checkWritable(out); err != nil {
+		return err
+	}
 	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, Jobs: o.jobs, Version: version}
 	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = func(done, total int) {
