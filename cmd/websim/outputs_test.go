@@ -36,3 +36,21 @@ func TestOutputFolderCheckedBeforeTheWork(t *testing.T) {
 		})
 	}
 }
+
+// A negative --jobs is refused, located to the flag, before any work.
+func TestNegativeJobsRefused(t *testing.T) {
+	model := copyModel(t, "mmc")
+	withTargets(t, model, []any{nil, "mean", 2.0})
+	for _, args := range [][]string{
+		{"run", model, "--jobs", "-3"},
+		{"size", model, "--vary", "AppServers", "--loads", "rho0.8", "--jobs", "-1"},
+	} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "--jobs -") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and the flag named", args, code, stdout, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(model, "OutPut.xlsx")); err == nil {
+		t.Error("OutPut.xlsx written for a negative --jobs")
+	}
+}
