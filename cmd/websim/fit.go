@@ -118,6 +118,9 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	}
 	if opts.out != "" {
 		if err := fit.WriteWorkbook(opts.out, data, res); err != nil {
+			if strings.Contains(err.Error(), opts.out) {
+				return err // it names the file already
+			}
 			return fmt.Errorf("writing %s: %w", opts.out, err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", opts.out)
