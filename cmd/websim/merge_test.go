@@ -248,6 +248,9 @@ func TestMergeGivesTheTargetsOfOneMachine(t *testing.T) {
 		for _, n := range []int{2, 3} {
 			t.Run(fmt.Sprintf("reps=%d/N=%d", reps, n), func(t *testing.T) {
 				var parts []string
+				if err := os.MkdirAll(filepath.Join(work, fmt.Sprintf("n%d", n)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				for k := range n {
 					part := filepath.Join(work, fmt.Sprintf("n%d", n), fmt.Sprintf("part-%d.wsp", k))
 					if code, _, stderr := runCLI(t, "run", dir, "--shard", fmt.Sprintf("%d/%d", k, n), "--partial", part, "--quiet"); code != 0 {
