@@ -22,6 +22,16 @@ func (o *outcomeBatches) fill(r *Result) {
 	r.AbandonedCI95 = o.abandoned.HalfWidth(0.95)
 }
 
+// recordOutcome folds the outcome of a request of entity e that finished
+// after the warm-up into the run's outcome batches and, with several
+// entities, into the entity's own (with one, the entity's are the run's).
+func (s *sim) recordOutcome(e int32, failed, abandoned bool) {
+	s.outcomes.add(failed, abandoned)
+	if len(s.ents) > 1 {
+		s.ents[e].outcomes.add(failed, abandoned)
+	}
+}
+
 func indicator(b bool) float64 {
 	if b {
 		return 1

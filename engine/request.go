@@ -121,7 +121,7 @@ func (s *sim) patience(r int32, gen uint32) {
 	if s.measuring {
 		s.res.Abandoned++
 		s.ents[q.entity].abandoned++
-		s.outcomes.add(false, true)
+		s.recordOutcome(q.entity, false, true)
 	}
 	// A request still queued for its first unit (or for admission) has
 	// started nothing: it leaves the queue. Work already started goes on
@@ -170,7 +170,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 		s.tl.completed(s.now - q.arrival)
 		if s.measuring {
 			s.res.Completed++
-			s.outcomes.add(false, false)
+			s.recordOutcome(q.entity, false, false)
 			s.recordResponse(q.entity, s.now-q.arrival, s.now-q.attemptStart)
 		}
 		s.finish(q)
@@ -197,7 +197,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	if s.measuring {
 		s.res.Failed++
 		s.ents[q.entity].failed++
-		s.outcomes.add(true, false)
+		s.recordOutcome(q.entity, true, false)
 	}
 	s.finish(q)
 	s.maybeFreeRequest(r)

@@ -57,7 +57,8 @@ type Result struct {
 	Entities []EntityResult
 	// FailedCI95 and AbandonedCI95 are the 95% half-widths of the failed
 	// and abandoned shares of finished requests, from batch means of the
-	// outcome indicators in finishing order; NaN with fewer than 2 batches.
+	// outcome indicators in finishing order; NaN with fewer than 2 batches,
+	// and after Merge.
 	FailedCI95, AbandonedCI95 float64
 
 	// Timeline is the run over successive intervals of simulated time,
@@ -109,6 +110,10 @@ type EntityResult struct {
 	// and interval (batch means in a run, replications after Merge) as
 	// Result.Response.
 	Response Summary
+	// FailedCI95 and AbandonedCI95 are the 95% half-widths of its failed
+	// and abandoned shares, as Result's: batch means of its outcomes in a
+	// run; NaN after Merge (batches of one run do not pool).
+	FailedCI95, AbandonedCI95 float64
 
 	ResponseHist        *stats.Histogram   `json:"-"`
 	ResponsePercentiles *stats.Percentiles `json:"-"`
@@ -180,6 +185,7 @@ type entityStats struct {
 	resp                        stats.Tally
 	pct                         stats.Percentiles
 	batches                     stats.BatchMeans
+	outcomes                    outcomeBatches
 }
 
 func (e *entityStats) add(response float64) {
@@ -193,15 +199,16 @@ func (s *sim) entityResults() []EntityResult {
 	out := make([]EntityResult, len(s.ents))
 	for i := range s.ents {
 		e := &s.ents[i]
-		tally, pct, batches := &e.resp, e.pct, &e.batches
+		tally, pct, batches, outcomes := &e.resp, e.pct, &e.batches, &e.outcomes
 		if len(s.ents) == 1 { // its figures are the totals
-			tally, pct, batches = &s.resp, s.respPct, &s.batches
+			tally, pct, batches, outcomes = &s.resp, s.respPct, &s.batches, &s.outcomes
 		}
 		out[i] = EntityResult{
 			Name: s.m.Entities[i].Name, Arrivals: e.arrivals,
 			Completed: tally.N(), Failed: e.failed, Abandoned: e.abandoned,
 			Response:            runSummary(tally, &pct, batches),
 			ResponsePercentiles: &pct, ResponseHist: pct.Histogram(),
+			FailedCI95: outcomes.failed.HalfWidth(0.95), AbandonedCI95: outcomes.abandoned.HalfWidth(0.95),
 		}
 	}
 	return out
@@ -257,6 +264,7 @@ func (r *Result) Merge(others ...*Result) {
 	r.Response = finishSummary(r.Response, r.ResponseHist, r.ResponsePercentiles, means)
 	r.ReplicationMeans = means
 	r.ResponseBatches, r.ResponseBatchSize = nil, 0 // batches of one run do not pool
+	r.FailedCI95, r.AbandonedCI95 = math.NaN(), math.NaN()
 	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil, nil)
 	for i := range ents {
 		e := &ents[i]
@@ -264,6 +272,7 @@ func (r *Result) Merge(others ...*Result) {
 		e.ResponsePercentiles = mergePercentiles(entPcts[i])
 		e.Response = finishSummary(e.Response, e.ResponseHist, e.ResponsePercentiles, entMeans[i])
 		e.ReplicationMeans = entMeans[i]
+		e.FailedCI95, e.AbandonedCI95 = math.NaN(), math.NaN()
 	}
 	r.Entities = ents
 }

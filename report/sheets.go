@@ -164,7 +164,7 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 	if len(s.Scenarios) > 0 {
 		base = s.Scenarios[0]
 	}
-	spec := summaryColumns(unitSuffix(s.TimeUnit), base)
+	spec := append(summaryColumns(unitSuffix(s.TimeUnit), base), targetColumns(s)...)
 	cols := make([]column, len(spec))
 	for i, c := range spec {
 		cols[i] = column{c.header, c.format}
@@ -218,6 +218,8 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 		column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
 		column{"CI half-width 95%" + u, fTime},
 	)
+	targetCols, targetCells := entityTargets(s)
+	cols = append(cols, targetCols...)
 	var rows [][]any
 	var unstable []bool
 	for i := range s.Runs {
@@ -235,6 +237,7 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 				resp(e.Response.Mean), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P90),
 				resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95),
 				resp(e.Response.CIHalfWidth95)))
+			rows[len(rows)-1] = append(rows[len(rows)-1], targetCells(run, e.Name)...)
 			unstable = append(unstable, !run.Result.Stable)
 		}
 	}

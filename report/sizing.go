@@ -28,36 +28,80 @@ func WriteSizing(path string, sz *study.Sizing) error {
 	if sz == nil {
 		return errors.New("no sizing to write")
 	}
-	var b *xlsx.Book
-	fresh := false
-	if _, err := os.Stat(path); err == nil {
-		if b, err = xlsx.Open(path); err != nil {
-			return fmt.Errorf("opening %s to add the %s sheet: %w", path, SizingSheet, err)
+	if _, err := os.Stat(path); err != nil {
+		b := xlsx.New()
+		defer b.Close()
+		if err := b.RenameSheet("Sheet1", SizingSheet); err != nil {
+			return err
 		}
-	} else {
-		b, fresh = xlsx.New(), true
+		if err := writeSizingSheet(b, SizingSheet, sz); err != nil {
+			return fmt.Errorf("building %s: %w", path, err)
+		}
+		if err := b.MarkOwned(SizingSheet); err != nil {
+			return err
+		}
+		return save(b, path)
+	}
+	return addSizing(path, sz, true)
+}
+
+// WriteSizingBack adds the Sizing sheet to the model's own SvcData.xlsx at
+// svcDataPath, as `websim size --write-back` does: a new sheet that websim
+// owns (called "Sizing (websim)" when the user has a sheet Sizing),
+// replacing the Sizing sheet of an earlier write-back and keeping every
+// other sheet, cell, style, comment, formula and data validation, and the
+// result sheets of `websim run --write-back`. The file is replaced only
+// once the new one is whole, and the sheet the user last looked at stays
+// the active one.
+func WriteSizingBack(svcDataPath string, sz *study.Sizing) error {
+	if sz == nil {
+		return errors.New("no sizing to write")
+	}
+	return addSizing(svcDataPath, sz, false)
+}
+
+// addSizing adds the Sizing sheet to the existing workbook at path; show
+// makes it the active sheet.
+func addSizing(path string, sz *study.Sizing, show bool) error {
+	b, err := xlsx.Open(path)
+	if err != nil {
+		return fmt.Errorf("opening %s to add the %s sheet: %w", path, SizingSheet, err)
 	}
 	defer b.Close()
 	owned, err := b.OwnedSheets()
 	if err != nil {
 		return err
 	}
-	name := SizingSheet
-	if fresh {
-		if err := b.RenameSheet("Sheet1", name); err != nil {
+	isSizing := func(s string) bool {
+		return strings.EqualFold(s, SizingSheet) || strings.HasPrefix(s, SizingSheet+" (websim")
+	}
+	var old []string
+	for _, s := range owned {
+		if isSizing(s) {
+			old = append(old, s)
+		}
+	}
+	owned = slices.DeleteFunc(owned, isSizing)
+	// A workbook keeps at least one sheet: when the earlier Sizing sheet is
+	// all there is, a placeholder stands in until the new one is added.
+	placeholder := ""
+	if len(old) > 0 && len(old) == len(b.Sheets()) {
+		placeholder = xlsx.FreeName(b.Sheets(), "websim placeholder")
+		if err := b.NewSheet(placeholder); err != nil {
 			return err
 		}
-	} else {
-		for _, s := range owned {
-			if strings.EqualFold(s, SizingSheet) || strings.HasPrefix(s, SizingSheet+" (websim") {
-				if err := b.DeleteSheet(s); err != nil {
-					return fmt.Errorf("removing the earlier %s sheet of %s: %w", s, path, err)
-				}
-				owned = slices.DeleteFunc(owned, func(n string) bool { return n == s })
-			}
+	}
+	for _, s := range old {
+		if err := b.DeleteSheet(s); err != nil {
+			return fmt.Errorf("removing the earlier %s sheet of %s: %w", s, path, err)
 		}
-		name = xlsx.FreeName(b.Sheets(), SizingSheet)
-		if err := b.NewSheet(name); err != nil {
+	}
+	name := xlsx.FreeName(b.Sheets(), SizingSheet)
+	if err := b.NewSheet(name); err != nil {
+		return err
+	}
+	if placeholder != "" {
+		if err := b.DeleteSheet(placeholder); err != nil {
 			return err
 		}
 	}
@@ -67,7 +111,9 @@ func WriteSizing(path string, sz *study.Sizing) error {
 	if err := b.MarkOwned(append(owned, name)...); err != nil {
 		return err
 	}
-	b.SetActiveSheet(slices.Index(b.Sheets(), name))
+	if show {
+		b.SetActiveSheet(slices.Index(b.Sheets(), name))
+	}
 	return save(b, path)
 }
 
@@ -158,14 +204,13 @@ func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
 // styleVerdicts colours verdict cells: green holds, red fails, amber
 // undecided, so that the answer reads at a glance.
 func styleVerdicts(b *xlsx.Book, sheet string, cols []column, rows [][]any) {
-	looks := map[string]xlsx.Style{string(study.Holds): xlsx.Good, string(study.Fails): xlsx.Bad, string(study.Undecided): xlsx.Unsure}
 	for c, col := range cols {
 		if !strings.HasPrefix(col.header, "Verdict") {
 			continue
 		}
 		for r, row := range rows {
 			v, _ := row[c].(string)
-			if st, ok := looks[v]; ok {
+			if st, ok := verdictStyle(v); ok {
 				ref := cellName(c+1, r+2)
 				b.SetStyle(sheet, ref, ref, st)
 			}

@@ -2,7 +2,10 @@ package report
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,5 +104,119 @@ func TestWriteSizingJSON(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `"size": null`) {
 		t.Error("no null size")
+	}
+}
+
+// A second `websim size` into a workbook that holds only its Sizing sheet
+// replaces that sheet rather than adding "Sizing (websim)" beside it.
+func TestWriteSizingAloneTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	for range 2 {
+		if err := WriteSizing(path, testSizing()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.Sheets(); !slices.Equal(got, []string{SizingSheet}) {
+		t.Errorf("sheets %q", got)
+	}
+	if marked, _ := ResultSheets(f); !slices.Equal(marked, []string{SizingSheet}) {
+		t.Errorf("ResultSheets = %q", marked)
+	}
+}
+
+// TestWriteSizingBackKeepsTheUsersWork: `websim size --write-back` adds
+// the Sizing sheet to SvcData.xlsx, the same as in OutPut.xlsx, next to
+// the result sheets of `websim run --write-back`, keeping every cell,
+// formula, comment, validation, style, name and property of the user's; a
+// user's own sheet called Sizing stays, and the second write-back replaces
+// websim's Sizing sheet rather than adding one.
+func TestWriteSizingBackKeepsTheUsersWork(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path)
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.NewSheet("Sizing")
+	f.SetCell("Sizing", "A1", "the user's own sizing notes")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	before := readUserState(t, path)
+	userSizing := dumpSheets(t, path, "Sizing")
+	if err := WriteBack(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "OutPut.xlsx")
+	if err := WriteSizing(out, testSizing()); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(dumpSheets(t, out, SizingSheet), "== Sizing\n", "== Sizing (websim)\n", 1)
+	for i := 1; i <= 2; i++ {
+		if err := WriteSizingBack(path, testSizing()); err != nil {
+			t.Fatalf("write-back %d: %v", i, err)
+		}
+		if after := readUserState(t, path); !equalState(before, after) {
+			t.Errorf("write-back %d changed the user's work:\nbefore %+v\nafter  %+v", i, before, after)
+		}
+		if got := dumpSheets(t, path, "Sizing"); got != userSizing {
+			t.Errorf("write-back %d changed the user's Sizing sheet:\n%s", i, got)
+		}
+		if got := dumpSheets(t, path, "Sizing (websim)"); got != want {
+			t.Errorf("write-back %d: the Sizing sheet differs from OutPut.xlsx's:\n%s", i, got)
+		}
+		f, err := xlsx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSheets := []string{"Settings", "Notes", "Summary", "Sizing", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run", "Sizing (websim)"}
+		if got := f.Sheets(); !slices.Equal(got, wantSheets) {
+			t.Errorf("write-back %d: sheets %q, want %q", i, got, wantSheets)
+		}
+		if marked, _ := ResultSheets(f); !slices.Equal(marked, wantSheets[4:]) {
+			t.Errorf("write-back %d: result sheets %q", i, marked)
+		}
+		f.Close()
+		if charts := dumpCharts(t, path); !strings.Contains(charts, "'Sizing (websim)'!") {
+			t.Errorf("write-back %d: no chart on the Sizing sheet:\n%s", i, charts)
+		}
+	}
+}
+
+// A write-back that fails mid-way leaves SvcData.xlsx as it was, and no
+// temporary file behind.
+func TestWriteSizingBackReplacesOnlyWhenComplete(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := writeWorkbook
+	t.Cleanup(func() { writeWorkbook = saved })
+	writeWorkbook = func(f *xlsx.Book, w io.Writer) error {
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			return err
+		}
+		w.Write(buf.Bytes()[:buf.Len()/2])
+		return errors.New("disk full")
+	}
+	if err := WriteSizingBack(path, testSizing()); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("err = %v, want disk full", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("SvcData.xlsx changed after a failed write-back")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
 	}
 }

@@ -155,16 +155,18 @@ const (
 )
 
 // PercentileReplications is the least number of replications a probe runs
-// when a target bounds a percentile: the one honest interval for a
-// percentile that websim has today is across replications (see
+// when a target bounds a p50 or p90: the engine has an interval of its own
+// for p95 and p99 from one run (runPercentileHalfWidth), but for the other
+// percentiles the one honest interval is across replications (see
 // percentileInterval). A model's own Replications setting, when larger,
 // stands.
 const PercentileReplications = 5
 
-// needsReplications reports whether a target bounds a percentile.
+// needsReplications reports whether a target bounds a percentile that has
+// no interval from one run.
 func needsReplications(targets []Target) bool {
 	for _, t := range targets {
-		if t.Measure.quantile() > 0 {
+		if t.Measure == MeasureP50 || t.Measure == MeasureP90 {
 			return true
 		}
 	}

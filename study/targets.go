@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/stats"
@@ -100,15 +101,20 @@ type TargetResult struct {
 }
 
 // Judge returns the verdict of each target at run, in the targets' order.
+// A target with an Entity is judged from that entity's figures
+// (run.Result.Entities), one without from all requests'.
 //
-// The intervals: mean response from run.Result.Response.CIHalfWidth95
-// (batch means for one replication, Student t across replications);
-// percentiles and shares from Student t across replications when there are
-// two or more; for one replication, shares from the batch means of the
-// outcome indicators in finishing order, p95 and p99 from the run's own
-// intervals (Summary.P95CIHalfWidth95, P99CIHalfWidth95), and the other
-// percentiles undecided. A run that is not stable has no steady state:
-// every target fails there, since its queue grows past any limit.
+// The intervals: the mean response's from Response.CIHalfWidth95 (batch
+// means for one replication, Student t across replications); a
+// percentile's from the engine's own interval of it where there is one (p95
+// and p99, in a run and pooled over replications: runPercentileHalfWidth),
+// else Student t across replications; the failed and abandoned shares'
+// from Student t across replications when there are two or more, else
+// from the batch means of the outcome indicators in finishing order.
+// Percentile half-widths include the histogram's relative error. A target
+// with no honest interval is undecided, and says why. A run that is not
+// stable has no steady state: every target fails there, since its queue
+// grows past any limit.
 func Judge(targets []Target, run *Run) []TargetResult {
 	out := make([]TargetResult, len(targets))
 	for i, t := range targets {
@@ -145,11 +151,12 @@ func Overall(rs []TargetResult) Verdict {
 func judge(t Target, run *Run) TargetResult {
 	tr := TargetResult{Target: t, Value: math.NaN(), HalfWidth95: math.NaN(), Verdict: Undecided}
 	r := &run.Result
-	if t.Entity != "" && !t.OnlyEntity {
-		tr.Why = "per-entity figures are not available yet"
+	f, reps, ok, why := basisFor(t, run)
+	if !ok {
+		tr.Why = why
 		return tr
 	}
-	value, hw, ok, why := measureInterval(run, t.Measure)
+	value, hw, ok, why := measureInterval(&f, reps, t.Measure)
 	tr.Value, tr.HalfWidth95 = value, hw
 	if !r.Stable {
 		tr.Verdict, tr.Why = Fails, "the run is not stable: "+r.Unstable
@@ -174,41 +181,81 @@ func decide(value, hw, limit float64) Verdict {
 	return Undecided
 }
 
-// measureInterval returns a measure's value and 95% half-width at run; ok
-// is false (with the reason) when there is no honest interval.
-func measureInterval(run *Run, m Measure) (value, hw float64, ok bool, why string) {
+// basis is what a target is judged from: the counts, the response
+// summary and the one-run share intervals of all requests or of one
+// entity's requests.
+type basis struct {
+	completed, failed, abandoned int64
+	resp                         engine.Summary
+	failedCI, abandonedCI        float64
+}
+
+func totalFigures(r *engine.Result) basis {
+	return basis{r.Completed, r.Failed, r.Abandoned, r.Response, r.FailedCI95, r.AbandonedCI95}
+}
+
+func entityFigures(e *engine.EntityResult) basis {
+	return basis{e.Completed, e.Failed, e.Abandoned, e.Response, e.FailedCI95, e.AbandonedCI95}
+}
+
+// basisFor picks the figures that target t is about at run (all requests, or
+// its entity's from run.Result.Entities), with each replication's; ok is
+// false (with the reason) when the run has no figures for the entity.
+func basisFor(t Target, run *Run) (f basis, reps []repFigure, ok bool, why string) {
 	r := &run.Result
-	if m.IsShare() {
-		return shareInterval(run, m)
+	if t.Entity == "" {
+		reps = make([]repFigure, len(run.reps))
+		for i, rep := range run.reps {
+			reps[i] = rep.all
+		}
+		return totalFigures(r), reps, true, ""
 	}
-	if r.Response.N == 0 {
+	e := slices.IndexFunc(r.Entities, func(x engine.EntityResult) bool { return x.Name == t.Entity })
+	if e < 0 {
+		if t.OnlyEntity { // its figures are the totals
+			return basisFor(Target{Measure: t.Measure, Limit: t.Limit}, run)
+		}
+		return f, nil, false, fmt.Sprintf("the run has no figures for entity %s", t.Entity)
+	}
+	for _, rep := range run.reps {
+		if e < len(rep.ents) {
+			reps = append(reps, rep.ents[e])
+		}
+	}
+	return entityFigures(&r.Entities[e]), reps, true, ""
+}
+
+// measureInterval returns a measure's value and 95% half-width from f and
+// the replications' figures reps; ok is false (with the reason) when there
+// is no honest interval.
+func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok bool, why string) {
+	if m.IsShare() {
+		return shareInterval(f, reps, m)
+	}
+	if f.resp.N == 0 {
 		return math.NaN(), math.NaN(), false, "no request completed"
 	}
 	if m == MeasureMean {
-		value, hw = r.Response.Mean, r.Response.CIHalfWidth95
+		value, hw = f.resp.Mean, f.resp.CIHalfWidth95
 		if math.IsNaN(hw) {
 			return value, hw, false, "too few observations for an interval of the mean"
 		}
 		return value, hw, true, ""
 	}
-	value, hw, ok = percentileInterval(run, m.quantile())
-	if !ok {
-		return percentileOf(r, m), math.NaN(), false, "no confidence interval for this percentile of one replication (only p95 and p99 have one); set Replications to 2 or more"
-	}
-	return value, hw, true, ""
+	return percentileInterval(f, reps, m)
 }
 
 // percentileOf is the point estimate of a percentile measure.
-func percentileOf(r *engine.Result, m Measure) float64 {
+func percentileOf(s *engine.Summary, m Measure) float64 {
 	switch m {
 	case MeasureP50:
-		return r.Response.P50
+		return s.P50
 	case MeasureP90:
-		return r.Response.P90
+		return s.P90
 	case MeasureP95:
-		return r.Response.P95
+		return s.P95
 	case MeasureP99:
-		return r.Response.P99
+		return s.P99
 	}
 	return math.NaN()
 }
@@ -219,47 +266,50 @@ func percentileOf(r *engine.Result, m Measure) float64 {
 // not shrink it.
 const histogramError = 1.0 / 512
 
-// percentileInterval returns the q-th percentile of response time at run
-// and the half-width of its 95% interval. The one honest interval available
-// is across replications: each replication's percentile is an independent
-// estimate, and their Student t interval, widened by the histogram's
-// relative error, covers the percentile. With one replication, p95 and
-// p99 take the run's own interval (stats.Percentiles, widened the same
-// way); other percentiles, or a run without an interval, return ok=false.
-func percentileInterval(run *Run, q float64) (value, halfWidth float64, ok bool) {
+// runPercentileHalfWidth is the engine's own 95% half-width of a
+// percentile in s, NaN when the engine has none for it: for p95 and p99,
+// Summary.P95CIHalfWidth95 and P99CIHalfWidth95 (stats.Percentiles: batch
+// means of the indicator at the estimate, in a run and pooled over
+// replications); p50 and p90 have none in the Summary.
+func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
+	hw := math.NaN()
+	switch m {
+	case MeasureP95:
+		hw = s.P95CIHalfWidth95
+	case MeasureP99:
+		hw = s.P99CIHalfWidth95
+	}
+	// A figure of 0 is a Summary made without the interval (a zero value),
+	// not a sample with no spread.
+	if !(hw > 0) {
+		return math.NaN()
+	}
+	return hw
+}
+
+// percentileInterval returns a percentile of response time and the
+// half-width of its 95% interval, widened by the histogram's relative
+// error. The interval is the engine's own when it has one
+// (runPercentileHalfWidth); else Student t across replications, each
+// replication's percentile being an independent estimate; with neither it
+// returns ok=false.
+func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok bool, why string) {
+	value = percentileOf(&f.resp, m)
+	if h := runPercentileHalfWidth(&f.resp, m); !math.IsNaN(h) {
+		return value, h + histogramError*value, true, ""
+	}
 	var t stats.Tally
-	for _, rep := range run.reps {
-		if rep.completed == 0 {
-			continue
-		}
-		switch q {
-		case 0.5:
-			t.Add(rep.p50)
-		case 0.9:
-			t.Add(rep.p90)
-		case 0.95:
-			t.Add(rep.p95)
-		case 0.99:
-			t.Add(rep.p99)
-		default:
-			return math.NaN(), math.NaN(), false
+	for _, rep := range reps {
+		if rep.completed > 0 {
+			t.Add(percentileOf(&rep.resp, m))
 		}
 	}
 	n := t.N()
 	if n < 2 {
-		// One replication: the run's own interval of p95 or p99
-		// (stats.Percentiles: batch means of the indicator at the
-		// estimate), where it has one.
-		r := &run.Result.Response
-		hw := map[float64]float64{0.95: r.P95CIHalfWidth95, 0.99: r.P99CIHalfWidth95}[q]
-		if n == 1 && hw > 0 {
-			v := map[float64]float64{0.95: r.P95, 0.99: r.P99}[q]
-			return v, hw + histogramError*v, true
-		}
-		return math.NaN(), math.NaN(), false
+		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (only p95 and p99 have one); set Replications to 2 or more", m)
 	}
-	m := t.Mean()
-	return m, stats.StudentT(0.95, int(n)-1)*t.SD()/math.Sqrt(float64(n)) + histogramError*m, true
+	mean := t.Mean()
+	return mean, stats.StudentT(0.95, int(n)-1)*t.SD()/math.Sqrt(float64(n)) + histogramError*mean, true, ""
 }
 
 // shareInterval returns the failed or abandoned share of finished requests
@@ -267,20 +317,19 @@ func percentileInterval(run *Run, q float64) (value, halfWidth float64, ok bool)
 // or more, else the batch means of the outcome indicators. With no such
 // outcome at all the half-width is at least 3/n (the one-sided 95% bound
 // for zero events in n), so that "none seen" never claims "none happen".
-func shareInterval(run *Run, m Measure) (value, hw float64, ok bool, why string) {
-	r := &run.Result
-	fin := r.Completed + r.Failed + r.Abandoned
+func shareInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok bool, why string) {
+	fin := f.completed + f.failed + f.abandoned
 	if fin == 0 {
 		return math.NaN(), math.NaN(), false, "no request finished"
 	}
-	count, batchHW := r.Failed, r.FailedCI95
+	count, batchHW := f.failed, f.failedCI
 	if m == MeasureAbandoned {
-		count, batchHW = r.Abandoned, r.AbandonedCI95
+		count, batchHW = f.abandoned, f.abandonedCI
 	}
 	value = float64(count) / float64(fin)
-	if len(run.reps) >= 2 {
+	if len(reps) >= 2 {
 		var t stats.Tally
-		for _, rep := range run.reps {
+		for _, rep := range reps {
 			if rep.finished == 0 {
 				continue
 			}
@@ -307,16 +356,34 @@ func shareInterval(run *Run, m Measure) (value, hw float64, ok bool, why string)
 }
 
 // repFigures are one replication's figures that intervals across
-// replications need.
+// replications need: of all requests, and of each entity's (in Model
+// order).
 type repFigures struct {
+	all  repFigure
+	ents []repFigure
+}
+
+// repFigure are the figures of all requests, or of one entity's, in one
+// replication.
+type repFigure struct {
 	completed, failed, abandoned, finished int64
-	p50, p90, p95, p99                     float64
+	// resp holds the replication's percentiles (P50..P99) only.
+	resp engine.Summary
+}
+
+func figureOf(completed, failed, abandoned int64, s *engine.Summary) repFigure {
+	return repFigure{
+		completed: completed, failed: failed, abandoned: abandoned,
+		finished: completed + failed + abandoned,
+		resp:     engine.Summary{P50: s.P50, P90: s.P90, P95: s.P95, P99: s.P99},
+	}
 }
 
 func figuresOf(r *engine.Result) repFigures {
-	return repFigures{
-		completed: r.Completed, failed: r.Failed, abandoned: r.Abandoned,
-		finished: r.Completed + r.Failed + r.Abandoned,
-		p50:      r.Response.P50, p90: r.Response.P90, p95: r.Response.P95, p99: r.Response.P99,
+	out := repFigures{all: figureOf(r.Completed, r.Failed, r.Abandoned, &r.Response)}
+	for i := range r.Entities {
+		e := &r.Entities[i]
+		out.ents = append(out.ents, figureOf(e.Completed, e.Failed, e.Abandoned, &e.Response))
 	}
+	return out
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/workbook/wbtest"
 )
 
 // setReplications sets the Replications setting of the model in dir.
@@ -197,4 +200,102 @@ func TestShardAutoUnderSlurm(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(parts, "m.xlsx")); err == nil {
 		t.Error("a refused merge wrote its workbook")
 	}
+}
+
+// TestMergeGivesTheTargetsOfOneMachine: with a Targets sheet (targets of
+// all requests and of each of two entities: means, percentiles, shares),
+// the merge of 2 and of 3 shards prints the same runs[].targets, and the
+// same Summary, as one machine, with one replication (batch-means
+// intervals) and with several (intervals across replications).
+func TestMergeGivesTheTargetsOfOneMachine(t *testing.T) {
+	for _, reps := range []int{1, 3} {
+		m := wbtest.Valid()
+		m.Set(t, "SvcData.xlsx", "Settings", "B4", 2000)
+		m.Set(t, "SvcData.xlsx", "Settings", "A13", "Replications")
+		m.Set(t, "SvcData.xlsx", "Settings", "B13", reps)
+		m.Add("SvcData.xlsx", "Targets",
+			[]any{"Entity", "Measure", "Limit"},
+			[]any{nil, "mean", 60},
+			[]any{nil, "p95", 100},
+			[]any{nil, "failed", 0.05},
+			[]any{"ASUM", "mean", 40},
+			[]any{"ASUM", "failed", 0.02},
+			[]any{"Ping", "p90", 20},
+			[]any{"Ping", "abandoned", 0.01},
+		)
+		dir := t.TempDir()
+		m.Write(t, dir)
+		work := t.TempDir()
+		code, wantJSON, stderr := runCLI(t, "run", dir, "--json", "--out", filepath.Join(work, "one.xlsx"))
+		if code != 0 {
+			t.Fatalf("reps=%d: run: exit %d: %s", reps, code, stderr)
+		}
+		want, wantSheets := targetsOf(t, wantJSON), dumpFigures(t, filepath.Join(work, "one.xlsx"))
+		verdicts := map[string]int{}
+		for _, tg := range strings.Split(want, "\n") {
+			for _, v := range []string{"holds", "fails", "undecided"} {
+				if strings.Contains(tg, `"verdict":"`+v+`"`) {
+					verdicts[v]++
+				}
+			}
+			if strings.Contains(tg, "no figures for entity") {
+				t.Errorf("reps=%d: an entity target without figures: %s", reps, tg)
+			}
+		}
+		if verdicts["holds"] == 0 || verdicts["fails"] == 0 {
+			t.Fatalf("reps=%d: the targets' verdicts do not vary (%v):\n%s", reps, verdicts, want)
+		}
+		for _, n := range []int{2, 3} {
+			t.Run(fmt.Sprintf("reps=%d/N=%d", reps, n), func(t *testing.T) {
+				var parts []string
+				if err := os.MkdirAll(filepath.Join(work, fmt.Sprintf("n%d", n)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				for k := range n {
+					part := filepath.Join(work, fmt.Sprintf("n%d", n), fmt.Sprintf("part-%d.wsp", k))
+					if code, _, stderr := runCLI(t, "run", dir, "--shard", fmt.Sprintf("%d/%d", k, n), "--partial", part, "--quiet"); code != 0 {
+						t.Fatalf("shard %d/%d: exit %d: %s", k, n, code, stderr)
+					}
+					parts = append(parts, part)
+				}
+				merged := filepath.Join(work, fmt.Sprintf("merged-%d.xlsx", n))
+				code, gotJSON, stderr := runCLI(t, append([]string{"merge", "--json", "--out", merged}, parts...)...)
+				if code != 0 {
+					t.Fatalf("merge: exit %d: %s", code, stderr)
+				}
+				if got := targetsOf(t, gotJSON); got != want {
+					t.Errorf("merged targets differ from one machine:\n%s", firstLineDiff(got, want))
+				}
+				if got := dumpFigures(t, merged); got != wantSheets {
+					t.Errorf("merged workbook differs from one machine:\n%s", firstLineDiff(got, wantSheets))
+				}
+			})
+		}
+	}
+}
+
+// targetsOf lists the targets of every run of a JSON document, a line
+// each: scenario, load and the target as JSON.
+func targetsOf(t *testing.T, doc string) string {
+	t.Helper()
+	var v struct {
+		Runs []struct {
+			Scenario, Load string
+			Targets        []json.RawMessage `json:"targets"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatalf("%v\n%s", err, doc)
+	}
+	var b strings.Builder
+	for _, r := range v.Runs {
+		for _, tg := range r.Targets {
+			var c bytes.Buffer
+			if err := json.Compact(&c, tg); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%s %s %s\n", r.Scenario, r.Load, c.String())
+		}
+	}
+	return b.String()
 }

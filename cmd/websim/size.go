@@ -38,13 +38,15 @@ with 95% confidence. It probes the top of the range, then the utilization
 bound, then bisects; every probe of a point uses the same seed; an undecided
 probe runs again with twice the observations, up to 8 times the setting.
 The answer goes to the Sizing sheet of MODEL/OutPut.xlsx (or --out FILE),
-added to the results already there.`,
+added to the results already there; with --write-back, also to
+MODEL/SvcData.xlsx, keeping everything in it.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "vary", Usage: "the setting to size: AppServers, AppCapacity or Capacity:SERVER"},
 			&cli.IntFlag{Name: "min", Usage: "the smallest value to consider", DefaultText: "1"},
 			&cli.IntFlag{Name: "max", Usage: "the largest value to consider", DefaultText: fmt.Sprintf("%d × the scenario's own value, at least %d", study.DefaultSizeMax, study.MinDefaultSizeMax)},
 			&cli.StringFlag{Name: "out", Usage: "write the Sizing sheet into `FILE` (default MODEL/OutPut.xlsx)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the answer as one JSON document on stdout"},
+			&cli.BoolFlag{Name: "write-back", Usage: "also add the Sizing sheet to SvcData.xlsx, keeping everything in it"},
 			&cli.Uint64Flag{Name: "seed", Usage: "random seed (overrides the Seed setting)", DefaultText: "the Seed setting"},
 			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per probe (overrides the setting)", DefaultText: "the Observations setting"},
 			&cli.StringFlag{Name: "loads", Usage: "comma list of load labels to size (default: the Loads setting)"},
@@ -68,7 +70,7 @@ added to the results already there.`,
 					seed: c.Uint64("seed"), seedSet: c.IsSet("seed"),
 					observations: c.Int64("observations"), jobs: c.Int("jobs"),
 					loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios")),
-					quiet: c.Bool("quiet"),
+					quiet: c.Bool("quiet"), writeBack: c.Bool("write-back"),
 				},
 				vary: c.String("vary"), min: c.Int("min"), max: c.Int("max"),
 			}
@@ -162,12 +164,20 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	if err := report.WriteSizing(out, sz); err != nil {
 		return fmt.Errorf("writing the Sizing sheet: %w", err)
 	}
+	if o.writeBack {
+		if err := report.WriteSizingBack(filepath.Join(o.model, workbook.SvcDataFile), sz); err != nil {
+			return fmt.Errorf("writing the Sizing sheet back into %s: %w", workbook.SvcDataFile, err)
+		}
+	}
 	if o.json {
 		return report.WriteSizingJSON(stdout, sz)
 	}
 	if !o.quiet {
 		printSizing(stdout, sz)
 		fmt.Fprintf(stdout, "Results: %s (sheet %s)\n", out, report.SizingSheet)
+		if o.writeBack {
+			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+		}
 	}
 	return nil
 }

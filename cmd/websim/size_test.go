@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,5 +160,77 @@ func TestSizeBadInput(t *testing.T) {
 				t.Error("OutPut.xlsx written on bad input")
 			}
 		})
+	}
+}
+
+// TestSizeWriteBack: `websim size --write-back` adds the Sizing sheet of
+// OutPut.xlsx to SvcData.xlsx, keeping the model's sheets; the model still
+// reads, and the same answer follows from it. Bad input writes nothing.
+func TestSizeWriteBack(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	withTargets(t, dir, []any{nil, "mean", 1.2})
+	svc := filepath.Join(dir, "SvcData.xlsx")
+	sheetsOf := func(path string) []string {
+		f, err := excelize.OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return f.GetSheetList()
+	}
+	rowsOf := func(path, sheet string) string {
+		f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rows, err := f.GetRows(sheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, r := range rows {
+			if len(r) > 0 && r[0] == "Started" {
+				continue
+			}
+			b.WriteString(strings.Join(r, "|") + "\n")
+		}
+		return b.String()
+	}
+	modelSheets := sheetsOf(svc)
+	before := map[string]string{}
+	for _, sh := range modelSheets {
+		before[sh] = rowsOf(svc, sh)
+	}
+	original, _ := os.ReadFile(svc)
+	code, _, stderr := runCLI(t, "size", dir, "--vary", "AppCapacity", "--loads", "rho0.5", "--max", "4", "--write-back", "--jobs", "1", "--observations", "4000", "--min", "9", "--quiet")
+	if code != 2 {
+		t.Fatalf("--min 9 --max 4: exit %d: %s", code, stderr)
+	}
+	if now, _ := os.ReadFile(svc); string(now) != string(original) {
+		t.Fatal("SvcData.xlsx changed on bad input")
+	}
+	for i := 1; i <= 2; i++ {
+		code, stdout, stderr := runCLI(t, "size", dir, "--vary", "AppCapacity", "--loads", "rho0.5", "--max", "4", "--write-back", "--jobs", "1", "--observations", "4000")
+		if code != 0 {
+			t.Fatalf("size %d: exit %d: %s", i, code, stderr)
+		}
+		if !strings.Contains(stdout, "Also added to: "+svc) {
+			t.Errorf("size %d does not say where it wrote back:\n%s", i, stdout)
+		}
+		if got, want := sheetsOf(svc), append(slices.Clone(modelSheets), "Sizing"); !slices.Equal(got, want) {
+			t.Errorf("size %d: SvcData.xlsx sheets %q, want %q", i, got, want)
+		}
+		for _, sh := range modelSheets {
+			if got := rowsOf(svc, sh); got != before[sh] {
+				t.Errorf("size %d changed the model's sheet %s:\n%s", i, sh, got)
+			}
+		}
+		if got, want := rowsOf(svc, "Sizing"), rowsOf(filepath.Join(dir, "OutPut.xlsx"), "Sizing"); got != want || !strings.Contains(got, "AppCapacity") {
+			t.Errorf("size %d: the written-back Sizing sheet differs from OutPut.xlsx's:\n%s\nwant\n%s", i, got, want)
+		}
+	}
+	if code, stdout, stderr := runCLI(t, "validate", dir); code != 0 {
+		t.Fatalf("validate after write-back: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

@@ -1,0 +1,172 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/engine/dist"
+)
+
+// twoEntityPlan has two request types on an application server with
+// units to spare (no queue, so that a response is its service time): A
+// arrives at rate 1, takes Exp(1) and fails with probability 0.1; B
+// arrives at rate 1, takes Exp(0.2) and never fails. All requests together
+// have a mean response near (1 + 0.2)/2 and 5% failed: a target judged
+// from the totals gives other verdicts than one judged from its entity.
+func twoEntityPlan(reps int, obs int64) *Plan {
+	local := func(name, proc string, success float64) engine.Service {
+		return engine.Service{Name: name, Steps: []engine.Step{{
+			Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse(proc),
+			SuccessRate: engine.Const(success), OnSuccess: engine.Done, OnFailure: engine.Fail,
+		}}}
+	}
+	entity := func(name string, service int) engine.Entity {
+		return engine.Entity{Name: name, InterArrival: []engine.Dist{dist.MustParse("Exp(1)")},
+			Stages: []engine.Stage{{Service: service, OnSuccess: engine.End, OnFailure: engine.Exit}}}
+	}
+	m := &engine.Model{
+		Name: "two", TimeUnit: "s", Loads: []string{"L"},
+		App:      engine.AppConfig{Servers: 1, Capacity: 40},
+		Services: []engine.Service{local("WorkA", "Exp(1)", 0.9), local("WorkB", "Exp(0.2)", 1)},
+		Entities: []engine.Entity{entity("A", 0), entity("B", 1)},
+	}
+	rs := RunSettings{Seed: 7, WarmUp: 20, Observations: obs, Replications: reps, Loads: []int{0}}
+	return &Plan{Model: "two", TimeUnit: "s", Scenarios: []Scenario{{Name: "Base", Model: m, Run: rs}}}
+}
+
+func runOf(t *testing.T, p *Plan) *Run {
+	t.Helper()
+	st, err := Execute(context.Background(), p, Options{Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &st.Runs[0]
+}
+
+type verdictCase struct {
+	target Target
+	want   Verdict
+}
+
+func checkVerdicts(t *testing.T, run *Run, cases []verdictCase) []TargetResult {
+	t.Helper()
+	targets := make([]Target, len(cases))
+	for i, c := range cases {
+		targets[i] = c.target
+	}
+	rs := Judge(targets, run)
+	for i, c := range cases {
+		if r := rs[i]; r.Verdict != c.want {
+			t.Errorf("%s: %s (%.4g ± %.3g; %s), want %s", c.target, r.Verdict, r.Value, r.HalfWidth95, r.Why, c.want)
+		}
+	}
+	return rs
+}
+
+// TestEntityTargetsOneRun judges targets that name an entity from that
+// entity's figures of one run: its mean with its batch-means interval, and
+// its failed share with the batch means of its own outcomes.
+func TestEntityTargetsOneRun(t *testing.T) {
+	run := runOf(t, twoEntityPlan(1, 40_000))
+	rs := checkVerdicts(t, run, []verdictCase{
+		{Target{Entity: "B", Measure: MeasureMean, Limit: 0.3}, Holds},
+		{Target{Measure: MeasureMean, Limit: 0.3}, Fails}, // all requests: about 0.6
+		{Target{Entity: "A", Measure: MeasureMean, Limit: 0.9}, Fails},
+		{Target{Entity: "A", Measure: MeasureFailed, Limit: 0.12}, Holds},
+		{Target{Entity: "A", Measure: MeasureFailed, Limit: 0.08}, Fails},
+		{Target{Measure: MeasureFailed, Limit: 0.08}, Holds}, // all requests: about 5%
+		{Target{Entity: "B", Measure: MeasureFailed, Limit: 0.001}, Holds},
+		{Target{Entity: "A", Measure: MeasureAbandoned, Limit: 0.001}, Holds},
+		// Percentiles of one run: p95 and p99 have the engine's interval,
+		// p90 none. B's p95 is 0.2·ln 20 ≈ 0.599, A's ln 20 ≈ 3.0, all
+		// requests' about 2.4.
+		{Target{Entity: "B", Measure: MeasureP95, Limit: 0.7}, Holds},
+		{Target{Measure: MeasureP95, Limit: 0.7}, Fails},
+		{Target{Entity: "A", Measure: MeasureP99, Limit: 4}, Fails},
+		{Target{Entity: "B", Measure: MeasureP90, Limit: 10}, Undecided},
+	})
+	// The figures are the entity's, and they agree with theory: A's mean
+	// service time 1, its failed share 0.1, B's mean 0.2.
+	for _, c := range []struct {
+		r    TargetResult
+		want float64
+	}{{rs[0], 0.2}, {rs[2], 1}, {rs[3], 0.1}, {rs[8], 0.2 * math.Log(20)}, {rs[10], math.Log(100)}} {
+		if math.Abs(c.r.Value-c.want) > 1.5*c.r.HalfWidth95+0.005*c.want || c.r.HalfWidth95 <= 0 {
+			t.Errorf("%s: %.4f ± %.4f, theory %.4f", c.r.Target, c.r.Value, c.r.HalfWidth95, c.want)
+		}
+	}
+	a := &run.Result.Entities[0]
+	if share := float64(a.Failed) / float64(a.Completed+a.Failed+a.Abandoned); rs[3].Value != share {
+		t.Errorf("A's failed share %.5f, its figures say %.5f", rs[3].Value, share)
+	}
+	// Binomial half-width of A's failed share over its ~20,000 requests.
+	n := float64(a.Completed + a.Failed)
+	if b := 1.96 * math.Sqrt(0.1*0.9/n); rs[3].HalfWidth95 < 0.5*b || rs[3].HalfWidth95 > 2*b {
+		t.Errorf("A's failed share ± %.5f, binomial ± %.5f", rs[3].HalfWidth95, b)
+	}
+	if why := rs[11].Why; why != "no confidence interval for the p90 of one replication (only p95 and p99 have one); set Replications to 2 or more" {
+		t.Errorf("why %q", why)
+	}
+	// B never fails: the half-width is 3/n of B's requests, not of all.
+	b := &run.Result.Entities[1]
+	if nb := float64(b.Completed); math.Abs(rs[6].HalfWidth95-3/nb) > 1e-12 {
+		t.Errorf("B's failed share ± %.6f, want 3/%g", rs[6].HalfWidth95, nb)
+	}
+}
+
+// TestEntityTargetsReplications judges an entity's percentiles and shares
+// across replications of its own figures. Without queueing, B's p95 is its
+// service time's, 0.2·ln 20 ≈ 0.599, and A's ln 20 ≈ 3.0.
+func TestEntityTargetsReplications(t *testing.T) {
+	run := runOf(t, twoEntityPlan(4, 10_000))
+	rs := checkVerdicts(t, run, []verdictCase{
+		{Target{Entity: "B", Measure: MeasureP95, Limit: 0.7}, Holds},
+		{Target{Entity: "B", Measure: MeasureP95, Limit: 0.5}, Fails},
+		{Target{Entity: "A", Measure: MeasureP95, Limit: 2.5}, Fails},
+		{Target{Measure: MeasureP95, Limit: 0.7}, Fails},
+		{Target{Entity: "A", Measure: MeasureFailed, Limit: 0.13}, Holds},
+		{Target{Entity: "A", Measure: MeasureFailed, Limit: 0.07}, Fails},
+		{Target{Entity: "B", Measure: MeasureMean, Limit: 0.25}, Holds},
+	})
+	for _, c := range []struct {
+		r    TargetResult
+		want float64
+	}{{rs[0], 0.2 * math.Log(20)}, {rs[2], math.Log(20)}, {rs[4], 0.1}, {rs[6], 0.2}} {
+		if math.IsNaN(c.r.HalfWidth95) || math.Abs(c.r.Value-c.want) > 1.5*c.r.HalfWidth95+0.01*c.want {
+			t.Errorf("%s: %.4f ± %.4f, theory %.4f", c.r.Target, c.r.Value, c.r.HalfWidth95, c.want)
+		}
+	}
+	// The p95 judged is the one the results show, the pooled replications'
+	// (with the engine's pooled interval), not a mean of the replications'.
+	if b := run.Result.Entities[1].Response; rs[0].Value != b.P95 || rs[0].HalfWidth95 != b.P95CIHalfWidth95+histogramError*b.P95 {
+		t.Errorf("B's p95 %.5f ± %.5f, its pooled figures %.5f ± %.5f", rs[0].Value, rs[0].HalfWidth95, b.P95, b.P95CIHalfWidth95)
+	}
+}
+
+// TestEntityTargetWithoutFigures: a run without figures for the entity
+// (a hand-made one) leaves the target undecided and says why; the model's
+// only entity is judged from the totals.
+func TestEntityTargetWithoutFigures(t *testing.T) {
+	run := &Run{Result: engine.Result{Stable: true, Completed: 1000, Response: engine.Summary{N: 1000, Mean: 0.5, CIHalfWidth95: 0.01}}}
+	rs := Judge([]Target{
+		{Entity: "A", Measure: MeasureMean, Limit: 1},
+		{Entity: "Job", Measure: MeasureMean, Limit: 1, OnlyEntity: true},
+	}, run)
+	if rs[0].Verdict != Undecided || rs[0].Why != "the run has no figures for entity A" {
+		t.Errorf("%+v", rs[0])
+	}
+	if rs[1].Verdict != Holds {
+		t.Errorf("%+v", rs[1])
+	}
+}
+
+func ExampleTarget_String() {
+	fmt.Println(Target{Entity: "ASUM", Measure: MeasureP95, Limit: 1000})
+	fmt.Println(Target{Measure: MeasureFailed, Limit: 0.01})
+	// Output:
+	// p95 response of ASUM ≤ 1000
+	// failed share of all requests ≤ 0.01
+}
