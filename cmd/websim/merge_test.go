@@ -9,19 +9,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // setReplications sets the Replications setting of the model in dir.
 func setReplications(t *testing.T, dir string, reps int) {
 	t.Helper()
 	path := filepath.Join(dir, "SvcData.xlsx")
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := f.GetRows("Settings")
+	rows, err := f.Rows("Settings")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,9 +31,9 @@ func setReplications(t *testing.T, dir string, reps int) {
 			row = i + 1
 		}
 	}
-	f.SetCellValue("Settings", fmt.Sprintf("A%d", row), "Replications")
-	f.SetCellValue("Settings", fmt.Sprintf("B%d", row), reps)
-	if err := f.SaveAs(path); err != nil {
+	f.SetCell("Settings", fmt.Sprintf("A%d", row), "Replications")
+	f.SetCell("Settings", fmt.Sprintf("B%d", row), reps)
+	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -58,14 +58,14 @@ func stripWall(t *testing.T, doc string) string {
 // the wall-clock figures: the Wall seconds column and the Started row.
 func dumpFigures(t *testing.T, path string) string {
 	t.Helper()
-	f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var b strings.Builder
-	for _, sh := range f.GetSheetList() {
-		rows, err := f.GetRows(sh)
+	for _, sh := range f.Sheets() {
+		rows, err := f.Rows(sh)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,13 +8,14 @@
 // ReadGrid reads a sheet as located rows, formulas resolved to the value
 // Excel saved or, where none was saved, the one computed here; ReadTable
 // matches a header row to a Spec (ignoring case, spaces and underscores)
-// and returns located cells; Rows, Value and Formulas give raw values and
-// formulas for tools that show a workbook as it is. Problems are Problem
+// and returns located cells; RawGrid, Rows, Value and Formulas give raw
+// values and formulas for tools that show a workbook as it is. Problems are Problem
 // values, located File!Sheet!Cell, keeping a typed cause for errors.Is and
 // errors.As (ErrNotFound, ErrTooLarge, ErrDamaged, ErrFormula, ErrNewer, or
 // the caller's, such as a rules error whose caret Detailed prints).
 //
 // Writing: New makes an empty workbook; SetRow, SetCell, WriteTable,
+// StreamRows (which keeps a SavedFormula's saved value beside its formula),
 // Comment, DropList, ColWidths, FreezeRows and the Style constants lay out
 // sheets with the styles defined once here; AddChart adds a native line,
 // scatter or column chart; MarkOwned and OwnedSheets say which sheets

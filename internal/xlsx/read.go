@@ -361,6 +361,41 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 	return t, pr.list
 }
 
+// RawGrid returns a sheet's non-empty rows as saved, for tools that show a
+// workbook as it is (an export of the model as text): each cell's raw
+// value (a formula's saved value, "" when none was saved), nothing
+// resolved or checked. Like ReadGrid it stops after EmptyRunLimit empty
+// rows in a row, and probes a sheet that reads as no rows. Use ReadGrid to
+// read input.
+func (b *Book) RawGrid(sheet string) ([]Row, error) {
+	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+		return nil, err
+	}
+	rows, err := b.f.Rows(sheet)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var grid []Row
+	n, last := 0, 0
+	for rows.Next() {
+		n++
+		cells, err := rows.Columns(rawValues)
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", n, err)
+		}
+		if len(cells) == 0 {
+			if n-last >= EmptyRunLimit {
+				break
+			}
+			continue
+		}
+		last = n
+		grid = append(grid, Row{Num: n, Cells: cells})
+	}
+	return grid, rows.Error()
+}
+
 // Rows returns every row of a sheet as raw values (formulas as their saved
 // values), without resolving or checking anything: for inspection and
 // tests. Use ReadGrid to read input.
