@@ -120,6 +120,7 @@ func (s *sim) patience(r int32, gen uint32) {
 	if s.measuring {
 		s.res.Abandoned++
 		s.ents[q.entity].abandoned++
+		s.outcomes.add(false, true)
 	}
 	// A request still queued for its first unit (or for admission) has
 	// started nothing: it leaves the queue. Work already started goes on
@@ -167,6 +168,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	if completed {
 		if s.measuring {
 			s.res.Completed++
+			s.outcomes.add(false, false)
 			s.recordResponse(q.entity, s.now-q.arrival, s.now-q.attemptStart)
 		}
 		s.finish(q)
@@ -193,6 +195,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	if s.measuring {
 		s.res.Failed++
 		s.ents[q.entity].failed++
+		s.outcomes.add(true, false)
 	}
 	s.finish(q)
 	s.maybeFreeRequest(r)

@@ -55,6 +55,10 @@ type Result struct {
 	// Entities has one entry per request type, in Model order: the same
 	// counts and response figures as the totals, for its requests alone.
 	Entities []EntityResult
+	// FailedCI95 and AbandonedCI95 are the 95% half-widths of the failed
+	// and abandoned shares of finished requests, from batch means of the
+	// outcome indicators in finishing order; NaN with fewer than 2 batches.
+	FailedCI95, AbandonedCI95 float64
 
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult

@@ -158,6 +158,7 @@ type sim struct {
 	respHist     stats.Histogram
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
+	outcomes     outcomeBatches
 	measureStart float64
 }
 
@@ -475,6 +476,7 @@ func (s *sim) result() *Result {
 	r.Response.BatchesForCI, r.Response.BatchSize = int64(n), size
 	r.Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
 	r.ResponseBatches = s.batches.Means()
+	s.outcomes.fill(&r)
 	hist := s.respHist
 	r.ResponseHist = &hist
 	r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)

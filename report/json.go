@@ -74,6 +74,8 @@ type JSONRun struct {
 	WarmUp              Number                `json:"warmUp"`
 	SimTime             Number                `json:"simTime"`
 	PrecisionCapHit     bool                  `json:"precisionCapHit"`
+	// Targets are the Targets sheet's rows judged at this run.
+	Targets []JSONTarget `json:"targets"`
 }
 
 // JSONSummary describes a sample of times; n, min and max are extras.
@@ -134,7 +136,9 @@ func NewJSONStudy(s *study.Study) *JSONStudy {
 		}
 	}
 	for i := range s.Runs {
-		doc.Runs = append(doc.Runs, jsonRun(&s.Runs[i]))
+		jr := jsonRun(&s.Runs[i])
+		jr.Targets = jsonTargets(study.Judge(s.Targets, &s.Runs[i]))
+		doc.Runs = append(doc.Runs, jr)
 	}
 	return doc
 }

@@ -113,6 +113,7 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 		ScenarioSettings: map[string][]Setting{},
 		Inputs:           p.Inputs,
 		Warnings:         p.Warnings,
+		Targets:          p.Targets,
 	}
 	if len(p.Scenarios) == 0 {
 		return nil, nil, fmt.Errorf("the plan has no scenario to run")
@@ -314,6 +315,7 @@ func pool(run *Run, reps []outcome) {
 			m = o.res.Response.Mean
 		}
 		run.replicationMeans = append(run.replicationMeans, m)
+		run.reps = append(run.reps, figuresOf(o.res))
 		if i > 0 {
 			rest = append(rest, o.res)
 		}

@@ -36,7 +36,7 @@ const partialMagic = "websim-partial\n"
 
 // PartialFormat is the version of the partial-file layout; a merge refuses
 // parts of another version.
-const PartialFormat = 1
+const PartialFormat = 2
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard
@@ -57,6 +57,8 @@ type PartialHeader struct {
 	Settings         []Setting
 	ScenarioSettings map[string][]Setting
 	Warnings         []string
+	// Targets are the Targets sheet's rows, judged at every merged run.
+	Targets []Target
 	// SettingsHash is the SHA-256 of everything that steers the runs: the
 	// settings, each scenario's overrides and run settings.
 	SettingsHash string
@@ -205,7 +207,7 @@ func partialHeader(p *Plan, st *Study, tasks []task, version string) *PartialHea
 	h := &PartialHeader{
 		Format: PartialFormat, Version: version,
 		Model: st.Model, TimeUnit: st.TimeUnit, Inputs: st.Inputs, Seed: st.Seed,
-		Settings: st.Settings, ScenarioSettings: st.ScenarioSettings, Warnings: st.Warnings,
+		Settings: st.Settings, ScenarioSettings: st.ScenarioSettings, Warnings: st.Warnings, Targets: st.Targets,
 		SettingsHash: settingsHash(p), Started: st.Started,
 		Scenarios: st.Scenarios, Loads: st.Loads,
 	}

@@ -18,6 +18,8 @@ type Plan struct {
 	// Warnings are problems that do not stop the run (an unknown sheet or
 	// column, say), each located as File!Sheet!Cell: text.
 	Warnings []string
+	// Targets are the rows of the optional Targets sheet.
+	Targets []Target
 }
 
 // Scenario is one row of the Experiments sheet (or the base settings): a

@@ -32,6 +32,8 @@ type Study struct {
 	Inputs []Input
 	// Warnings are problems that did not stop the run.
 	Warnings []string
+	// Targets are the Targets sheet's rows; Judge gives their verdicts.
+	Targets []Target
 }
 
 // Setting is a name and its value as text.
@@ -66,6 +68,8 @@ type Run struct {
 	replicationMeans []float64
 	batchMeans       []float64
 	batchSize        int64
+	// reps are each replication's figures, for intervals across them.
+	reps []repFigures
 }
 
 // Diff is a paired difference of means with its 95% half-width.

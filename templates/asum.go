@@ -55,6 +55,10 @@ func asumModel() *model {
 				{"M10-TActive20", 10, 0.7, "LBS", 20},
 			},
 		},
+		targets: []target{
+			{"", "p95", 1000},
+			{"", "failed", 0.05},
+		},
 		services: []service{
 			{name: "Start", steps: []step{
 				{name: "Auth", procTime: "Exp(30)", successRate: 0.998, server: "DSS"},

@@ -21,7 +21,9 @@ type model struct {
 	// experiments is nil for no Experiments sheet; else its setting
 	// columns and rows.
 	experiments *experiments
-	services    []service
+	// targets are the Targets sheet's rows; nil for no sheet.
+	targets  []target
+	services []service
 	// placeholder marks the blank template: its entity and service sheets
 	// are placeholders to rename, not names to offer in drop-down lists.
 	placeholder bool
@@ -279,6 +281,7 @@ func (m *model) svcData(template string) (*xlsx.Book, error) {
 			}
 		}
 	}
+	m.writeTargets(w)
 	return w.done(template, "websim model: services, servers and load (SvcData)")
 }
 

@@ -102,10 +102,11 @@ func (r *reader) read() *study.Plan {
 	r.readServices(sheets)
 	r.checkNesting()
 	scenarios := r.readExperiments()
+	targets := r.readTargets()
 	r.warnUnusedSheets()
 
 	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,
-		Inputs: []study.Input{{Name: SvcDataFile, SHA256: r.svc.sha256}, {Name: ProcDataFile, SHA256: r.proc.sha256}}}
+		Inputs: []study.Input{{Name: SvcDataFile, SHA256: r.svc.sha256}, {Name: ProcDataFile, SHA256: r.proc.sha256}}, Targets: targets}
 	for _, sc := range scenarios {
 		plan.Scenarios = append(plan.Scenarios, r.scenario(sc))
 	}

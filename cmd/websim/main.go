@@ -106,6 +106,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			importCommand(),
 			diffCommand(),
 			helpCommand(),
+			sizeCommand(),
 		},
 		// Our own help command (help.go) takes urfave's place, and with it
 		// the --help flag it would have added.

@@ -14,11 +14,20 @@ const OwnerMarker = "websim_result"
 // websim wrote, separated by "|".
 const OwnedSheetsProperty = "WebsimResultSheets"
 
-// MarkOwned marks sheets as websim's own (OwnerMarker on each) and lists
-// them in OwnedSheetsProperty, replacing the earlier list: a later run may
-// replace exactly these.
+// MarkOwned marks sheets as websim's own (OwnerMarker on each that lacks
+// it) and lists them in OwnedSheetsProperty, replacing the earlier list: a
+// later run may replace exactly these.
 func (b *Book) MarkOwned(sheets ...string) error {
+	marked := map[string]bool{}
+	for _, dn := range b.DefinedNames() {
+		if dn.Name == OwnerMarker {
+			marked[dn.Scope] = true
+		}
+	}
 	for _, name := range sheets {
+		if marked[name] {
+			continue // marked by an earlier call
+		}
 		if err := b.Define(DefinedName{Name: OwnerMarker, RefersTo: QuoteSheet(name) + "!$A$1",
 			Comment: "written by websim; replaced by the next run", Scope: name}); err != nil {
 			return fmt.Errorf("marking sheet %q: %w", name, err)

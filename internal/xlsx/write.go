@@ -27,6 +27,9 @@ const (
 	Share        // 0.0%
 	Number       // General
 	Date         // yyyy-mm-dd hh:mm:ss
+	Good         // a verdict that holds: green fill
+	Bad          // a verdict that fails: red fill
+	Unsure       // an undecided verdict: amber fill
 )
 
 func styleDef(s Style) *excelize.Style {
@@ -53,6 +56,9 @@ func styleDef(s Style) *excelize.Style {
 		return numFmt("General")
 	case Date:
 		return numFmt("yyyy-mm-dd hh:mm:ss")
+	case Good, Bad, Unsure:
+		color := map[Style]string{Good: "C6EFCE", Bad: "FFC7CE", Unsure: "FFEB9C"}[s]
+		return &excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}}
 	}
 	return nil
 }

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/websim/websim/report"
+	"github.com/websim/websim/study"
+	"github.com/websim/websim/workbook"
+)
+
+// sizeOptions are the flags of `websim size`.
+type sizeOptions struct {
+	runOptions
+	vary     string
+	min, max int
+}
+
+func sizeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "size",
+		Usage:     "the capacity answer: the smallest value of a setting at which every target holds, per scenario × load",
+		ArgsUsage: "MODEL --vary SETTING",
+		Description: `For each scenario × load, websim finds the smallest whole value of SETTING
+(AppServers, AppCapacity, or Capacity:SERVER for an external server) in
+[--min, --max] at which every row of the Targets sheet of SvcData.xlsx holds
+with 95% confidence. It probes the top of the range, then the utilization
+bound, then bisects; every probe of a point uses the same seed; an undecided
+probe runs again with twice the observations, up to 8 times the setting.
+The answer goes to the Sizing sheet of MODEL/OutPut.xlsx (or --out FILE),
+added to the results already there.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "vary", Usage: "the setting to size: AppServers, AppCapacity or Capacity:SERVER"},
+			&cli.IntFlag{Name: "min", Usage: "the smallest value to consider", DefaultText: "1"},
+			&cli.IntFlag{Name: "max", Usage: "the largest value to consider", DefaultText: fmt.Sprintf("%d × the scenario's own value, at least %d", study.DefaultSizeMax, study.MinDefaultSizeMax)},
+			&cli.StringFlag{Name: "out", Usage: "write the Sizing sheet into `FILE` (default MODEL/OutPut.xlsx)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the answer as one JSON document on stdout"},
+			&cli.Uint64Flag{Name: "seed", Usage: "random seed (overrides the Seed setting)", DefaultText: "the Seed setting"},
+			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per probe (overrides the setting)", DefaultText: "the Observations setting"},
+			&cli.StringFlag{Name: "loads", Usage: "comma list of load labels to size (default: the Loads setting)"},
+			&cli.StringFlag{Name: "scenarios", Usage: "comma list of Experiments scenarios to size (default: all)"},
+			&cli.IntFlag{Name: "jobs", Usage: "simulations at once; results do not depend on it", DefaultText: "one per core"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress and no table"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return invalidInput(errors.New("websim size needs one MODEL folder; for example: websim size samples/asum --vary AppServers"))
+			}
+			if c.IsSet("observations") && c.Int64("observations") < 1 {
+				return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", c.Int64("observations")))
+			}
+			o := sizeOptions{
+				runOptions: runOptions{
+					model: modelFolder(c.Args().First()), out: c.String("out"), json: c.Bool("json"),
+					seed: c.Uint64("seed"), seedSet: c.IsSet("seed"),
+					observations: c.Int64("observations"), jobs: c.Int("jobs"),
+					loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios")),
+					quiet: c.Bool("quiet"),
+				},
+				vary: c.String("vary"), min: c.Int("min"), max: c.Int("max"),
+			}
+			if err := checkSizeFlags(o, c.IsSet("min"), c.IsSet("max")); err != nil {
+				return invalidInput(err)
+			}
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			defer stop()
+			return sizeModel(ctx, o, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+// checkSizeFlags checks what can be checked before the model is read.
+func checkSizeFlags(o sizeOptions, minSet, maxSet bool) error {
+	var errs []error
+	if o.vary == "" {
+		errs = append(errs, errors.New("--vary: missing; expected the setting to size: AppServers, AppCapacity or Capacity:SERVER"))
+	}
+	if minSet && o.min < 1 {
+		errs = append(errs, fmt.Errorf("--min %d: expected a whole number of at least 1", o.min))
+	}
+	if maxSet && o.max < 1 {
+		errs = append(errs, fmt.Errorf("--max %d: expected a whole number of at least 1", o.max))
+	}
+	if minSet && maxSet && o.min > o.max {
+		errs = append(errs, fmt.Errorf("--min %d is above --max %d; expected --min <= --max", o.min, o.max))
+	}
+	return errors.Join(errs...)
+}
+
+// sizeModel is `websim size`: read and check the model and the flags,
+// search, write the Sizing sheet, print the answer.
+func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) error {
+	plan, err := readPlan(o.model, stderr)
+	if err != nil {
+		return err
+	}
+	if len(plan.Targets) == 0 {
+		return invalidInput(fmt.Errorf("%s: %w", filepath.Join(o.model, workbook.SvcDataFile), study.ErrNoTargets))
+	}
+	if err := applyRunOptions(plan, o.runOptions); err != nil {
+		return invalidInput(err)
+	}
+	setting, err := study.ParseSizeSetting(o.vary, plan.Scenarios[0].Model)
+	if err != nil {
+		return invalidInput(err)
+	}
+	out := o.out
+	if out == "" {
+		out = filepath.Join(o.model, "OutPut.xlsx")
+	} else if err := checkOut(out, o.model); err != nil {
+		return invalidInput(err)
+	}
+	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, Jobs: o.jobs, Version: version}
+	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(stderr, "\rsizing: %d of %d points done", done, total)
+			if done == total {
+				fmt.Fprintln(stderr)
+			}
+		}
+	}
+	sz, err := study.Size(ctx, plan, opts)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return errors.New("interrupted: nothing was written")
+		}
+		return err
+	}
+	if err := report.WriteSizing(out, sz); err != nil {
+		return fmt.Errorf("writing the Sizing sheet: %w", err)
+	}
+	if o.json {
+		return report.WriteSizingJSON(stdout, sz)
+	}
+	if !o.quiet {
+		printSizing(stdout, sz)
+		fmt.Fprintf(stdout, "Results: %s (sheet %s)\n", out, report.SizingSheet)
+	}
+	return nil
+}
+
+// printSizing prints the answer per scenario and load.
+func printSizing(w io.Writer, sz *study.Sizing) {
+	fmt.Fprintf(w, "Targets (95%% confidence):\n")
+	for _, t := range sz.Targets {
+		fmt.Fprintf(w, "  %s%s\n", t.String(), unitOf(t, sz.TimeUnit))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "scenario\tload\t%s\tprobes\tanswer\n", sz.Setting)
+	for _, pt := range sz.Points {
+		size := "-"
+		if pt.Outcome == study.SizeFound || pt.Outcome == study.SizeNotMonotone {
+			size = fmt.Sprint(pt.Size)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", pt.Scenario, pt.Load, size, pt.Probes, pt.Text)
+	}
+	tw.Flush()
+}
+
+func unitOf(t study.Target, unit string) string {
+	if t.Measure.IsShare() {
+		return ""
+	}
+	return " " + unit
+}

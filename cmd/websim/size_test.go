@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/websim/websim/engine/stats"
+)
+
+// withTargets adds a Targets sheet with the given rows to dir's SvcData.xlsx.
+func withTargets(t *testing.T, dir string, rows ...[]any) {
+	t.Helper()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.NewSheet("Targets"); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range append([][]any{{"Entity", "Measure", "Limit"}}, rows...) {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := f.SetSheetRow("Targets", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSizeJSONOnMMc sizes samples/mmc (M/M/c, λ = 16, μ = 1) on a mean
+// target halfway between Erlang C's values at c = 18 and c = 19.
+func TestSizeJSONOnMMc(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	r18, r19 := stats.MMcResponse(18, 16, 1), stats.MMcResponse(19, 16, 1)
+	limit := (r18 + r19) / 2
+	withTargets(t, dir, []any{nil, "mean", limit})
+	code, stdout, stderr := runCLI(t, "size", dir, "--vary", "AppCapacity", "--loads", "rho0.8", "--max", "30", "--json", "--jobs", "2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var doc struct {
+		Setting string `json:"setting"`
+		Points  []struct {
+			Scenario, Load string
+			Size           *int `json:"size"`
+			Probes         int  `json:"probes"`
+			Runs           []struct {
+				SettingValue int `json:"settingValue"`
+				Targets      []struct {
+					Measure, Verdict string
+					Value, Limit     float64
+					CIHalfWidth95    float64 `json:"ciHalfWidth95"`
+				} `json:"targets"`
+			} `json:"runs"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if doc.Setting != "AppCapacity" || len(doc.Points) != 1 {
+		t.Fatalf("document %+v", doc)
+	}
+	pt := doc.Points[0]
+	if pt.Size == nil || *pt.Size != 19 || len(pt.Runs) != 2 || pt.Runs[0].SettingValue != 19 || pt.Runs[1].SettingValue != 18 {
+		t.Fatalf("point %+v", pt)
+	}
+	for _, r := range pt.Runs {
+		tg := r.Targets[0]
+		th := stats.MMcResponse(r.SettingValue, 16, 1)
+		if tg.Measure != "mean" || math.Abs(tg.Limit-limit) > 1e-9 || math.Abs(tg.Value-th) > 1.5*tg.CIHalfWidth95 {
+			t.Errorf("c=%d: %+v, Erlang C %.4f", r.SettingValue, tg, th)
+		}
+	}
+	if want := []string{"holds", "fails"}; pt.Runs[0].Targets[0].Verdict != want[0] || pt.Runs[1].Targets[0].Verdict != want[1] {
+		t.Errorf("verdicts %+v", pt.Runs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); err != nil {
+		t.Errorf("no Sizing workbook: %v", err)
+	}
+}
+
+// TestRunJSONHasTargets: every run of `websim run --json` judges the targets.
+func TestRunJSONHasTargets(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	withTargets(t, dir, []any{nil, "mean", 2}, []any{"Job", "p95", 0.5})
+	code, stdout, stderr := runCLI(t, "run", dir, "--loads", "rho0.5", "--observations", "20000", "--json", "--out", filepath.Join(t.TempDir(), "o.xlsx"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var doc struct {
+		Runs []struct {
+			Targets []struct {
+				Entity, Measure, Verdict string
+			} `json:"targets"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	tg := doc.Runs[0].Targets
+	// Mean response ≈ 1 s, far under 2: holds. The p95 of one replication
+	// has no interval yet: undecided, however far it is from the Limit.
+	if len(tg) != 2 || tg[0].Verdict != "holds" || tg[1].Entity != "Job" || tg[1].Measure != "p95" || tg[1].Verdict != "undecided" {
+		t.Errorf("targets %+v", tg)
+	}
+}
+
+func TestSizeBadInput(t *testing.T) {
+	cases := []struct {
+		name    string
+		sample  string
+		targets bool
+		args    []string
+		want    string
+	}{
+		{"no targets", "mmc", false, []string{"--vary", "AppCapacity"},
+			"Error: MODEL/SvcData.xlsx: the model has no Targets sheet (or it has no rows); expected a sheet Targets in SvcData.xlsx with the columns Entity, Measure and Limit, for example: blank | p95 | 1000"},
+		{"not a capacity", "mmc", true, []string{"--vary", "RATParameter"},
+			"Error: --vary RATParameter: not a whole-number capacity setting; expected AppServers, AppCapacity or Capacity:SERVER"},
+		{"near miss", "mmc", true, []string{"--vary", "AppCapacty"},
+			`Error: --vary AppCapacty: not a whole-number capacity setting; did you mean "AppCapacity"?; expected AppServers, AppCapacity or Capacity:SERVER`},
+		{"no servers", "mmc", true, []string{"--vary", "Capacity:GWay"},
+			`Error: --vary Capacity:GWay: unknown server "GWay": the model has no external server; expected AppServers or AppCapacity`},
+		{"unknown server", "asum", true, []string{"--vary", "Capacity:GWy"},
+			`Error: --vary Capacity:GWy: unknown server "GWy"; did you mean "GWay"?; expected AppServers, AppCapacity or Capacity:SERVER for a server of SvcData.xlsx!ServerInfo (DSS, CM, MTC, GWay, RP)`},
+		{"min above max", "mmc", true, []string{"--vary", "AppCapacity", "--min", "9", "--max", "3"},
+			"Error: --min 9 is above --max 3; expected --min <= --max"},
+		{"no vary", "mmc", true, nil,
+			"Error: --vary: missing; expected the setting to size: AppServers, AppCapacity or Capacity:SERVER"},
+		{"min zero", "mmc", true, []string{"--vary", "AppServers", "--min", "0"},
+			"Error: --min 0: expected a whole number of at least 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyModel(t, tc.sample)
+			if tc.targets && tc.sample == "mmc" {
+				withTargets(t, dir, []any{nil, "mean", 2})
+			}
+			code, stdout, stderr := runCLI(t, append([]string{"size", dir}, tc.args...)...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if got := strings.TrimSpace(strings.ReplaceAll(stderr, dir, "MODEL")); got != tc.want {
+				t.Errorf("stderr\n%s\nwant\n%s", got, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q", stdout)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); err == nil {
+				t.Error("OutPut.xlsx written on bad input")
+			}
+		})
+	}
+}

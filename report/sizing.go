@@ -1,0 +1,355 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/study"
+)
+
+// SizingSheet is the name of the sheet `websim size` writes.
+const SizingSheet = "Sizing"
+
+// WriteSizing writes the Sizing sheet to the workbook at path: into the
+// results workbook already there (replacing an earlier Sizing sheet that
+// websim wrote, keeping every other sheet), or into a new workbook. The
+// sheet has a row per scenario × load (the answer, in numbers and words,
+// the probes, and the figures at the answer and one below it), a chart of
+// size against load with a line per scenario, and what produced it.
+func WriteSizing(path string, sz *study.Sizing) error {
+	if sz == nil {
+		return errors.New("no sizing to write")
+	}
+	var b *xlsx.Book
+	fresh := false
+	if _, err := os.Stat(path); err == nil {
+		if b, err = xlsx.Open(path); err != nil {
+			return fmt.Errorf("opening %s to add the %s sheet: %w", path, SizingSheet, err)
+		}
+	} else {
+		b, fresh = xlsx.New(), true
+	}
+	defer b.Close()
+	owned, err := b.OwnedSheets()
+	if err != nil {
+		return err
+	}
+	name := SizingSheet
+	if fresh {
+		if err := b.RenameSheet("Sheet1", name); err != nil {
+			return err
+		}
+	} else {
+		for _, s := range owned {
+			if strings.EqualFold(s, SizingSheet) || strings.HasPrefix(s, SizingSheet+" (websim") {
+				if err := b.DeleteSheet(s); err != nil {
+					return fmt.Errorf("removing the earlier %s sheet of %s: %w", s, path, err)
+				}
+				owned = slices.DeleteFunc(owned, func(n string) bool { return n == s })
+			}
+		}
+		name = xlsx.FreeName(b.Sheets(), SizingSheet)
+		if err := b.NewSheet(name); err != nil {
+			return err
+		}
+	}
+	if err := writeSizingSheet(b, name, sz); err != nil {
+		return fmt.Errorf("building %s: %w", path, err)
+	}
+	if err := b.MarkOwned(append(owned, name)...); err != nil {
+		return err
+	}
+	b.SetActiveSheet(slices.Index(b.Sheets(), name))
+	return save(b, path)
+}
+
+// sizingColumns are the Sizing sheet's columns: the answer, then for the
+// probes at the answer and one below, the setting's value, the verdict
+// and the main figures, then each target's value and verdict.
+func sizingColumns(sz *study.Sizing) []column {
+	u := unitSuffix(sz.TimeUnit)
+	cols := []column{
+		{"Scenario", fText}, {"Load", fText}, {"Size (" + sz.Setting + ")", fCount}, {"Outcome", fText},
+		{"Answer", fText}, {"Probes", fCount}, {"Runs", fCount}, {"Min", fCount}, {"Max", fCount},
+	}
+	for _, at := range []string{"at size", "at size − 1"} {
+		cols = append(cols,
+			column{sz.Setting + " " + at, fCount}, column{"Verdict " + at, fText},
+			column{"Mean " + at + u, fTime}, column{"P95 " + at + u, fTime},
+			column{"Failure share " + at, fShare}, column{"App utilization " + at, fShare},
+			column{"Stable " + at, fText},
+		)
+		for _, t := range sz.Targets {
+			unit := u
+			if t.Measure.IsShare() {
+				unit = ""
+			}
+			cols = append(cols, column{t.String() + " " + at + unit, targetFormat(t)}, column{"± 95% " + at, targetFormat(t)},
+				column{"Verdict of " + t.String() + " " + at, fText})
+		}
+	}
+	return cols
+}
+
+func targetFormat(t study.Target) xlsx.Style {
+	if t.Measure.IsShare() {
+		return fShare
+	}
+	return fTime
+}
+
+// probeCells are the columns of one probe (nil: not probed).
+func probeCells(pr *study.Probe, targets int) []any {
+	cells := make([]any, 7+3*targets)
+	if pr == nil {
+		return cells
+	}
+	r := &pr.Run.Result
+	cells[0], cells[1] = float64(pr.Value), string(pr.Verdict)
+	if r.Stable {
+		cells[2], cells[3] = responseOrNil(r, r.Response.Mean), responseOrNil(r, r.Response.P95)
+	}
+	cells[4], cells[5], cells[6] = share(r.Failed, finished(r)), r.AppUtilization, stableText(r)
+	for i, t := range pr.Targets {
+		cells[7+3*i], cells[8+3*i], cells[9+3*i] = t.Value, t.HalfWidth95, string(t.Verdict)
+	}
+	return cells
+}
+
+func stableText(r *engine.Result) string {
+	if r.Stable {
+		return "yes"
+	}
+	return "NO: " + r.Unstable
+}
+
+func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
+	cols := sizingColumns(sz)
+	rows := make([][]any, 0, len(sz.Points))
+	for _, pt := range sz.Points {
+		var size any
+		if pt.Outcome == study.SizeFound || pt.Outcome == study.SizeNotMonotone {
+			size = float64(pt.Size)
+		}
+		row := []any{pt.Scenario, pt.Load, size, string(pt.Outcome), pt.Text, float64(pt.Probes), float64(pt.Runs), float64(pt.Min), float64(pt.Max)}
+		row = append(row, probeCells(pt.At, len(sz.Targets))...)
+		row = append(row, probeCells(pt.Below, len(sz.Targets))...)
+		rows = append(rows, row)
+	}
+	if err := table(b, sheet, cols, rows); err != nil {
+		return err
+	}
+	styleVerdicts(b, sheet, cols, rows)
+	next, err := sizingChart(b, sheet, sz, len(rows)+3)
+	if err != nil {
+		return err
+	}
+	return sizingAbout(b, sheet, sz, next+1)
+}
+
+// styleVerdicts colours verdict cells: green holds, red fails, amber
+// undecided, so that the answer reads at a glance.
+func styleVerdicts(b *xlsx.Book, sheet string, cols []column, rows [][]any) {
+	looks := map[string]xlsx.Style{string(study.Holds): xlsx.Good, string(study.Fails): xlsx.Bad, string(study.Undecided): xlsx.Unsure}
+	for c, col := range cols {
+		if !strings.HasPrefix(col.header, "Verdict") {
+			continue
+		}
+		for r, row := range rows {
+			v, _ := row[c].(string)
+			if st, ok := looks[v]; ok {
+				ref := cellName(c+1, r+2)
+				b.SetStyle(sheet, ref, ref, st)
+			}
+		}
+	}
+}
+
+// sizingChart writes a data block (Load, a column per scenario, the size
+// or a blank) from row top, and a line chart of it; it returns the row
+// after the block.
+func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, error) {
+	title := "Size (" + sz.Setting + ") against load"
+	b.SetCell(sheet, cellName(1, top), title+" (chart data)")
+	b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
+	hdr := top + 1
+	b.SetCell(sheet, cellName(1, hdr), "Load")
+	for j, sc := range sz.Scenarios {
+		b.SetCell(sheet, cellName(j+2, hdr), sc)
+	}
+	b.SetStyle(sheet, cellName(1, hdr), cellName(len(sz.Scenarios)+1, hdr), xlsx.Header)
+	first, last := hdr+1, hdr+len(sz.Loads)
+	for i, load := range sz.Loads {
+		b.SetCell(sheet, cellName(1, first+i), load)
+		for j, sc := range sz.Scenarios {
+			for _, pt := range sz.Points {
+				if pt.Scenario == sc && pt.Load == load && (pt.Outcome == study.SizeFound || pt.Outcome == study.SizeNotMonotone) {
+					b.SetCell(sheet, cellName(j+2, first+i), float64(pt.Size))
+				}
+			}
+		}
+	}
+	if err := b.Err(); err != nil {
+		return 0, err
+	}
+	var series []xlsx.Series
+	for j := range sz.Scenarios {
+		series = append(series, xlsx.Series{
+			Name:       xlsx.AbsRange(sheet, j+1, hdr, hdr),
+			Categories: xlsx.AbsRange(sheet, 0, first, last),
+			Values:     xlsx.AbsRange(sheet, j+1, first, last),
+		})
+	}
+	if len(series) > 0 && len(sz.Loads) > 0 {
+		anchor := fmt.Sprintf("%s%d", xlsx.ColumnName(len(sz.Scenarios)+2), top)
+		if err := b.AddChart(sheet, anchor, xlsx.Chart{
+			Kind: xlsx.LineChart, Series: series, Markers: true,
+			Title: title, XTitle: "Load", YTitle: sz.Setting, YFormat: "0",
+			Width: chartWidth, Height: chartHeight, Legend: "right",
+			AltText: title + ", one line per scenario; a gap where no size meets the targets",
+		}); err != nil {
+			return 0, fmt.Errorf("chart %q: %w", title, err)
+		}
+	}
+	return max(last, top+chartRows) + 1, nil
+}
+
+// sizingAbout writes what produced the sheet, from row top.
+func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) error {
+	rows := [][2]string{
+		{"websim version", sz.Version}, {"Model", sz.Model}, {"Seed", strconv.FormatUint(sz.Seed, 10)},
+		{"Setting varied", sz.Setting},
+	}
+	if !sz.Started.IsZero() {
+		rows = append(rows, [2]string{"Started", sz.Started.Format("2006-01-02 15:04:05 -07:00")})
+	}
+	for _, t := range sz.Targets {
+		rows = append(rows, [2]string{"Target " + t.Cell, t.String()})
+	}
+	for _, in := range sz.Inputs {
+		rows = append(rows, [2]string{"Input SHA-256 " + in.Name, in.SHA256})
+	}
+	for _, w := range sz.Warnings {
+		rows = append(rows, [2]string{"Warning", w})
+	}
+	b.SetCell(sheet, cellName(1, top), "How this sheet was made")
+	b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
+	for i, r := range rows {
+		b.SetCell(sheet, cellName(1, top+1+i), r[0])
+		b.SetCell(sheet, cellName(2, top+1+i), r[1])
+	}
+	return b.Err()
+}
+
+// JSONSizing is the document `websim size --json` prints (contract
+// section 5); the fields after the contract's own are extras.
+type JSONSizing struct {
+	Setting string          `json:"setting"`
+	Points  []JSONSizePoint `json:"points"`
+
+	Model    string       `json:"model"`
+	TimeUnit string       `json:"timeUnit"`
+	Version  string       `json:"version"`
+	Seed     uint64       `json:"seed"`
+	Targets  []JSONTarget `json:"targets"`
+	Warnings []string     `json:"warnings"`
+}
+
+// JSONSizePoint is the answer at one scenario and load: Size is null when
+// no value up to Max meets the targets (or the answer is undecided), and
+// Runs holds the runs at Size (or AtMost) and at the next smaller value.
+type JSONSizePoint struct {
+	Scenario string        `json:"scenario"`
+	Load     string        `json:"load"`
+	Size     *int          `json:"size"`
+	Runs     []JSONSizeRun `json:"runs"`
+
+	Outcome string `json:"outcome"`
+	Text    string `json:"text"`
+	AtMost  *int   `json:"atMost,omitempty"`
+	Probes  int    `json:"probes"`
+	Sims    int    `json:"simulations"`
+	Min     int    `json:"min"`
+	Max     int    `json:"max"`
+}
+
+// JSONSizeRun is a run as in `websim run --json`, with the setting's value
+// and the verdict of all targets at it.
+type JSONSizeRun struct {
+	SettingValue int    `json:"settingValue"`
+	Verdict      string `json:"verdict"`
+	JSONRun
+}
+
+// JSONTarget is one target judged at a run (contract section 5).
+type JSONTarget struct {
+	Entity        string `json:"entity"`
+	Measure       string `json:"measure"`
+	Limit         Number `json:"limit"`
+	Value         Number `json:"value"`
+	CIHalfWidth95 Number `json:"ciHalfWidth95"`
+	Verdict       string `json:"verdict"`
+	Why           string `json:"why,omitempty"`
+}
+
+// jsonTargets converts judged targets; never nil, so that JSON has [].
+func jsonTargets(rs []study.TargetResult) []JSONTarget {
+	out := []JSONTarget{}
+	for _, r := range rs {
+		out = append(out, JSONTarget{
+			Entity: r.Entity, Measure: string(r.Measure), Limit: Number(r.Limit),
+			Value: Number(r.Value), CIHalfWidth95: Number(r.HalfWidth95), Verdict: string(r.Verdict), Why: r.Why,
+		})
+	}
+	return out
+}
+
+// WriteSizingJSON writes the sizing as one JSON document, indented.
+func WriteSizingJSON(w io.Writer, sz *study.Sizing) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewJSONSizing(sz))
+}
+
+// NewJSONSizing converts a sizing to its JSON document.
+func NewJSONSizing(sz *study.Sizing) *JSONSizing {
+	doc := &JSONSizing{
+		Setting: sz.Setting, Points: []JSONSizePoint{}, Model: sz.Model, TimeUnit: sz.TimeUnit,
+		Version: sz.Version, Seed: sz.Seed, Targets: []JSONTarget{}, Warnings: nonNil(sz.Warnings),
+	}
+	for _, t := range sz.Targets {
+		doc.Targets = append(doc.Targets, JSONTarget{Entity: t.Entity, Measure: string(t.Measure), Limit: Number(t.Limit)})
+	}
+	for _, pt := range sz.Points {
+		jp := JSONSizePoint{
+			Scenario: pt.Scenario, Load: pt.Load, Runs: []JSONSizeRun{},
+			Outcome: string(pt.Outcome), Text: pt.Text, Probes: pt.Probes, Sims: pt.Runs, Min: pt.Min, Max: pt.Max,
+		}
+		if pt.Outcome == study.SizeFound || pt.Outcome == study.SizeNotMonotone {
+			size := pt.Size
+			jp.Size = &size
+		}
+		if pt.AtMost > 0 {
+			at := pt.AtMost
+			jp.AtMost = &at
+		}
+		for _, pr := range []*study.Probe{pt.At, pt.Below} {
+			if pr == nil {
+				continue
+			}
+			jr := jsonRun(pr.Run)
+			jr.Targets = jsonTargets(pr.Targets)
+			jp.Runs = append(jp.Runs, JSONSizeRun{SettingValue: pr.Value, Verdict: string(pr.Verdict), JSONRun: jr})
+		}
+		doc.Points = append(doc.Points, jp)
+	}
+	return doc
+}

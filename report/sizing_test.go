@@ -1,0 +1,105 @@
+package report
+
+import (
+	"bytes"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/study"
+)
+
+// testSizing is a sizing built by hand from testStudy's runs: M10 found at
+// every load, P10 none at L2 and undecided at L3.
+func testSizing() *study.Sizing {
+	s := testStudy()
+	targets := []study.Target{
+		{Measure: study.MeasureP95, Limit: 250, Cell: "SvcData.xlsx!Targets!A2"},
+		{Measure: study.MeasureFailed, Limit: 0.01, Cell: "SvcData.xlsx!Targets!A3"},
+	}
+	sz := &study.Sizing{
+		Model: s.Model, TimeUnit: s.TimeUnit, Version: s.Version, Seed: s.Seed,
+		Started: time.Date(2026, 5, 4, 13, 14, 15, 0, time.UTC), Setting: "AppServers",
+		Targets: targets, Scenarios: s.Scenarios, Loads: s.Loads, Inputs: s.Inputs,
+	}
+	probe := func(run *study.Run, v int, verdict study.Verdict) *study.Probe {
+		rs := []study.TargetResult{
+			{Target: targets[0], Value: run.Result.Response.P95, HalfWidth95: 3, Verdict: verdict},
+			{Target: targets[1], Value: 0.008, HalfWidth95: 0.001, Verdict: study.Holds},
+		}
+		return &study.Probe{Value: v, Verdict: verdict, Targets: rs, Observations: 1000, Run: run}
+	}
+	for i := range s.Runs {
+		run := &s.Runs[i]
+		pt := study.SizePoint{Scenario: run.Scenario, Load: run.Load, Min: 1, Max: 40, Probes: 5, Runs: 6}
+		switch {
+		case run.Scenario == "P10" && run.Load == "L2":
+			pt.Outcome, pt.Text, pt.Probes, pt.Runs = study.SizeNone, "none up to 40: p95 of all requests ≤ 250 fails", 2, 2
+			pt.At = probe(run, 40, study.Fails)
+		case run.Scenario == "P10" && run.Load == "L3":
+			pt.Outcome, pt.AtMost, pt.Text = study.SizeUndecided, 12, "undecided: 11 or 12"
+			pt.At, pt.Below = probe(run, 12, study.Holds), probe(run, 11, study.Undecided)
+		default:
+			pt.Outcome, pt.Size, pt.Text = study.SizeFound, 8+i, "found"
+			pt.At, pt.Below = probe(run, 8+i, study.Holds), probe(run, 7+i, study.Fails)
+		}
+		sz.Points = append(sz.Points, pt)
+	}
+	return sz
+}
+
+func TestWriteSizingGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := WriteSizing(path, testSizing()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sizing.txt", dumpSheets(t, path, SizingSheet)+dumpCharts(t, path))
+}
+
+// TestWriteSizingIntoResults adds the Sizing sheet to a results workbook,
+// keeping its sheets, and replaces it the second time.
+func TestWriteSizingIntoResults(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := WriteSizing(path, testSizing()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got, want := f.Sheets(), []string{"Summary", "Servers", "Charts", "Run", "Sizing"}; !slices.Equal(got, want) {
+		t.Errorf("sheets %q, want %q", got, want)
+	}
+	if marked, _ := ResultSheets(f); !slices.Equal(marked, f.Sheets()) {
+		t.Errorf("ResultSheets = %q", marked)
+	}
+}
+
+func TestWriteSizingJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSizingJSON(&b, testSizing()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "sizing.json", b.String())
+	doc := NewJSONSizing(testSizing())
+	if doc.Setting != "AppServers" || len(doc.Points) != 6 || doc.Points[0].Size == nil || *doc.Points[0].Size != 8 ||
+		doc.Points[4].Size != nil || doc.Points[5].Size != nil || len(doc.Points[0].Runs) != 2 || len(doc.Points[4].Runs) != 1 {
+		t.Errorf("document %+v", doc)
+	}
+	if tg := doc.Points[0].Runs[0].Targets; len(tg) != 2 || tg[0].Measure != "p95" || tg[0].Verdict != "holds" || math.IsNaN(float64(tg[0].Value)) {
+		t.Errorf("targets %+v", tg)
+	}
+	if !strings.Contains(b.String(), `"size": null`) {
+		t.Error("no null size")
+	}
+}

@@ -1,0 +1,589 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/suggest"
+)
+
+// SizeSetting is a whole-number capacity setting that Size varies:
+// AppServers, AppCapacity, or the Capacity of one external server.
+type SizeSetting struct {
+	// Name is the setting as the user writes it: "AppServers",
+	// "AppCapacity" or "Capacity:GWay".
+	Name string
+	kind sizeKind
+	// server is the index of the external server for Capacity:SERVER.
+	server int
+}
+
+type sizeKind uint8
+
+const (
+	sizeAppServers sizeKind = iota
+	sizeAppCapacity
+	sizeServerCapacity
+)
+
+// ErrNotCapacity is the cause of a --vary that names no whole-number
+// capacity setting.
+var ErrNotCapacity = errors.New("not a whole-number capacity setting")
+
+// ParseSizeSetting reads a --vary value against model m: AppServers,
+// AppCapacity (ignoring case, spaces and underscores) or Capacity:SERVER for
+// a server of m (matched exactly, then ignoring case).
+func ParseSizeSetting(text string, m *engine.Model) (SizeSetting, error) {
+	servers := make([]string, len(m.Servers))
+	for i, s := range m.Servers {
+		servers[i] = s.Name
+	}
+	expected := "expected AppServers, AppCapacity or Capacity:SERVER"
+	if len(servers) > 0 {
+		expected += " for a server of SvcData.xlsx!ServerInfo (" + strings.Join(servers, ", ") + ")"
+	}
+	key := strings.ToLower(strings.NewReplacer(" ", "", "_", "").Replace(strings.TrimSpace(text)))
+	switch key {
+	case "appservers":
+		return SizeSetting{Name: "AppServers", kind: sizeAppServers}, nil
+	case "appcapacity":
+		return SizeSetting{Name: "AppCapacity", kind: sizeAppCapacity}, nil
+	}
+	if head, name, ok := strings.Cut(strings.TrimSpace(text), ":"); ok && strings.EqualFold(strings.TrimSpace(head), "capacity") {
+		name = strings.TrimSpace(name)
+		i := suggest.IndexOf(servers, name)
+		if i < 0 {
+			if len(servers) == 0 {
+				return SizeSetting{}, fmt.Errorf("--vary %s: unknown server %q: the model has no external server; expected AppServers or AppCapacity", text, name)
+			}
+			return SizeSetting{}, fmt.Errorf("--vary %s: unknown server %q%s; %s", text, name, suggest.DidYouMean(name, servers), expected)
+		}
+		return SizeSetting{Name: "Capacity:" + servers[i], kind: sizeServerCapacity, server: i}, nil
+	}
+	hint := suggest.DidYouMean(text, []string{"AppServers", "AppCapacity"})
+	return SizeSetting{}, fmt.Errorf("--vary %s: %w%s; %s", text, ErrNotCapacity, hint, expected)
+}
+
+// Value returns the setting's value in m.
+func (s SizeSetting) Value(m *engine.Model) int {
+	switch s.kind {
+	case sizeAppServers:
+		return m.App.Servers
+	case sizeAppCapacity:
+		return m.App.Capacity
+	}
+	return m.Servers[s.server].Capacity
+}
+
+// Apply returns a copy of m with the setting at v; m is not changed, and
+// the copy shares everything else. Expressions that read AppServers or
+// AppCapacity by name see v.
+func (s SizeSetting) Apply(m *engine.Model, v int) *engine.Model {
+	c := *m
+	param := ""
+	switch s.kind {
+	case sizeAppServers:
+		c.App.Servers, param = v, "AppServers"
+	case sizeAppCapacity:
+		c.App.Capacity, param = v, "AppCapacity"
+	default:
+		c.Servers = slices.Clone(m.Servers)
+		c.Servers[s.server].Capacity = v
+	}
+	if i := slices.IndexFunc(m.Params, func(p engine.Param) bool { return p.Name == param }); i >= 0 {
+		c.Params = slices.Clone(m.Params)
+		c.Params[i].Value = float64(v)
+	}
+	return &c
+}
+
+// lowerBound is the smallest value at which the resource varied has more
+// units than the busy units measured in r (a run at value at): below it,
+// the same work would keep every unit busy, utilization 1 or more.
+func (s SizeSetting) lowerBound(m *engine.Model, at int, r *engine.Result) int {
+	var busy, perValue float64
+	switch s.kind {
+	case sizeAppServers:
+		busy, perValue = r.AppUtilization*float64(at*m.App.Capacity), float64(m.App.Capacity)
+	case sizeAppCapacity:
+		busy, perValue = r.AppUtilization*float64(at*m.App.Servers), float64(m.App.Servers)
+	default:
+		if s.server >= len(r.Servers) {
+			return 1
+		}
+		busy, perValue = r.Servers[s.server].Utilization*float64(at), 1
+	}
+	if math.IsNaN(busy) || busy <= 0 {
+		return 1
+	}
+	return int(math.Floor(busy/perValue)) + 1
+}
+
+// SizeOptions steer Size.
+type SizeOptions struct {
+	// Setting is what to vary.
+	Setting SizeSetting
+	// Min and Max bound the search; 0 means the defaults: Min 1 (the
+	// search starts from the utilization bound), Max DefaultSizeMax of the
+	// scenario's own value.
+	Min, Max int
+	// Jobs is the number of simulations at once; 0 means one per core.
+	// Results do not depend on it.
+	Jobs int
+	// Version is websim's version, recorded in the Sizing.
+	Version string
+	// Progress, when set, is called as points finish, from one goroutine
+	// at a time.
+	Progress func(done, total int)
+	// Now gives the start time recorded; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultSizeMax is the default --max as a multiple of the scenario's own
+// value of the setting (at least MinDefaultSizeMax).
+const (
+	DefaultSizeMax    = 4
+	MinDefaultSizeMax = 8
+)
+
+// PercentileReplications is the least number of replications a probe runs
+// when a target bounds a percentile: the one honest interval for a
+// percentile that websim has today is across replications (see
+// percentileInterval). A model's own Replications setting, when larger,
+// stands.
+const PercentileReplications = 5
+
+// needsReplications reports whether a target bounds a percentile.
+func needsReplications(targets []Target) bool {
+	for _, t := range targets {
+		if t.Measure.quantile() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ExtensionCap bounds how far an undecided probe is extended: up to this
+// many times the Observations setting, doubling.
+const ExtensionCap = 8
+
+// SizeOutcome says what the search found at a point.
+type SizeOutcome string
+
+// The outcomes of a point.
+const (
+	// SizeFound: Size is the smallest value at which every target holds,
+	// and Size-1 fails (or is below Min).
+	SizeFound SizeOutcome = "found"
+	// SizeNone: the targets fail even at Max.
+	SizeNone SizeOutcome = "none"
+	// SizeUndecided: a verdict the answer depends on stayed undecided at the
+	// extension cap.
+	SizeUndecided SizeOutcome = "undecided"
+	// SizeNotMonotone: a larger value failed where a smaller held.
+	SizeNotMonotone SizeOutcome = "not monotone"
+)
+
+// Sizing is the outcome of `websim size`.
+type Sizing struct {
+	Model, TimeUnit, Version string
+	Seed                     uint64
+	Started                  time.Time
+	// Setting is the setting varied, as "AppServers" or "Capacity:GWay".
+	Setting string
+	Targets []Target
+	// Scenarios and Loads are the labels searched, in order.
+	Scenarios, Loads []string
+	// Points has one entry per scenario × load, scenario-major.
+	Points []SizePoint
+	// Settings, Inputs and Warnings are as in Study.
+	Settings []Setting
+	Inputs   []Input
+	Warnings []string
+}
+
+// SizePoint is the answer at one scenario and load.
+type SizePoint struct {
+	Scenario, Load string
+	// Min and Max are the range searched.
+	Min, Max int
+	Outcome  SizeOutcome
+	// Size is the answer when Outcome is SizeFound or SizeNotMonotone (the
+	// smallest value found to hold), else 0.
+	Size int
+	// AtMost, when above 0, is the smallest value probed at which every
+	// target holds: for SizeUndecided, the answer is at most this.
+	AtMost int
+	// Text says the answer in words.
+	Text string
+	// Probes counts the values simulated; Runs the simulations, extensions
+	// of undecided probes included.
+	Probes, Runs int
+	// At is the probe at the answer (Size, or AtMost), and Below the one at
+	// the next smaller value, when probed.
+	At, Below *Probe
+	// Tried are all probes, by value.
+	Tried []Probe
+}
+
+// Probe is one value of the setting simulated at a point.
+type Probe struct {
+	Value int
+	// Verdict is the targets' overall verdict (Overall of Targets).
+	Verdict Verdict
+	Targets []TargetResult
+	// Observations is the run length used (after any extension).
+	Observations int64
+	Run          *Run
+}
+
+// Size finds, for each scenario × load of p, the smallest value of
+// opts.Setting in [Min, Max] at which every target of p holds. It assumes
+// that more capacity never hurts and checks it: the search probes the top
+// of the range, then the utilization bound that the probe there implies,
+// then bisects; every probe of a point uses the same seed (common random
+// numbers); an undecided probe is run again with twice the observations,
+// up to ExtensionCap times the setting. Points are searched in parallel.
+func Size(ctx context.Context, p *Plan, opts SizeOptions) (*Sizing, error) {
+	if len(p.Targets) == 0 {
+		return nil, ErrNoTargets
+	}
+	if len(p.Scenarios) == 0 {
+		return nil, fmt.Errorf("the plan has no scenario to run")
+	}
+	if opts.Min > 0 && opts.Max > 0 && opts.Min > opts.Max {
+		return nil, fmt.Errorf("--min %d is above --max %d; expected --min <= --max", opts.Min, opts.Max)
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	sz := &Sizing{
+		Model: p.Model, TimeUnit: p.TimeUnit, Version: opts.Version, Started: now(),
+		Seed: p.Scenarios[0].Run.Seed, Setting: opts.Setting.Name, Targets: p.Targets,
+		Settings: p.Settings, Inputs: p.Inputs, Warnings: p.Warnings,
+	}
+	type job struct{ scenario, load int }
+	var jobs []job
+	loadSeen := map[string]bool{}
+	for si, sc := range p.Scenarios {
+		sz.Scenarios = append(sz.Scenarios, sc.Name)
+		for _, li := range sc.Run.Loads {
+			label := sc.Model.Loads[li]
+			if !loadSeen[label] {
+				loadSeen[label] = true
+				sz.Loads = append(sz.Loads, label)
+			}
+			jobs = append(jobs, job{si, li})
+			sz.Points = append(sz.Points, SizePoint{Scenario: sc.Name, Load: label})
+		}
+	}
+	n := opts.Jobs
+	if n <= 0 {
+		n = runtime.NumCPU()
+	}
+	workers := max(1, min(n, len(jobs)))
+	inner := max(1, n/workers)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				pt, err := sizePoint(ctx, p, &p.Scenarios[j.scenario], j.load, opts, inner)
+				if err != nil {
+					errs[i] = err
+					cancel()
+					continue
+				}
+				sz.Points[i] = pt
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(jobs))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return sz, nil
+}
+
+// ErrNoTargets is returned by Size for a model without targets.
+var ErrNoTargets = errors.New("the model has no Targets sheet (or it has no rows); expected a sheet Targets in SvcData.xlsx with the columns Entity, Measure and Limit, for example: blank | p95 | 1000")
+
+// sizeRange resolves a point's range from the options and the scenario.
+func sizeRange(opts SizeOptions, own int) (lo, hi int) {
+	lo, hi = opts.Min, opts.Max
+	if lo <= 0 {
+		lo = 1
+	}
+	if hi <= 0 {
+		hi = max(DefaultSizeMax*own, MinDefaultSizeMax, lo)
+	}
+	return lo, hi
+}
+
+// sizePoint searches one scenario at one load.
+func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOptions, jobs int) (SizePoint, error) {
+	pt := SizePoint{Scenario: sc.Name, Load: sc.Model.Loads[load]}
+	pt.Min, pt.Max = sizeRange(opts, opts.Setting.Value(sc.Model))
+	eval := func(v int) (Probe, int, error) {
+		return probe(ctx, p, sc, load, opts.Setting, v, jobs)
+	}
+	bound := func(pr Probe) int {
+		return opts.Setting.lowerBound(sc.Model, pr.Value, &pr.Run.Result)
+	}
+	if err := search(&pt, bound, eval); err != nil {
+		return pt, err
+	}
+	return pt, nil
+}
+
+// probe simulates the point at value v, extending an undecided run by
+// doubling its observations up to ExtensionCap times the setting. It
+// returns the probe and the number of simulations it took.
+func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting, v, jobs int) (Probe, int, error) {
+	one := *sc
+	one.Model = set.Apply(sc.Model, v)
+	one.Run.Loads = []int{load}
+	if needsReplications(p.Targets) {
+		one.Run.Replications = max(one.Run.Replications, PercentileReplications)
+	}
+	base := one.Run.Observations
+	if base <= 0 {
+		base = 100_000
+	}
+	runs := 0
+	for obs := base; ; obs *= 2 {
+		one.Run.Observations = obs
+		st, err := Execute(ctx, &Plan{Model: p.Model, TimeUnit: p.TimeUnit, Scenarios: []Scenario{one}, Targets: p.Targets}, Options{Jobs: jobs})
+		if err != nil {
+			return Probe{}, runs, err
+		}
+		runs++
+		run := &st.Runs[0]
+		res := Judge(p.Targets, run)
+		pr := Probe{Value: v, Verdict: Overall(res), Targets: res, Observations: obs, Run: run}
+		if pr.Verdict != Undecided || obs*2 > ExtensionCap*base {
+			return pr, runs, nil
+		}
+	}
+}
+
+// search finds the answer at one point within [pt.Min, pt.Max]: it probes
+// Max, then the bound that Max's run implies (and the value below it when
+// it holds), then bisects between the largest value known not to hold and
+// the smallest known to hold. An undecided probe counts as not holding for
+// the bisection; if the value just below the answer is undecided, so is
+// the answer. It then checks monotonicity over every probe.
+func search(pt *SizePoint, bound func(Probe) int, eval func(v int) (Probe, int, error)) error {
+	lo, hi := pt.Min, pt.Max
+	tried := map[int]Probe{}
+	get := func(v int) (Probe, error) {
+		if pr, ok := tried[v]; ok {
+			return pr, nil
+		}
+		pr, runs, err := eval(v)
+		if err != nil {
+			return pr, err
+		}
+		pt.Probes++
+		pt.Runs += runs
+		tried[v] = pr
+		return pr, nil
+	}
+	finish := func() {
+		for _, v := range sortedKeys(tried) {
+			pt.Tried = append(pt.Tried, tried[v])
+		}
+		pt.describe(tried)
+	}
+	top, err := get(hi)
+	if err != nil {
+		return err
+	}
+	if top.Verdict != Holds {
+		// Nothing holds at the top: under monotonicity nothing holds below
+		// either. The bottom of the range checks that.
+		if top.Verdict == Fails && lo < hi {
+			if _, err := get(lo); err != nil {
+				return err
+			}
+		}
+		finish()
+		return nil
+	}
+	holds, notHolds := hi, lo-1
+	if b := min(max(bound(top), lo), hi); b < hi {
+		pr, err := get(b)
+		if err != nil {
+			return err
+		}
+		if pr.Verdict == Holds {
+			holds = b
+			if b > lo {
+				below, err := get(b - 1)
+				if err != nil {
+					return err
+				}
+				if below.Verdict == Holds {
+					holds = b - 1
+				} else {
+					notHolds = b - 1
+				}
+			}
+		} else {
+			notHolds = b
+		}
+	}
+	for holds-notHolds > 1 {
+		mid := notHolds + (holds-notHolds)/2
+		pr, err := get(mid)
+		if err != nil {
+			return err
+		}
+		if pr.Verdict == Holds {
+			holds = mid
+		} else {
+			notHolds = mid
+		}
+	}
+	finish()
+	return nil
+}
+
+func sortedKeys(m map[int]Probe) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// describe sets the outcome, size and text from the probes.
+func (pt *SizePoint) describe(tried map[int]Probe) {
+	keys := sortedKeys(tried)
+	smallest := 0 // the smallest value that holds
+	for _, v := range keys {
+		if tried[v].Verdict == Holds {
+			smallest = v
+			break
+		}
+	}
+	// A value that fails above one that holds breaks monotonicity.
+	for _, u := range keys {
+		if tried[u].Verdict != Holds {
+			continue
+		}
+		for _, v := range keys {
+			if v > u && tried[v].Verdict == Fails {
+				pt.Outcome, pt.Size = SizeNotMonotone, smallest
+				pt.setAt(tried, smallest)
+				pt.Text = fmt.Sprintf("not monotone: the targets hold at %d but fail at %d; more capacity should never hurt, so look at what grows with it (time-outs, orphaned work, locking)", u, v)
+				return
+			}
+		}
+	}
+	if smallest == 0 {
+		top := tried[pt.Max]
+		if top.Verdict == Undecided {
+			pt.Outcome = SizeUndecided
+			pt.setAt(tried, pt.Max)
+			pt.Text = fmt.Sprintf("undecided: at %d (the --max) %s", pt.Max, undecidedWhy(top))
+			return
+		}
+		pt.Outcome = SizeNone
+		pt.setAt(tried, pt.Max)
+		pt.Text = fmt.Sprintf("none up to %d: %s", pt.Max, failingWhy(top))
+		return
+	}
+	pt.setAt(tried, smallest)
+	if below, ok := tried[smallest-1]; ok && below.Verdict == Undecided {
+		pt.Outcome, pt.AtMost = SizeUndecided, smallest
+		pt.Text = fmt.Sprintf("undecided: %d or %d; every target holds at %d, and at %d %s", smallest-1, smallest, smallest, smallest-1, undecidedWhy(below))
+		return
+	}
+	pt.Outcome, pt.Size = SizeFound, smallest
+	switch below, ok := tried[smallest-1]; {
+	case ok:
+		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s", smallest, smallest-1, failingWhy(below))
+	default:
+		pt.Text = fmt.Sprintf("%d: every target holds at the --min", smallest)
+	}
+}
+
+func (pt *SizePoint) setAt(tried map[int]Probe, v int) {
+	if pr, ok := tried[v]; ok {
+		pt.At = &pr
+	}
+	if pr, ok := tried[v-1]; ok {
+		pt.Below = &pr
+	}
+}
+
+// failingWhy names the first failing target of a probe.
+func failingWhy(pr Probe) string {
+	for _, t := range pr.Targets {
+		if t.Verdict == Fails {
+			if t.Why != "" {
+				return t.Target.String() + " fails (" + t.Why + ")"
+			}
+			return fmt.Sprintf("%s fails (%s)", t.Target.String(), interval(t))
+		}
+	}
+	return "a target fails"
+}
+
+// undecidedWhy names the first undecided target of a probe.
+func undecidedWhy(pr Probe) string {
+	for _, t := range pr.Targets {
+		if t.Verdict == Undecided {
+			why := t.Why
+			if why == "" {
+				why = interval(t) + fmt.Sprintf(" after %d observations", pr.Observations)
+			}
+			return t.Target.String() + " is undecided (" + why + ")"
+		}
+	}
+	return "a target is undecided"
+}
+
+func interval(t TargetResult) string {
+	return fmt.Sprintf("%.4g ± %.2g", t.Value, t.HalfWidth95)
+}

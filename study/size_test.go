@@ -1,0 +1,241 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/engine/stats"
+)
+
+// mmcSizePlan is an M/M/c queue on the application server (one server of
+// c units, no RAT): arrivals at rate lambda, service Exp(1), with targets.
+func mmcSizePlan(lambda float64, reps int, obs int64, targets ...Target) *Plan {
+	m := &engine.Model{
+		Name: "mmc", TimeUnit: "s", Loads: []string{"L"},
+		App: engine.AppConfig{Servers: 1, Capacity: 2},
+		Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
+			{Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse("Exp(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
+		}}},
+		Entities: []engine.Entity{{Name: "Job",
+			InterArrival: []engine.Dist{dist.MustParse(fmt.Sprintf("Exp(%g)", 1/lambda))},
+			Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
+	}
+	rs := RunSettings{Seed: 11, WarmUp: 50, Observations: obs, Replications: reps, Loads: []int{0}}
+	return &Plan{Model: "mmc", TimeUnit: "s", Scenarios: []Scenario{{Name: "Base", Model: m, Run: rs}}, Targets: targets}
+}
+
+func capacity(t *testing.T, p *Plan) SizeSetting {
+	t.Helper()
+	s, err := ParseSizeSetting("AppCapacity", p.Scenarios[0].Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSizeMMcMeanAgainstErlangC: the smallest c whose Erlang C mean
+// response is under the Limit, with the Limit halfway between two c's.
+func TestSizeMMcMeanAgainstErlangC(t *testing.T) {
+	const lambda = 4.0
+	want := 0
+	for c := 5; c < 20; c++ {
+		if stats.MMcResponse(c, lambda, 1) < 1.09 {
+			want = c
+			break
+		}
+	}
+	if want != 7 || stats.MMcResponse(6, lambda, 1)-1.09 < 0.04 || 1.09-stats.MMcResponse(7, lambda, 1) < 0.04 {
+		t.Fatalf("the Limit is not well away from its neighbours: want %d", want)
+	}
+	p := mmcSizePlan(lambda, 1, 20_000, Target{Measure: MeasureMean, Limit: 1.09})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeFound || pt.Size != want {
+		t.Fatalf("size %d (%s): %s", pt.Size, pt.Outcome, pt.Text)
+	}
+	if pt.At == nil || pt.Below == nil || pt.At.Value != want || pt.Below.Value != want-1 || pt.Below.Verdict != Fails {
+		t.Errorf("figures at size and size-1: %+v %+v", pt.At, pt.Below)
+	}
+	// The measured means agree with Erlang C within their intervals.
+	for _, pr := range []*Probe{pt.At, pt.Below} {
+		tr := pr.Targets[0]
+		if th := stats.MMcResponse(pr.Value, lambda, 1); math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95 {
+			t.Errorf("c=%d: mean %.4f ± %.4f, Erlang C %.4f", pr.Value, tr.Value, tr.HalfWidth95, th)
+		}
+	}
+	if limit := int(math.Log2(float64(pt.Max-pt.Min+1))) + 3; pt.Probes > limit {
+		t.Errorf("%d probes, more than log2(range)+3 = %d", pt.Probes, limit)
+	}
+	t.Logf("%s (%d probes, %d runs)", pt.Text, pt.Probes, pt.Runs)
+}
+
+// TestSizeUndecidedAtTheLimit: a Limit right at c=6's theoretical mean
+// leaves c=6 undecided even after extension: the answer is 6 or 7.
+func TestSizeUndecidedAtTheLimit(t *testing.T) {
+	const lambda = 4.0
+	limit := stats.MMcResponse(6, lambda, 1)
+	p := mmcSizePlan(lambda, 1, 20_000, Target{Measure: MeasureMean, Limit: limit})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeUndecided || pt.AtMost != 7 || pt.Below == nil || pt.Below.Value != 6 || pt.Below.Verdict != Undecided {
+		t.Fatalf("outcome %s at most %d: %s", pt.Outcome, pt.AtMost, pt.Text)
+	}
+	if pt.Below.Observations != ExtensionCap*20_000 {
+		t.Errorf("the undecided probe ran %d observations, want it extended to %d", pt.Below.Observations, ExtensionCap*20_000)
+	}
+	if !strings.HasPrefix(pt.Text, "undecided: 6 or 7") {
+		t.Errorf("text %q", pt.Text)
+	}
+}
+
+func TestSizeDoesNotDependOnJobs(t *testing.T) {
+	var want string
+	for _, jobs := range []int{1, 2} {
+		p := mmcSizePlan(4, 1, 5000, Target{Measure: MeasureMean, Limit: 1.09}, Target{Measure: MeasureFailed, Limit: 0.01})
+		// Two loads, so that points run side by side.
+		m := p.Scenarios[0].Model
+		m.Loads = []string{"L", "M"}
+		m.Entities[0].InterArrival = append(m.Entities[0].InterArrival, dist.MustParse("Exp(0.2)"))
+		p.Scenarios[0].Run.Loads = []int{0, 1}
+		sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 12, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, pt := range sz.Points {
+			got += fmt.Sprintf("%s %s %s %d %d %q\n", pt.Load, pt.Outcome, pt.Text, pt.Size, pt.Probes, pt.Text)
+			for _, pr := range pt.Tried {
+				got += fmt.Sprintf("  %d %s %+v\n", pr.Value, pr.Verdict, pr.Run.Result.Response)
+			}
+		}
+		if want == "" {
+			want = got
+		} else if got != want {
+			t.Errorf("jobs=%d gave\n%s\nwant\n%s", jobs, got, want)
+		}
+	}
+}
+
+// mmcSojournQuantile is the q-quantile of M/M/c response time: with
+// θ = cμ-λ and C the Erlang C probability of waiting,
+// P(T > t) = e^{-μt} + C μ (e^{-μt} - e^{-θt}) / (θ - μ).
+func mmcSojournQuantile(c int, lambda, mu, q float64) float64 {
+	theta := float64(c)*mu - lambda
+	pc := stats.ErlangC(c, lambda/mu)
+	tail := func(t float64) float64 {
+		return math.Exp(-mu*t) + pc*mu*(math.Exp(-mu*t)-math.Exp(-theta*t))/(theta-mu)
+	}
+	lo, hi := 0.0, 100.0
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tail(mid) > 1-q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// TestSizeMMcP95AgainstTheSojournDistribution sizes on a p95 target, its
+// interval across 5 replications, against the closed-form quantile.
+func TestSizeMMcP95AgainstTheSojournDistribution(t *testing.T) {
+	const lambda = 4.0
+	q6, q7 := mmcSojournQuantile(6, lambda, 1, 0.95), mmcSojournQuantile(7, lambda, 1, 0.95)
+	limit := (q6 + q7) / 2
+	p := mmcSizePlan(lambda, 5, 20_000, Target{Measure: MeasureP95, Limit: limit})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeFound || pt.Size != 7 {
+		t.Fatalf("p95 %.4f (c=6) %.4f (c=7), limit %.4f: size %d (%s): %s", q6, q7, limit, pt.Size, pt.Outcome, pt.Text)
+	}
+	for _, pr := range []*Probe{pt.At, pt.Below} {
+		tr := pr.Targets[0]
+		th := mmcSojournQuantile(pr.Value, lambda, 1, 0.95)
+		if math.IsNaN(tr.HalfWidth95) || math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95+0.01*th {
+			t.Errorf("c=%d: p95 %.4f ± %.4f, closed form %.4f", pr.Value, tr.Value, tr.HalfWidth95, th)
+		}
+	}
+	t.Logf("p95 limit %.4f: %s", limit, pt.Text)
+}
+
+// TestFailedShareInterval: a step that succeeds with probability 0.97
+// fails 3% of requests; the one-run interval (batch means of the outcome)
+// covers 0.03, and the verdicts at Limits either side follow.
+func TestFailedShareInterval(t *testing.T) {
+	p := mmcSizePlan(1, 1, 40_000)
+	p.Scenarios[0].Model.App.Capacity = 4
+	p.Scenarios[0].Model.Services[0].Steps[0].SuccessRate = engine.Const(0.97)
+	st, err := Execute(context.Background(), p, Options{Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &st.Runs[0]
+	rs := Judge([]Target{{Measure: MeasureFailed, Limit: 0.05}, {Measure: MeasureFailed, Limit: 0.02}, {Measure: MeasureFailed, Limit: 0.03}, {Measure: MeasureAbandoned, Limit: 0.001}}, run)
+	if got := [3]Verdict{rs[0].Verdict, rs[1].Verdict, rs[2].Verdict}; got != [3]Verdict{Holds, Fails, Undecided} {
+		t.Errorf("verdicts %v (share %.4f ± %.4f)", got, rs[0].Value, rs[0].HalfWidth95)
+	}
+	binomial := 1.96 * math.Sqrt(0.03*0.97/40_000)
+	if math.Abs(rs[0].Value-0.03) > rs[0].HalfWidth95 || rs[0].HalfWidth95 < 0.5*binomial || rs[0].HalfWidth95 > 2*binomial {
+		t.Errorf("failed share %.4f ± %.4f; binomial half-width %.4f", rs[0].Value, rs[0].HalfWidth95, binomial)
+	}
+	// No request abandoned: the half-width is 3/n (the 95% bound for zero
+	// events), under the Limit 0.001 for n = 40,000.
+	if rs[3].Verdict != Holds || rs[3].HalfWidth95 < 3.0/40_000 {
+		t.Errorf("abandoned: %s %.6f", rs[3].Verdict, rs[3].HalfWidth95)
+	}
+}
+
+// TestSizeReportsNotMonotoneOnTimeouts is a model where more capacity
+// hurts. A request calls A (Const(1.2) per call) and then B (one unit,
+// Const(1), TimeLimit 3) at λ = 0.8. With one unit A paces the calls: B
+// receives one at least every 1.2 and never queues, so no call times out.
+// With two units or more A lets bursts through, B (at utilization 0.8)
+// queues them, and about a third of the calls pass B's time limit. A
+// failed ≤ 10% target holds at Capacity:A 1 and fails at 20: the search
+// must say so rather than answer 1 as if more were better.
+func TestSizeReportsNotMonotoneOnTimeouts(t *testing.T) {
+	m := &engine.Model{
+		Name: "timeouts", TimeUnit: "s", Loads: []string{"L"},
+		App:     engine.AppConfig{Servers: 1, Capacity: 1000},
+		Servers: []engine.Server{{Name: "A", Capacity: 1}, {Name: "B", Capacity: 1, TimeLimit: 3}},
+		Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
+			{Name: "A", Kind: engine.Call, Server: 0, ProcTime: dist.MustParse("Const(1.2)"), OnSuccess: 1, OnFailure: engine.Fail},
+			{Name: "B", Kind: engine.Call, Server: 1, ProcTime: dist.MustParse("Const(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
+		}}},
+		Entities: []engine.Entity{{Name: "Job",
+			InterArrival: []engine.Dist{dist.MustParse("Exp(1.25)")},
+			Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
+	}
+	p := &Plan{Model: "timeouts", TimeUnit: "s", Targets: []Target{{Measure: MeasureFailed, Limit: 0.1}},
+		Scenarios: []Scenario{{Name: "Base", Model: m, Run: RunSettings{Seed: 5, WarmUp: 100, Observations: 20_000, Replications: 1, Loads: []int{0}}}}}
+	set, err := ParseSizeSetting("capacity:a", m)
+	if err != nil || set.Name != "Capacity:A" {
+		t.Fatalf("%+v %v", set, err)
+	}
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: set, Max: 20, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	for _, pr := range pt.Tried {
+		t.Logf("Capacity:A %d: failed %.3f ± %.3f (%s)", pr.Value, pr.Targets[0].Value, pr.Targets[0].HalfWidth95, pr.Verdict)
+	}
+	if pt.Outcome != SizeNotMonotone || pt.Size != 1 || !strings.Contains(pt.Text, "hold at 1 but fail at 20") {
+		t.Fatalf("%s %d: %s", pt.Outcome, pt.Size, pt.Text)
+	}
+}
