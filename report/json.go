@@ -76,6 +76,9 @@ type JSONRun struct {
 	PrecisionCapHit     bool                  `json:"precisionCapHit"`
 	// Targets are the Targets sheet's rows judged at this run.
 	Targets []JSONTarget `json:"targets"`
+	// Measured are the Measured sheet's rows of this run's load, set
+	// beside its figures.
+	Measured []JSONMeasured `json:"measured"`
 }
 
 // JSONSummary describes a sample of times; n, min and max are extras.
@@ -138,6 +141,7 @@ func NewJSONStudy(s *study.Study) *JSONStudy {
 	for i := range s.Runs {
 		jr := jsonRun(&s.Runs[i])
 		jr.Targets = jsonTargets(study.Judge(s.Targets, &s.Runs[i]))
+		jr.Measured = jsonMeasured(study.Validate(s.Measured, &s.Runs[i]))
 		doc.Runs = append(doc.Runs, jr)
 	}
 	return doc
@@ -165,7 +169,7 @@ func jsonRun(run *study.Run) JSONRun {
 		Attempts:            r.Attempts, InSystem: r.InSystem, LateCopies: r.LateCopies,
 		AttemptsPerRequest: ratioNumber(r.Attempts, finished(r)),
 		WastedWork:         Number(r.WastedWork), WarmUp: Number(r.WarmUp), SimTime: Number(r.SimTime),
-		PrecisionCapHit: run.PrecisionCapHit,
+		PrecisionCapHit: run.PrecisionCapHit, Measured: []JSONMeasured{},
 	}
 	if run.Diff != nil {
 		out.DiffFromBase = &JSONDiff{Number(run.Diff.Mean), Number(run.Diff.HalfWidth95)}

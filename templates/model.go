@@ -354,6 +354,10 @@ func ColumnNote(sheet, header string) string {
 		cols = []column{scenarioColumn}
 	case "<service>":
 		cols = stepColumns
+	case "Targets":
+		cols = targetColumns
+	case "Measured":
+		cols = measuredColumns
 	}
 	for _, c := range cols {
 		if c.header == header {

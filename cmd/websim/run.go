@@ -47,7 +47,9 @@ func runCommand() *cli.Command {
 		ArgsUsage: "MODEL",
 		Description: `MODEL is a folder holding SvcData.xlsx and ProcData.xlsx. The results go
 to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Charts and
-Run. The input workbooks are never changed unless --write-back is given.
+Run, and Validation when SvcData.xlsx has a Measured sheet (its figures
+beside the simulated ones; they are printed too). The input workbooks are
+never changed unless --write-back is given.
 
 With --shard K/N --partial FILE it runs only the K-th (from 0) of N shares of
 the study's runs and writes them to FILE; "websim merge" of the N files gives
@@ -187,6 +189,9 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	}
 	if !o.quiet {
 		printSummary(stdout, st)
+		if lines := report.ValidationLines(st); len(lines) > 0 {
+			fmt.Fprintf(stdout, "Measured against simulated (95%% interval; sheet %s):\n  %s\n", report.ValidationSheet, strings.Join(lines, "\n  "))
+		}
 		fmt.Fprintf(stdout, "Results: %s\n", out)
 		if o.writeBack {
 			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
