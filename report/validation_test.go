@@ -146,3 +146,39 @@ func TestValidationJSON(t *testing.T) {
 		t.Errorf("runs[1] %+v", doc.Runs[1])
 	}
 }
+
+// A write-back adds the Validation sheet beside the user's Measured sheet,
+// and the next write-back replaces it; a study without Measured rows has
+// no Validation sheet.
+func TestValidationWriteBack(t *testing.T) {
+	st := runMM1(t)
+	path := filepath.Join(t.TempDir(), "SvcData.xlsx")
+	userWorkbook(t, path)
+	for range 2 {
+		if err := WriteBack(path, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Charts", "Run", "Validation"}
+	if got := f.Sheets(); !slices.Equal(got, want) {
+		t.Errorf("sheets after two write-backs %q, want %q", got, want)
+	}
+	f.Close()
+
+	st.Measured = nil
+	out := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(out, st); err != nil {
+		t.Fatal(err)
+	}
+	if f, err = xlsx.Open(out); err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if slices.Contains(f.Sheets(), ValidationSheet) {
+		t.Errorf("a Validation sheet without Measured rows: %q", f.Sheets())
+	}
+}

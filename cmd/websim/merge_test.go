@@ -38,6 +38,26 @@ func setReplications(t *testing.T, dir string, reps int) {
 	}
 }
 
+// addMeasured adds a Measured sheet to the model in dir, so that merged
+// results must carry the Validation sheet and runs[].measured too.
+func addMeasured(t *testing.T, dir string, rows ...[]any) {
+	t.Helper()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.NewSheet("Measured")
+	f.SetRow("Measured", 1, "Entity", "Load", "Measure", "Value")
+	for i, r := range rows {
+		f.SetRow("Measured", i+2, r...)
+	}
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // stripWall drops the wall-clock figures (wallSeconds, started) from a
 // JSON document.
 func stripWall(t *testing.T, doc string) string {
@@ -93,6 +113,7 @@ func TestMergeEqualsOneMachineRun(t *testing.T) {
 	for _, reps := range []int{1, 3} {
 		dir := copyModel(t, "asum")
 		setReplications(t, dir, reps)
+		addMeasured(t, dir, []any{nil, "L2", "mean", 700}, []any{nil, "L6", "p95", 2000}, []any{nil, "L6", "utilization:GWay", 0.6})
 		work := t.TempDir()
 		one := filepath.Join(work, "one.xlsx")
 		code, wantJSON, stderr := runCLI(t, append([]string{"run", dir, "--json", "--out", one}, sel...)...)
@@ -101,6 +122,9 @@ func TestMergeEqualsOneMachineRun(t *testing.T) {
 		}
 		if !strings.Contains(wantJSON, `"diffFromBase"`) {
 			t.Fatalf("reps=%d: no paired difference in the study to check", reps)
+		}
+		if !strings.Contains(wantJSON, `"measure": "utilization:GWay"`) {
+			t.Fatalf("reps=%d: no measured figures in the study to check", reps)
 		}
 		want, wantSheets := stripWall(t, wantJSON), dumpFigures(t, one)
 		for _, n := range []int{1, 2, 3, 7} {
