@@ -99,6 +99,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			validateCommand(),
 			newCommand(),
 			lbCommand(),
+			fitCommand(),
 			versionCommand(),
 			mergeCommand(),
 			clusterCommand(),

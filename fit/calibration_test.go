@@ -1,0 +1,106 @@
+package fit
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// binomialInterval is the central interval holding a binomial(n, p) count
+// with probability at least 1-alpha, from its exact distribution.
+func binomialInterval(n int, p, alpha float64) (lo, hi int) {
+	pmf := make([]float64, n+1)
+	for k := range pmf {
+		lg1, _ := math.Lgamma(float64(n + 1))
+		lg2, _ := math.Lgamma(float64(k + 1))
+		lg3, _ := math.Lgamma(float64(n - k + 1))
+		pmf[k] = math.Exp(lg1 - lg2 - lg3 + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
+	}
+	for cum := 0.0; cum+pmf[lo] <= alpha/2; lo++ {
+		cum += pmf[lo]
+	}
+	hi = n
+	for cum := 0.0; cum+pmf[hi] <= alpha/2; hi-- {
+		cum += pmf[hi]
+	}
+	return lo, hi
+}
+
+// Under the null (the data drawn from the family fitted), the bootstrap
+// p-value is uniform: over 200 seeds, the share of p <= 0.1 and of
+// p <= 0.5 lies in its binomial interval (99.9%, so that the eight
+// families together rarely trip by chance). A p-value that ignored the
+// estimation of the parameters (D* against the true distribution, or the
+// Kolmogorov distribution's tables) would give far too few small p.
+func TestBootstrapPValueIsUniformUnderTheNull(t *testing.T) {
+	const seeds = 200
+	cases := []struct {
+		cell  string
+		n     int
+		heavy bool
+	}{
+		{"Gamma(2.5,4)", 100, false},
+		{"Normal(2,2)", 100, false},
+		{"Exp(3)", 100, true},
+		{"Erlang(3,6)", 100, true},
+		{"LogNormal(23.1,8.4)", 100, true},
+		{"Weibull(1.7,10)", 100, true},
+		{"Uniform(2,10)", 100, true},
+		{"Triangular(1,3,10)", 50, true}, // its fit costs a pass over the values per trial point
+	}
+	lo10, hi10 := binomialInterval(seeds, 0.1, 0.001)
+	lo50, hi50 := binomialInterval(seeds, 0.5, 0.001)
+	for _, tc := range cases {
+		t.Run(tc.cell, func(t *testing.T) {
+			if tc.heavy && testing.Short() {
+				t.Skip("-short: two families only")
+			}
+			t.Parallel()
+			name, _, _ := strings.Cut(tc.cell, "(")
+			fam := families[slices.IndexFunc(families, func(f family) bool { return f.name == name })]
+			below10, below50 := 0, 0
+			for seed := range uint64(seeds) {
+				xs := draw(t, tc.cell, tc.n, 1000+seed)
+				slices.Sort(xs)
+				m, _, err := fam.fit(newSample(xs, nil))
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := bootstrapP(fam, xs, m, DefaultReplicates, seed, 1)
+				if p <= 0.1 {
+					below10++
+				}
+				if p <= 0.5 {
+					below50++
+				}
+			}
+			if below10 < lo10 || below10 > hi10 {
+				t.Errorf("p <= 0.1 in %d of %d seeds, want %d to %d", below10, seeds, lo10, hi10)
+			}
+			if below50 < lo50 || below50 > hi50 {
+				t.Errorf("p <= 0.5 in %d of %d seeds, want %d to %d", below50, seeds, lo50, hi50)
+			}
+			t.Logf("p <= 0.1: %d/%d (%d..%d); p <= 0.5: %d/%d (%d..%d)", below10, seeds, lo10, hi10, below50, seeds, lo50, hi50)
+		})
+	}
+}
+
+// The p-value has power: 1,000 lognormal values reject the families far
+// from it (every bootstrap distance below the observed one: p = 1/200),
+// and not the lognormal itself.
+func TestBootstrapPValueRejectsWrongFamilies(t *testing.T) {
+	res, err := Distributions(draw(t, "LogNormal(23.1,8.4)", 1000, 21), Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Fits {
+		far := f.Family != "LogNormal" && f.Family != "Gamma" && f.Family != "Erlang"
+		switch {
+		case far && f.PValue > 0.01:
+			t.Errorf("%s: p = %v, want it rejected", f.Cell, f.PValue)
+		case f.Family == "LogNormal" && f.PValue < 0.01:
+			t.Errorf("%s: p = %v on its own data", f.Cell, f.PValue)
+		}
+	}
+}

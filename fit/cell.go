@@ -1,0 +1,119 @@
+package fit
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// cellText prints m as a cell: its family and its parameters in the
+// contract's order, each to digits significant digits (Erlang's k whole).
+// The ends and mode of Uniform and Triangular are points on one axis, so
+// they are rounded to the same decimals, digits significant digits of the
+// range: a minimum of 0.0000135 beside a maximum of 30.2 prints as 0, and
+// 100.31 to 110.27 as 100.3 to 110.3. Their ends round outwards (min down,
+// max up), so that the cell covers the data.
+func cellText(m model, digits int) string {
+	var b strings.Builder
+	b.WriteString(m.family())
+	b.WriteByte('(')
+	ps := m.params()
+	shared := m.family() == "Uniform" || m.family() == "Triangular"
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		switch {
+		case m.family() == "Erlang" && i == 0:
+			b.WriteString(strconv.FormatFloat(p, 'f', 0, 64))
+		case m.family() == "Const":
+			b.WriteString(strconv.FormatFloat(p, 'f', -1, 64))
+		case shared:
+			d := decimalsFor(ps[len(ps)-1]-ps[0], digits)
+			switch i {
+			case 0:
+				p = roundOut(p, d, math.Floor)
+			case len(ps) - 1:
+				p = roundOut(p, d, math.Ceil)
+			}
+			b.WriteString(roundAt(p, d))
+		default:
+			b.WriteString(roundText(p, digits))
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// exactText prints m with every parameter exact, for the bootstrap's
+// sampler.
+func exactText(m model) string {
+	var b strings.Builder
+	b.WriteString(m.family())
+	b.WriteByte('(')
+	for i, p := range m.params() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatFloat(p, 'g', -1, 64))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// roundText prints x to digits significant digits, in plain decimals
+// (12300, 23.1, 0.00412), without trailing zeros.
+func roundText(x float64, digits int) string {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	// Round in decimal first ('e' rounds correctly), then print plain.
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'e', digits-1, 64), 64)
+	return roundAt(r, decimalsFor(r, digits))
+}
+
+// decimalsFor is the number of decimals that give x digits significant
+// digits; below 0 it rounds to tens, hundreds...
+func decimalsFor(x float64, digits int) int {
+	if x == 0 {
+		return digits - 1
+	}
+	return digits - 1 - int(math.Floor(math.Log10(math.Abs(x))))
+}
+
+// roundOut rounds x to decimals decimals with floor or ceil, leaving
+// alone an x already that close to a rounded value (so that 7.5 stays 7.5
+// and not 7.499999 or 7.500001).
+func roundOut(x float64, decimals int, dir func(float64) float64) float64 {
+	p := math.Pow(10, float64(decimals))
+	if r := math.Round(x * p); math.Abs(x*p-r) < 1e-9 {
+		return r / p
+	}
+	return dir(x*p) / p
+}
+
+// roundAt prints x rounded to decimals decimals (to 10^-decimals when
+// decimals is below 0), without trailing zeros.
+func roundAt(x float64, decimals int) string {
+	if decimals < 0 {
+		p := math.Pow(10, float64(-decimals))
+		return strconv.FormatFloat(math.Round(x/p)*p, 'f', 0, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// significantDigits is how many digits a cell gets for n values: 3 up to
+// 10,000 values, 4 up to 1,000,000, 5 up to 100,000,000: one more for each
+// hundredfold, so that rounding stays well inside the parameters' standard
+// errors, which shrink as 1/√n.
+func significantDigits(n int) int {
+	d := int(math.Ceil(math.Log10(float64(n))/2)) + 1
+	return min(max(d, 3), 6)
+}

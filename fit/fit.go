@@ -1,0 +1,244 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/websim/websim/engine/dist"
+)
+
+// Defaults of Options.
+const (
+	// DefaultReplicates is the number of bootstrap refits behind each
+	// p-value: p is a multiple of 1/200.
+	DefaultReplicates = 199
+	// DefaultTestSize is the most values the p-values are computed on; a
+	// larger sample is tested on a random subsample of this size.
+	DefaultTestSize = 2000
+)
+
+// Options tune Distributions. Zero values take the defaults.
+type Options struct {
+	Replicates int    // bootstrap refits per family (DefaultReplicates); below 0: no p-values
+	Seed       uint64 // seed of the bootstrap and of the subsamples; the same seed gives the same result
+	TestSize   int    // the most values a p-value is computed on (DefaultTestSize when 0 or less)
+}
+
+// Fitted is one family's maximum-likelihood fit.
+type Fitted struct {
+	Family string    // "LogNormal"
+	Params []float64 // the fitted parameters, unrounded, in the cell's order
+	Cell   string    // the fit as a cell, rounded: "LogNormal(23.1,8.4)"
+	LogLik float64   // log-likelihood at the fit, over every value
+	AIC    float64   // 2k - 2 LogLik; NaN for Const
+	KS     float64   // Kolmogorov-Smirnov distance to every value
+	PValue float64   // parametric bootstrap p-value of KS; NaN when not computed
+	model  model
+}
+
+// CDF, PDF and Quantile are the fitted distribution's.
+func (f *Fitted) CDF(x float64) float64      { return f.model.cdf(x) }
+func (f *Fitted) PDF(x float64) float64      { return f.model.pdf(x) }
+func (f *Fitted) Quantile(p float64) float64 { return f.model.quantile(p) }
+
+// Skipped is a family left out of the ranking, and why.
+type Skipped struct {
+	Family string `json:"family"`
+	Reason string `json:"reason"`
+}
+
+// Result is the ranking of the fits.
+type Result struct {
+	Observations int
+	Fits         []Fitted // best (lowest AIC) first
+	Skipped      []Skipped
+	Replicates   int       // bootstrap refits behind each p-value
+	Seed         uint64    // the seed used
+	Tested       int       // values the p-values are computed on: Observations, or a subsample
+	Values       []float64 // every value, sorted
+}
+
+// Distributions fits every family the model's cells accept that suits
+// positive times, by maximum likelihood, and ranks the fits by AIC. When
+// all values are one value, the one fit is Const. values must be finite
+// and above 0, at least MinValues of them; Distributions sorts them in
+// place and keeps them as Result.Values.
+//
+// Each fit's p-value is a parametric bootstrap of its Kolmogorov-Smirnov
+// distance, valid although the parameters are estimated: draw
+// Options.Replicates samples of the same size from the fit (with the
+// model's own sampler), refit the family to each, and take
+// p = (1 + #{D* >= D}) / (1 + replicates). Above Options.TestSize values,
+// the test (D, the fit behind it, and the bootstrap) runs on a random
+// subsample of that size, which keeps its cost flat; the KS reported is
+// still over every value.
+func Distributions(values []float64, opts Options) (*Result, error) {
+	if opts.Replicates == 0 {
+		opts.Replicates = DefaultReplicates
+	}
+	if opts.TestSize <= 0 {
+		opts.TestSize = DefaultTestSize
+	}
+	n := len(values)
+	if n < MinValues {
+		return nil, fmt.Errorf("%d values, expected at least %d: %w", n, MinValues, ErrInvalid)
+	}
+	for i, x := range values {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("value %d is %v, expected a finite time above 0: %w", i+1, x, ErrInvalid)
+		}
+	}
+	res := &Result{Observations: n, Replicates: max(opts.Replicates, 0), Seed: opts.Seed, Tested: min(n, opts.TestSize)}
+
+	// Random subsamples, before sorting: the first m values after a
+	// partial Fisher-Yates shuffle are a uniform sample of m.
+	var test, sub []float64
+	if n > opts.TestSize || n > triangularCap {
+		r := rand.New(rand.NewPCG(opts.Seed, 0))
+		m := min(n, max(opts.TestSize, triangularCap))
+		for i := range m {
+			j := i + r.IntN(n-i)
+			values[i], values[j] = values[j], values[i]
+		}
+		if n > opts.TestSize {
+			test = slices.Clone(values[:opts.TestSize])
+			slices.Sort(test)
+		}
+		if n > triangularCap {
+			sub = slices.Clone(values[:triangularCap])
+			slices.Sort(sub)
+		}
+	}
+	slices.Sort(values)
+	res.Values = values
+
+	if values[0] == values[n-1] {
+		m := constModel{values[0]}
+		res.Fits = []Fitted{{Family: "Const", Params: m.params(), Cell: cellText(m, 0),
+			AIC: math.NaN(), KS: 0, PValue: 1, model: m}}
+		return res, nil
+	}
+
+	all := newSample(values, sub)
+	var testSample *sample
+	if test != nil {
+		testSample = newSample(test, nil)
+	}
+	digits := significantDigits(n)
+	// Each family is fitted, measured and tested on its own goroutine
+	// (and its own random stream), so the result does not depend on the
+	// number of cores.
+	fits := make([]*Fitted, len(families))
+	skipped := make([]string, len(families))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, fam := range families {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			m, ll, err := fam.fit(all)
+			if err != nil {
+				skipped[i] = err.Error()
+				return
+			}
+			if reason := unfit(m, digits); reason != "" {
+				skipped[i] = reason
+				return
+			}
+			f := &Fitted{Family: fam.name, Params: m.params(), Cell: cellText(m, digits), LogLik: ll,
+				AIC: 2*float64(fam.k) - 2*ll, KS: ksDistance(values, m), PValue: math.NaN(), model: m}
+			if res.Replicates > 0 {
+				s := all
+				if testSample != nil {
+					s = testSample
+					if m, _, err = fam.fit(s); err != nil {
+						m = f.model
+					}
+				}
+				f.PValue = bootstrapP(fam, s.xs, m, res.Replicates, opts.Seed, uint64(i)+1)
+			}
+			fits[i] = f
+		}()
+	}
+	wg.Wait()
+	for i, reason := range skipped {
+		if reason != "" {
+			res.Skipped = append(res.Skipped, Skipped{families[i].name, reason})
+		}
+	}
+
+	for _, f := range fits {
+		if f != nil {
+			res.Fits = append(res.Fits, *f)
+		}
+	}
+	if len(res.Fits) == 0 { // Exp always fits values that vary; kept as a guard
+		return nil, fmt.Errorf("no distribution could be fitted: %w", ErrInvalid)
+	}
+	slices.SortStableFunc(res.Fits, func(a, b Fitted) int { return cmpFloat(a.AIC, b.AIC) })
+	return res, nil
+}
+
+// unfit says why a fit cannot stand in a cell ("" when it can): Erlang
+// with k = 1 is Exp, and a fit the model's parser refuses (Normal with a
+// mean at or below 0) is no answer.
+func unfit(m model, digits int) string {
+	if g, ok := m.(gammaModel); ok && g.erlang && g.shape == 1 {
+		return "the best whole k is 1, which is Exp"
+	}
+	for _, text := range []string{cellText(m, digits), exactText(m)} {
+		if _, err := dist.Parse(text); err != nil {
+			msg := err.Error()
+			var se *dist.SyntaxError
+			if errors.As(err, &se) {
+				msg = se.Msg
+			}
+			return fmt.Sprintf("its best fit, %s, is not a cell the model accepts: %s", cellText(m, digits), msg)
+		}
+	}
+	return ""
+}
+
+// bootstrapP is the parametric bootstrap p-value of the KS distance of
+// sorted xs to m, the fit of fam to xs: draws come from the model's own
+// sampler of m (engine/dist), each is refitted, and the share of refitted
+// distances at least the observed one is p. A refit that fails counts as
+// at least as far (conservative).
+func bootstrapP(fam family, xs []float64, m model, replicates int, seed, stream uint64) float64 {
+	d0 := ksDistance(xs, m)
+	sampler, err := dist.Parse(exactText(m))
+	if err != nil {
+		return math.NaN()
+	}
+	r := rand.New(rand.NewPCG(seed, stream))
+	buf := make([]float64, len(xs))
+	atLeast := 0
+	for range replicates {
+		for i := range buf {
+			buf[i] = sampler.Sample(r)
+		}
+		slices.Sort(buf)
+		bm, _, err := fam.fit(newSample(buf, nil))
+		if err != nil || ksDistance(buf, bm) >= d0 {
+			atLeast++
+		}
+	}
+	return float64(1+atLeast) / float64(1+replicates)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

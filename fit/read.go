@@ -1,0 +1,483 @@
+package fit
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/websim/websim/internal/suggest"
+)
+
+// MinValues is the fewest values Read accepts: below it no fit tells
+// families apart, and the bootstrap p-values mean little.
+const MinValues = 30
+
+// maxRowProblems is how many bad rows are listed one by one; the rest are
+// counted in one last line, so that a file of ten million wrong rows does
+// not print ten million lines.
+const maxRowProblems = 100
+
+// Data is a column of measured values and where it came from.
+type Data struct {
+	Source string    // the file as named, with its sheet for a workbook: "data.csv", "Book.xlsx!Times"
+	Column string    // the column's header, or its letter or number when it has none
+	Values []float64 // every value, in the order read; all finite and above 0
+}
+
+// Read reads the values of DATA as `websim fit` takes it: a CSV file
+// ("times.csv", its first numeric column or the column headed column), or a
+// workbook column "Book.xlsx!Sheet!Column" (Column a header or a letter;
+// "Book.xlsx!Sheet" with column given works too). Its errors are Problems
+// for the data and the names given, each located.
+func Read(spec, column string) (*Data, error) {
+	if book, sheet, col, ok := splitWorkbookSpec(spec); ok {
+		switch {
+		case sheet == "":
+			return nil, Problems{{spec, "name the sheet and the column: Book.xlsx!Sheet!Column (a header or a letter such as B)"}}
+		case col != "" && column != "":
+			return nil, Problems{{"--column", fmt.Sprintf("the column is named twice (%q in %s and %q); give it once", col, spec, column)}}
+		case col == "" && column == "":
+			return nil, Problems{{spec, "name the column too: Book.xlsx!Sheet!Column (a header or a letter such as B)"}}
+		}
+		if col == "" {
+			col = column
+		}
+		return readWorkbook(book, sheet, col)
+	}
+	return ReadCSVFile(spec, column)
+}
+
+// splitWorkbookSpec splits "dir/Book.xlsx!Sheet!Column" at the ".xlsx!"
+// and at the last "!" after it (sheet names may hold "!"; headers rarely
+// do). ok is false when spec names no workbook.
+func splitWorkbookSpec(spec string) (book, sheet, column string, ok bool) {
+	lower := strings.ToLower(spec)
+	i := strings.Index(lower, ".xlsx!")
+	if i < 0 {
+		if strings.HasSuffix(lower, ".xlsx") {
+			return spec, "", "", true
+		}
+		return "", "", "", false
+	}
+	book, rest := spec[:i+len(".xlsx")], spec[i+len(".xlsx!"):]
+	if j := strings.LastIndexByte(rest, '!'); j >= 0 {
+		return book, rest[:j], rest[j+1:], true
+	}
+	return book, rest, "", true
+}
+
+// ReadCSVFile reads the values of one column of a CSV file: the column
+// headed column (matched ignoring case, spaces and underscores), or, when
+// column is "", the first column whose first value is a number. See
+// ReadCSV.
+func ReadCSVFile(path, column string) (*Data, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		what := fmt.Sprintf("cannot read the file (%v)", errors.Unwrap(err))
+		if errors.Is(err, fs.ErrNotExist) {
+			what = "no such file; expected a CSV file, or a workbook column as Book.xlsx!Sheet!Column"
+		}
+		return nil, Problems{{path, what}}
+	}
+	defer f.Close()
+	var size int64
+	if info, err := f.Stat(); err == nil {
+		if info.IsDir() {
+			return nil, Problems{{path, "is a folder; expected a CSV file"}}
+		}
+		size = info.Size()
+	}
+	return ReadCSV(f, path, column, size)
+}
+
+// ReadCSV reads one column of CSV text from r; name locates problems
+// ("name:17") and size, when known, presizes the values.
+//
+// The delimiter is the one of comma, semicolon and tab that the first line
+// holds most of. The first line is a header when one of its fields is not a
+// number. Fields may be quoted ("1,5" is one field); a quoted field may not
+// span lines. Blank lines and blank cells are skipped. A field that is not
+// a number, or a number that is not above 0, is a problem at its line;
+// every such line is reported (the first hundred one by one). Memory is the
+// values and one line: 10^7 values take 80 MB.
+func ReadCSV(r io.Reader, name, column string, size int64) (*Data, error) {
+	rd := csvReader{name: name, column: column, col: -1, size: size}
+	if err := rd.read(r); err != nil {
+		return nil, err
+	}
+	return rd.finish()
+}
+
+// csvReader holds the state of one ReadCSV.
+type csvReader struct {
+	name, column string
+	size         int64
+
+	delim   byte
+	header  []string // the header's fields, nil when there is none
+	col     int      // the column read, -1 until known
+	colName string
+	// noColumn is set when the first data line has no number to read.
+	noColumn bool
+
+	line  int // current line, from 1
+	bytes int64
+	field []byte
+	collector
+}
+
+// collector gathers the values of a column and the problems of its rows.
+type collector struct {
+	values   []float64
+	problems Problems
+	more     int    // bad rows beyond maxRowProblems
+	lastBad  string // where the last bad row is
+	comma    bool   // the delimiter is not a comma, so 12,5 may be a decimal comma
+}
+
+// take reads one field's text: a value, or a problem at where().
+func (c *collector) take(t []byte, where func() string) {
+	t = bytes.TrimSpace(t)
+	if len(t) == 0 {
+		return
+	}
+	v, ok := parseNumber(string(t))
+	switch {
+	case !ok:
+		what := fmt.Sprintf("%q is not a number", t)
+		switch {
+		case c.comma && decimalComma(t):
+			what += "; write the decimal separator as a point (12.5, not 12,5)"
+		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
+			what += "; write it without thousands separators (1234.5, not 1,234.5)"
+		}
+		c.bad(where(), what)
+	case v == 0:
+		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0 (a time too short for the clock: write half its resolution)", t))
+	case v < 0:
+		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0", t))
+	default:
+		c.values = append(c.values, v)
+	}
+}
+
+func (c *collector) bad(where, what string) {
+	c.lastBad = where
+	if len(c.problems) >= maxRowProblems {
+		c.more++
+		return
+	}
+	c.problems = append(c.problems, Problem{where, what})
+}
+
+// finish returns the values, or every problem found and too few values.
+func (c *collector) finish(where, column string) ([]float64, error) {
+	ps := c.problems
+	if c.more > 0 {
+		ps = append(ps, Problem{where, fmt.Sprintf("and %d more rows like these, the last at %s", c.more, c.lastBad)})
+	}
+	ps = append(ps, countProblem(where, column, len(c.values))...)
+	if err := ps.orNil(); err != nil {
+		return nil, err
+	}
+	return c.values, nil
+}
+
+func (rd *csvReader) read(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sawLine := false
+	for sc.Scan() {
+		rd.line++
+		b := sc.Bytes()
+		rd.bytes += int64(len(b)) + 1
+		if rd.line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		b = bytes.TrimSuffix(b, []byte("\r"))
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		if !sawLine {
+			sawLine = true
+			if err := rd.first(b); err != nil {
+				return err
+			}
+			if rd.header != nil {
+				continue
+			}
+		}
+		rd.row(b)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return Problems{{fmt.Sprintf("%s:%d", rd.name, rd.line+1), "the line is longer than 1 MB; expected one value (or one row of a table) a line"}}
+		}
+		return Problems{{rd.name, fmt.Sprintf("cannot read the file (%v)", err)}}
+	}
+	if !sawLine {
+		return Problems{{rd.name, "the file is empty; expected a column of numbers, with or without a header line"}}
+	}
+	return nil
+}
+
+// first reads the first non-blank line: it sets the delimiter, and the
+// header and the column when it is a header.
+func (rd *csvReader) first(b []byte) error {
+	rd.delim = ','
+	defer func() { rd.comma = rd.delim != ',' }()
+	best := bytes.Count(b, []byte{','})
+	for _, d := range []byte{';', '\t'} {
+		if c := bytes.Count(b, []byte{d}); c > best {
+			rd.delim, best = d, c
+		}
+	}
+	fields := splitFields(b, rd.delim)
+	isHeader := false
+	for _, f := range fields {
+		if t := strings.TrimSpace(f); t != "" {
+			if _, ok := parseNumber(t); !ok {
+				isHeader = true
+			}
+		}
+	}
+	where := fmt.Sprintf("%s:%d", rd.name, rd.line)
+	if !isHeader {
+		if rd.column != "" {
+			return Problems{{where, fmt.Sprintf("the file has no header line (its first line holds numbers only), so it has no column %q; leave --column out to read the first column", rd.column)}}
+		}
+		return nil
+	}
+	rd.header = fields
+	if rd.column == "" {
+		return nil
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = strings.TrimSpace(f)
+	}
+	for i, n := range names {
+		if normalize(n) == normalize(rd.column) {
+			rd.col, rd.colName = i, n
+			return nil
+		}
+	}
+	what := fmt.Sprintf("no column %q", rd.column)
+	if dym := suggest.DidYouMean(rd.column, names); dym != "" {
+		what += dym
+	} else {
+		what += "; the columns are " + quoteList(names)
+	}
+	return Problems{{where, what}}
+}
+
+// row reads one data line.
+func (rd *csvReader) row(b []byte) {
+	if rd.noColumn {
+		return
+	}
+	if rd.col < 0 {
+		// No column named: the first field of the first data line that
+		// is a number.
+		fields := splitFields(b, rd.delim)
+		for i, f := range fields {
+			if _, ok := parseNumber(strings.TrimSpace(f)); ok {
+				rd.col = i
+				break
+			}
+		}
+		if rd.col < 0 {
+			rd.bad(rd.where(), fmt.Sprintf("no field of the first data line is a number (%s); expected a column of numbers, or name it with --column", quoteList(fields)))
+			rd.noColumn = true // read nothing more; one problem is enough
+			return
+		}
+		switch {
+		case rd.header != nil && rd.col < len(rd.header):
+			rd.colName = strings.TrimSpace(rd.header[rd.col])
+		default:
+			rd.colName = fmt.Sprintf("%d", rd.col+1)
+		}
+	}
+	var ok bool
+	rd.field, ok = fieldAt(b, rd.delim, rd.col, rd.field[:0])
+	if !ok {
+		rd.bad(rd.where(), fmt.Sprintf("the line has no field %d (column %q); expected a value in it", rd.col+1, rd.colName))
+		return
+	}
+	rd.take(rd.field, rd.where)
+	rd.grow()
+}
+
+// where is the current line: "data.csv:17".
+func (rd *csvReader) where() string { return fmt.Sprintf("%s:%d", rd.name, rd.line) }
+
+// grow presizes the values once a thousand lines tell the bytes a line.
+func (rd *csvReader) grow() {
+	if len(rd.values) != 1000 || rd.size <= 0 {
+		return
+	}
+	est := int(float64(rd.size) / float64(rd.bytes) * float64(rd.line) * 1.05)
+	if est > cap(rd.values) {
+		v := make([]float64, len(rd.values), est)
+		copy(v, rd.values)
+		rd.values = v
+	}
+}
+
+func (rd *csvReader) finish() (*Data, error) {
+	if rd.header != nil && rd.line > 0 && rd.col < 0 && !rd.noColumn {
+		return nil, Problems{{rd.name, "the file has a header line and no values under it; expected a column of numbers"}}
+	}
+	if rd.noColumn {
+		return nil, rd.problems
+	}
+	name := rd.colName
+	if name == "" {
+		name = rd.column
+	}
+	values, err := rd.collector.finish(rd.name, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Data{Source: rd.name, Column: rd.colName, Values: values}, nil
+}
+
+// countProblem checks that there are enough values.
+func countProblem(where, column string, n int) Problems {
+	if n >= MinValues {
+		return nil
+	}
+	col := "the data hold"
+	if column != "" {
+		col = fmt.Sprintf("column %q holds", column)
+	}
+	values := "values"
+	if n == 1 {
+		values = "value"
+	}
+	return Problems{{where, fmt.Sprintf("%s %d usable %s; expected at least %d to fit a distribution", col, n, values, MinValues)}}
+}
+
+// parseNumber reads a finite decimal number.
+func parseNumber(s string) (float64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	if c := s[0]; !(c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+') {
+		return 0, false // "NaN", "Inf", "0x1p3" and words
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+// decimalComma reports whether b reads as a number written with a decimal
+// comma, such as 12,5.
+func decimalComma(b []byte) bool {
+	i := bytes.IndexByte(b, ',')
+	if i < 0 {
+		return false
+	}
+	_, ok := parseNumber(string(b[:i]) + "." + string(b[i+1:]))
+	return ok
+}
+
+// thousands reports whether b reads as a number once its commas are gone.
+func thousands(b []byte) bool {
+	_, ok := parseNumber(string(bytes.ReplaceAll(b, []byte(","), nil)))
+	return ok
+}
+
+// splitFields splits one line into its fields, unquoting quoted ones.
+func splitFields(b []byte, delim byte) []string {
+	var out []string
+	for i := 0; ; i++ {
+		f, ok := fieldAt(b, delim, i, nil)
+		if !ok {
+			return out
+		}
+		out = append(out, string(f))
+	}
+}
+
+// fieldAt appends field col (from 0) of line b to buf and returns it; ok is
+// false when the line has fewer fields. A field that starts with a quote
+// (after spaces) runs to the closing quote, "" standing for one quote.
+func fieldAt(b []byte, delim byte, col int, buf []byte) ([]byte, bool) {
+	i := 0
+	for k := 0; ; k++ {
+		j := i
+		for j < len(b) && b[j] == ' ' {
+			j++
+		}
+		quoted := j < len(b) && b[j] == '"'
+		if quoted {
+			j++
+			for j < len(b) {
+				if b[j] == '"' {
+					if j+1 < len(b) && b[j+1] == '"' {
+						if k == col {
+							buf = append(buf, '"')
+						}
+						j += 2
+						continue
+					}
+					j++
+					break
+				}
+				if k == col {
+					buf = append(buf, b[j])
+				}
+				j++
+			}
+			// Anything between the closing quote and the delimiter.
+			for j < len(b) && b[j] != delim {
+				if k == col {
+					buf = append(buf, b[j])
+				}
+				j++
+			}
+		} else {
+			e := bytes.IndexByte(b[i:], delim)
+			if e < 0 {
+				j = len(b)
+			} else {
+				j = i + e
+			}
+			if k == col {
+				buf = append(buf, b[i:j]...)
+			}
+		}
+		if k == col {
+			return buf, true
+		}
+		if j >= len(b) {
+			return buf, false
+		}
+		i = j + 1
+	}
+}
+
+// normalize folds a header for matching: case, spaces and underscores do
+// not count.
+func normalize(s string) string {
+	return strings.ToLower(strings.NewReplacer(" ", "", "_", "").Replace(strings.TrimSpace(s)))
+}
+
+// quoteList prints names as "a", "b", "c".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,157 @@
+package fit
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// column returns a CSV text: header, then the values one a line.
+func column(header string, values ...string) string {
+	return header + "\n" + strings.Join(values, "\n") + "\n"
+}
+
+// numbers are n plausible times as text.
+func numbers(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%d.%d", 10+i%17, i%10)
+	}
+	return out
+}
+
+func TestReadGoodCSV(t *testing.T) {
+	tests := []struct {
+		name, text, column string
+		wantColumn         string
+		wantFirst          float64
+		wantN              int
+	}{
+		{"one column with header", column("ms", numbers(40)...), "", "ms", 10, 40},
+		{"no header", strings.Join(numbers(40), "\n"), "", "1", 10, 40},
+		{"first numeric column", "id,host,ms\n" + strings.Repeat("a,b,12.5\n", 35), "", "ms", 12.5, 35},
+		{"column by header, ignoring case, spaces and underscores", "id,Response_MS\n" + strings.Repeat("3,12.5\n", 35), "response ms", "Response_MS", 12.5, 35},
+		{"semicolons", "id;ms\n" + strings.Repeat("3;12.5\n", 35), "ms", "ms", 12.5, 35},
+		{"tabs", "id\tms\n" + strings.Repeat("3\t12.5\n", 35), "ms", "ms", 12.5, 35},
+		{"quoted fields", "name,ms\n" + strings.Repeat(`"a, b","12.5"`+"\n", 35), "ms", "ms", 12.5, 35},
+		{"BOM, CRLF, blank lines and blank cells", "\ufeffms\r\n\r\n" + strings.Repeat("12.5\r\n \r\n", 35) + "\n", "", "ms", 12.5, 35},
+		{"exponents", column("s", slices.Repeat([]string{"1.25e-3"}, 35)...), "", "s", 0.00125, 35},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadCSV(strings.NewReader(tc.text), "data.csv", tc.column, int64(len(tc.text)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Column != tc.wantColumn || len(d.Values) != tc.wantN || d.Values[0] != tc.wantFirst {
+				t.Errorf("column %q, %d values from %v; want %q, %d from %v", d.Column, len(d.Values), d.Values[0], tc.wantColumn, tc.wantN, tc.wantFirst)
+			}
+		})
+	}
+}
+
+// Every bad input gives every problem, each located, as in
+// testdata/problems.golden.
+func TestBadData(t *testing.T) {
+	many := []string{}
+	for i := range 130 {
+		many = append(many, fmt.Sprintf("x%d", i))
+	}
+	csv := []struct{ name, text, column string }{
+		{"rows that are not numbers", column("ms", append(numbers(40), "abc", "12.5.3", "NaN", "", "Inf", `"1,234.5"`)...), ""},
+		{"decimal commas in a semicolon file", "id;ms\n" + strings.Repeat("1;12.5\n", 35) + "2;12,5\n", "ms"},
+		{"values not above 0", column("ms", append(numbers(40), "0", "-2.5", "-0")...), ""},
+		{"fewer than 30 values", column("ms", numbers(12)...), ""},
+		{"one value", column("ms", "3"), ""},
+		{"header only", "ms\n", ""},
+		{"empty file", "", ""},
+		{"blank lines only", "\n \n\n", ""},
+		{"a column that does not exist, near a header", "id,response\n1,2\n", "respons"},
+		{"a column that does not exist", "id,response\n1,2\n", "latency"},
+		{"a column named in a file without header", "1,2\n3,4\n", "ms"},
+		{"no numeric field", "id,host\na,b\nc,d\n", ""},
+		{"a row without the column", "id,ms\n" + strings.Repeat("1,12.5\n", 35) + "2\n", "ms"},
+		{"more bad rows than are listed", column("ms", append(numbers(40), many...)...), ""},
+	}
+	var b strings.Builder
+	for _, tc := range csv {
+		_, err := ReadCSV(strings.NewReader(tc.text), "data.csv", tc.column, int64(len(tc.text)))
+		fmt.Fprintf(&b, "== %s\n%v\n", tc.name, err)
+		if _, ok := err.(Problems); !ok {
+			t.Errorf("%s: error %T, want Problems", tc.name, err)
+		}
+	}
+	specs := []struct{ name, spec, column string }{
+		{"a missing file", "testdata/none.csv", ""},
+		{"a folder", "testdata", ""},
+		{"a workbook: bad cells", "testdata/times.xlsx!Bad!B", ""},
+		{"a workbook: too few values", "testdata/times.xlsx!Few!A", ""},
+		{"a workbook: a missing sheet", "testdata/times.xlsx!Tims!B", ""},
+		{"a workbook: a missing column", "testdata/times.xlsx!Times!Latency", ""},
+		{"a workbook: no sheet named", "testdata/times.xlsx", ""},
+		{"a workbook: no column named", "testdata/times.xlsx!Times", ""},
+		{"a workbook: the column named twice", "testdata/times.xlsx!Times!B", "B"},
+		{"a missing workbook", "testdata/none.xlsx!Times!B", ""},
+		{"not a workbook", "testdata/response.csv.xlsx!Times!B", ""},
+	}
+	for _, tc := range specs {
+		_, err := Read(tc.spec, tc.column)
+		fmt.Fprintf(&b, "== %s\n%v\n", tc.name, err)
+		if _, ok := err.(Problems); !ok {
+			t.Errorf("%s: error %T, want Problems", tc.name, err)
+		}
+	}
+	golden(t, "problems.golden", b.String())
+}
+
+func TestReadWorkbookColumn(t *testing.T) {
+	for _, spec := range []string{"testdata/times.xlsx!Times!Response ms", "testdata/times.xlsx!times!B", "testdata/times.xlsx!Plain!A"} {
+		d, err := Read(spec, "")
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if len(d.Values) != 60 || d.Values[0] <= 0 {
+			t.Errorf("%s: %d values, first %v; want 60", spec, len(d.Values), d.Values[0])
+		}
+	}
+	d, err := Read("testdata/times.xlsx!Times", "response_ms")
+	if err != nil || d.Column != "Response ms" {
+		t.Errorf("--column on a sheet: %+v, %v", d, err)
+	}
+}
+
+// A formatted number reads as saved (1236.5678), not as shown ("1,236.57").
+func TestReadWorkbookRawValues(t *testing.T) {
+	d, err := Read("testdata/times.xlsx!Formatted!Elapsed", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Values[0] != 1236.5678 || len(d.Values) != 40 {
+		t.Errorf("first value %v of %d, want 1236.5678 of 40", d.Values[0], len(d.Values))
+	}
+}
