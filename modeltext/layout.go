@@ -71,6 +71,10 @@ func svcKind(name string, entity map[string]bool) templates.SheetKind {
 		return templates.AttributesSheet
 	case "experiments":
 		return templates.ExperimentsSheet
+	case "targets":
+		return templates.TargetsSheet
+	case "measured":
+		return templates.MeasuredSheet
 	}
 	if entity[strings.ToLower(name)] {
 		return templates.EntitySheet

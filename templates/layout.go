@@ -24,6 +24,8 @@ const (
 	EntitySheet
 	ExperimentsSheet
 	ServiceSheet
+	TargetsSheet
+	MeasuredSheet
 )
 
 // DropDownRows is the last row the templates' drop-down lists cover (from
@@ -61,6 +63,10 @@ func ColumnLayout(kind SheetKind, header string) (c Column, ok bool) {
 		cols = []column{scenarioColumn}
 	case ServiceSheet:
 		cols = stepColumns
+	case TargetsSheet:
+		cols = targetColumns
+	case MeasuredSheet:
+		cols = measuredColumns
 	default:
 		return Column{}, false
 	}
@@ -107,8 +113,10 @@ type DropDown struct {
 func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, bool) {
 	var d DropDown
 	switch key := layoutKey(header); {
-	case kind == AttributesSheet && key == "entity":
+	case (kind == AttributesSheet || kind == TargetsSheet) && key == "entity":
 		d = DropDown{Items: names.Entities, What: "an entity"}
+	case kind == TargetsSheet && key == "measure":
+		d = DropDown{Items: measures, Strict: true, What: "a measure"}
 	case kind == EntitySheet && key == "service":
 		d = DropDown{Items: names.Services, What: "a service"}
 	case kind == EntitySheet && (key == "onsuccess" || key == "onfailure"):

@@ -361,39 +361,52 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 	return t, pr.list
 }
 
-// RawGrid returns a sheet's non-empty rows as saved, for tools that show a
-// workbook as it is (an export of the model as text): each cell's raw
-// value (a formula's saved value, "" when none was saved), nothing
-// resolved or checked. Like ReadGrid it stops after EmptyRunLimit empty
-// rows in a row, and probes a sheet that reads as no rows. Use ReadGrid to
-// read input.
-func (b *Book) RawGrid(sheet string) ([]Row, error) {
+// ScanRows calls fn with each row of a sheet in turn, streamed (a sheet of
+// a million rows is never held whole): its 1-based number and its cells'
+// raw values as saved (a formula's saved value, "" when none was saved),
+// nothing resolved or checked; empty rows too, with no cells. fn returns
+// false to stop. A sheet that reads as no rows is probed, since a
+// truncated sheet can read as empty without an error. Use ReadGrid to read
+// model input.
+func (b *Book) ScanRows(sheet string, fn func(num int, cells []string) bool) error {
 	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return nil, err
+		return err
 	}
 	rows, err := b.f.Rows(sheet)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	var grid []Row
-	n, last := 0, 0
-	for rows.Next() {
-		n++
+	for n := 1; rows.Next(); n++ {
 		cells, err := rows.Columns(rawValues)
 		if err != nil {
-			return nil, fmt.Errorf("row %d: %w", n, err)
+			return fmt.Errorf("row %d: %w", n, err)
 		}
+		if !fn(n, cells) {
+			break
+		}
+	}
+	return rows.Error()
+}
+
+// RawGrid returns a sheet's non-empty rows as ScanRows reads them, for
+// tools that show a workbook as it is (an export of the model as text).
+// Like ReadGrid it stops after EmptyRunLimit empty rows in a row.
+func (b *Book) RawGrid(sheet string) ([]Row, error) {
+	var grid []Row
+	last := 0
+	err := b.ScanRows(sheet, func(n int, cells []string) bool {
 		if len(cells) == 0 {
-			if n-last >= EmptyRunLimit {
-				break
-			}
-			continue
+			return n-last < EmptyRunLimit
 		}
 		last = n
 		grid = append(grid, Row{Num: n, Cells: cells})
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
-	return grid, rows.Error()
+	return grid, nil
 }
 
 // Rows returns every row of a sheet as raw values (formulas as their saved

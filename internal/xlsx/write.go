@@ -309,6 +309,19 @@ func (b *Book) FreezeRows(sheet string, rows int) error {
 	}))
 }
 
+// FitOnePage prints a sheet on one page, landscape or portrait, so that a
+// table and its charts print together.
+func (b *Book) FitOnePage(sheet string, landscape bool) error {
+	orientation, one, yes := "portrait", 1, true
+	if landscape {
+		orientation = "landscape"
+	}
+	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &orientation, FitToWidth: &one, FitToHeight: &one})); err != nil {
+		return err
+	}
+	return b.keep(b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &yes}))
+}
+
 // SetProperty sets a custom document property (text, a number or a bool).
 func (b *Book) SetProperty(name string, value any) error {
 	return b.keep(b.f.SetCustomProps(excelize.CustomProperty{Name: name, Value: value}))
