@@ -18,18 +18,21 @@ type Style int
 
 // The styles. Text (the zero Style) leaves a cell as it is.
 const (
-	Text   Style = iota
-	Header       // bold on a light blue fill, a rule below, wrapped, top-aligned
-	Title        // bold, 12 points
-	Bold         // bold
-	Count        // #,##0
-	Time         // #,##0.000
-	Share        // 0.0%
-	Number       // General
-	Date         // yyyy-mm-dd hh:mm:ss
-	Good         // a verdict that holds: green fill
-	Bad          // a verdict that fails: red fill
-	Unsure       // an undecided verdict: amber fill
+	Text     Style = iota
+	Header         // bold on a light blue fill, a rule below, wrapped, top-aligned
+	Title          // bold, 12 points
+	Bold           // bold
+	Count          // #,##0
+	Time           // #,##0.000
+	Share          // 0.0%
+	Number         // General
+	Date           // yyyy-mm-dd hh:mm:ss
+	Good           // a verdict that holds: green fill
+	Bad            // a verdict that fails: red fill
+	Unsure         // an undecided verdict: amber fill
+	Decimal2       // #,##0.00
+	Decimal4       // 0.0000
+	Left           // left-aligned (numbers among text in a column of details)
 )
 
 func styleDef(s Style) *excelize.Style {
@@ -56,6 +59,12 @@ func styleDef(s Style) *excelize.Style {
 		return numFmt("General")
 	case Date:
 		return numFmt("yyyy-mm-dd hh:mm:ss")
+	case Decimal2:
+		return numFmt("#,##0.00")
+	case Decimal4:
+		return numFmt("0.0000")
+	case Left:
+		return &excelize.Style{Alignment: &excelize.Alignment{Horizontal: "left"}}
 	case Good, Bad, Unsure:
 		color := map[Style]string{Good: "C6EFCE", Bad: "FFC7CE", Unsure: "FFEB9C"}[s]
 		return &excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}}
