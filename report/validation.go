@@ -33,6 +33,10 @@ const (
 	validationGap = 2 // empty columns between the table and the chart data
 )
 
+// measuredColour draws the measured figures in the charts: dark, apart
+// from the simulated lines' colours.
+const measuredColour = "1F1F1F"
+
 // allRequests is how the sheet names the figures of all requests.
 const allRequests = "all requests"
 
@@ -228,6 +232,8 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 				Values:     xlsx.AbsRange(sheet, first+1+j, firstRow, lastRow),
 			})
 		}
+		// The measured figures stand out: dark, dashed, larger points.
+		series[0].Colour, series[0].Dash, series[0].Marker, series[0].MarkerSize = measuredColour, xlsx.Dashed, xlsx.MarkerCircle, 8
 		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top), xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
 			Title: title, XTitle: "Load", YTitle: axis, YFormat: yFmt,
