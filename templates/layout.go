@@ -93,6 +93,8 @@ type ModelNames struct {
 	Entities, Services, Servers []string
 	// Steps are the steps of the service sheet being laid out.
 	Steps []string
+	// Loads are the load levels (the Arrivals headers of their columns).
+	Loads []string
 }
 
 // DropDown is a drop-down list on a column's cells (rows 2 to
@@ -117,6 +119,12 @@ func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, 
 		d = DropDown{Items: names.Entities, What: "an entity"}
 	case kind == TargetsSheet && key == "measure":
 		d = DropDown{Items: measures, Strict: true, What: "a measure"}
+	case kind == MeasuredSheet && key == "entity":
+		d = DropDown{Items: names.Entities, What: "an entity"}
+	case kind == MeasuredSheet && key == "load":
+		d = DropDown{Items: names.Loads, What: "a load"}
+	case kind == MeasuredSheet && key == "measure":
+		d = DropDown{Items: MeasuredChoices(names.Servers), What: "a measure"}
 	case kind == EntitySheet && key == "service":
 		d = DropDown{Items: names.Services, What: "a service"}
 	case kind == EntitySheet && (key == "onsuccess" || key == "onfailure"):
