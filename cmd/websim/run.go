@@ -189,9 +189,6 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	}
 	if !o.quiet {
 		printSummary(stdout, st)
-		if lines := report.ValidationLines(st); len(lines) > 0 {
-			fmt.Fprintf(stdout, "Measured against simulated (95%% interval; sheet %s):\n  %s\n", report.ValidationSheet, strings.Join(lines, "\n  "))
-		}
 		fmt.Fprintf(stdout, "Results: %s\n", out)
 		if o.writeBack {
 			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
@@ -265,8 +262,9 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 	return err
 }
 
-// printSummary prints a table of the main figures per scenario and load;
-// an unstable run shows dashes where it has no steady-state figure.
+// printSummary prints a table of the main figures per scenario and load
+// (an unstable run shows dashes where it has no steady-state figure), then
+// the Measured rows beside the simulated figures, when there are any.
 func printSummary(w io.Writer, st *study.Study) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "scenario\tload\tcompleted\tfailed\tmean (%s)\t±95%%\tp95\tapp util\tstable\t\n", st.TimeUnit)
@@ -288,5 +286,8 @@ func printSummary(w io.Writer, st *study.Study) {
 		if !r.Result.Stable {
 			fmt.Fprintf(w, "unstable: %s at %s: %s\n", r.Scenario, r.Load, r.Result.Unstable)
 		}
+	}
+	if lines := report.ValidationLines(st); len(lines) > 0 {
+		fmt.Fprintf(w, "Measured against simulated (95%% interval; sheet %s):\n  %s\n", report.ValidationSheet, strings.Join(lines, "\n  "))
 	}
 }
