@@ -43,14 +43,17 @@ func (m *Model) Check() error {
 					bad("%s: server %d out of range (the model has %d)", where, st.Server, len(m.Servers))
 				}
 			case Nested:
+				if len(st.Services) == 0 {
+					bad("%s: runs no service, expected at least one in Services", where)
+				}
 				for k := range nestedCount(&st) {
 					if i := nestedService(&st, k); i < 0 || int(i) >= len(m.Services) {
 						bad("%s: service %d out of range (the model has %d)", where, i, len(m.Services))
 					}
 				}
 			}
-			for _, target := range []int{st.OnSuccess, st.OnFailure} {
-				if target < Fail || target > len(sv.Steps) {
+			for _, target := range []StepTarget{st.OnSuccess, st.OnFailure} {
+				if target < Fail || int(target) > len(sv.Steps) {
 					bad("%s: routes to step %d, out of range", where, target)
 				}
 			}
@@ -67,8 +70,8 @@ func (m *Model) Check() error {
 			if st.Service < 0 || st.Service >= len(m.Services) {
 				bad("entity %s: service %d out of range", e.Name, st.Service)
 			}
-			for _, target := range []int{st.OnSuccess, st.OnFailure} {
-				if target < Exit || target > len(e.Stages) {
+			for _, target := range []StageTarget{st.OnSuccess, st.OnFailure} {
+				if target < Exit || int(target) > len(e.Stages) {
 					bad("entity %s: routes to stage %d, out of range", e.Name, target)
 				}
 			}

@@ -24,7 +24,8 @@ func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
 		{"server capacity", func(m *Model) { m.Servers[0].Capacity = 0 }, "server Ext: capacity 0"},
 		{"half background", func(m *Model) { m.Servers[0].BackgroundInterArrival = expD(1) }, "needs both"},
 		{"call to nowhere", func(m *Model) { m.Services[1].Steps[0].Server = 7 }, "server 7 out of range"},
-		{"nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Service = -1 }, "service -1 out of range"},
+		{"nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Services = []int{-1} }, "service -1 out of range"},
+		{"nest to nothing", func(m *Model) { m.Services[0].Steps[0].Services = nil }, "runs no service"},
 		{"route to nowhere", func(m *Model) { m.Services[0].Steps[1].OnSuccess = 9 }, "routes to step 9"},
 		{"loads", func(m *Model) { m.Loads = append(m.Loads, "L2") }, "1 inter-arrival distributions for 2 loads"},
 		{"no stages", func(m *Model) { m.Entities[0].Stages = nil }, "has no services"},
@@ -36,7 +37,7 @@ func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
 			m.Services[0].Steps[0].Services = []int{1, 2}
 		}, "P → R → P"},
 		{"self nesting", func(m *Model) {
-			m.Services[1].Steps[0] = Step{Name: "Again", Kind: Nested, Service: 0, OnSuccess: Done, OnFailure: Fail}
+			m.Services[1].Steps[0] = Step{Name: "Again", Kind: Nested, Services: []int{0}, OnSuccess: Done, OnFailure: Fail}
 		}, "P → Q → P"},
 	} {
 		m := valid()

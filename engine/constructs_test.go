@@ -21,7 +21,7 @@ func forkModel(n int, p float64, mode FixedMode, lambda float64) *Model {
 		Servers: []Server{{Name: "Ext", Capacity: 1_000_000}},
 		Services: []Service{
 			{Name: "P", Steps: []Step{
-				{Name: "Fork", Kind: Nested, Service: 1, Count: Const(n), Mode: mode, OnSuccess: Done, OnFailure: 1},
+				{Name: "Fork", Kind: Nested, Services: []int{1}, Count: Const(n), Mode: mode, OnSuccess: Done, OnFailure: 1},
 				{Name: "Recover", Kind: Local, OnSuccess: Done, OnFailure: Fail},
 			}},
 			{Name: "Q", Steps: []Step{
@@ -120,8 +120,8 @@ func TestNestedParallelInsideParallel(t *testing.T) {
 		App:     AppConfig{Servers: 1, Capacity: 1_000_000},
 		Servers: []Server{{Name: "Ext", Capacity: 1_000_000}},
 		Services: []Service{
-			{Name: "P", Steps: []Step{{Name: "F1", Kind: Nested, Service: 1, Count: Const(2), Mode: Parallel, OnSuccess: Done, OnFailure: Fail}}},
-			{Name: "Q", Steps: []Step{{Name: "F2", Kind: Nested, Service: 2, Count: Const(3), Mode: Parallel, OnSuccess: Done, OnFailure: Fail}}},
+			{Name: "P", Steps: []Step{{Name: "F1", Kind: Nested, Services: []int{1}, Count: Const(2), Mode: Parallel, OnSuccess: Done, OnFailure: Fail}}},
+			{Name: "Q", Steps: []Step{{Name: "F2", Kind: Nested, Services: []int{2}, Count: Const(3), Mode: Parallel, OnSuccess: Done, OnFailure: Fail}}},
 			{Name: "C", Steps: []Step{{Name: "Call", Kind: Call, Server: 0, ProcTime: expD(1), OnSuccess: Done, OnFailure: Fail}}},
 		},
 		Entities: []Entity{{Name: "R", InterArrival: []Dist{expD(2)},
@@ -326,9 +326,10 @@ func TestSameSeedSameResult(t *testing.T) {
 	if a.ResponseHist.Quantile(0.99) != b.ResponseHist.Quantile(0.99) {
 		t.Error("two runs with the same seed have different histograms")
 	}
-	a.ResponseHist, b.ResponseHist = nil, nil
+	a.ResponseHist, b.ResponseHist, a.ResponsePercentiles, b.ResponsePercentiles = nil, nil, nil, nil
 	for i := range a.Entities {
 		a.Entities[i].ResponseHist, b.Entities[i].ResponseHist = nil, nil
+		a.Entities[i].ResponsePercentiles, b.Entities[i].ResponsePercentiles = nil, nil
 	}
 	if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
 		t.Error("two runs with the same seed differ")

@@ -179,7 +179,7 @@ func TestCopysLocalWorkTakesAUnit(t *testing.T) {
 		Name: "local-copies", Loads: []string{"L"},
 		App: AppConfig{Servers: 1, Capacity: 4},
 		Services: []Service{
-			{Name: "P", Steps: []Step{{Name: "Fork", Kind: Nested, Service: 1, Count: Const(6), Mode: Parallel, OnSuccess: Done, OnFailure: Fail}}},
+			{Name: "P", Steps: []Step{{Name: "Fork", Kind: Nested, Services: []int{1}, Count: Const(6), Mode: Parallel, OnSuccess: Done, OnFailure: Fail}}},
 			{Name: "W", Steps: []Step{{Name: "Work", Kind: Local, ProcTime: constD(1), OnSuccess: Done, OnFailure: Fail}}},
 		},
 		Entities: []Entity{{Name: "R", InterArrival: []Dist{constD(10)}, Stages: []Stage{{Service: 0, OnSuccess: End, OnFailure: Exit}}}},
@@ -425,8 +425,12 @@ func TestInFlightFirstAvoidsTheEntryDeadlock(t *testing.T) {
 			t.Errorf("seed %d: FCFS should deadlock: stable %v %q", seed, fcfs.Stable, fcfs.Unstable)
 		}
 		m.App.UnitQueue = InFlightFirst
+		// At this load the model is overloaded all the same (a request
+		// needs two units at once, and entries holding one wait for the
+		// second): the growth test may call it unstable, but never
+		// deadlocked.
 		iff := run(t, m, cfg)
-		if !iff.Stable {
+		if strings.Contains(iff.Unstable, "deadlocked") {
 			t.Errorf("seed %d: InFlightFirst: %s", seed, iff.Unstable)
 		}
 	}

@@ -34,7 +34,7 @@ func (d unifD) String() string              { return fmt.Sprintf("Uniform(%g,%g)
 func oneService(ia Dist, steps ...Step) *Model {
 	for i := range steps {
 		if steps[i].OnSuccess == 0 && steps[i].OnFailure == 0 {
-			steps[i].OnSuccess, steps[i].OnFailure = i+1, Fail
+			steps[i].OnSuccess, steps[i].OnFailure = StepTarget(i+1), Fail
 		}
 	}
 	return &Model{

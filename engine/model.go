@@ -20,7 +20,7 @@ type Model struct {
 	App AppConfig
 	// Servers are the external servers, referenced by index from Step.Server.
 	Servers []Server
-	// Services are referenced by index from Step.Service and Stage.Service.
+	// Services are referenced by index from Step.Services and Stage.Service.
 	Services []Service
 	// Entities are the request types.
 	Entities []Entity
@@ -157,20 +157,29 @@ const (
 	Nested
 )
 
-// Routing targets inside a service: a step index, or one of these.
+// StepTarget is where a step routes: a step index of its service, Done or
+// Fail. A distinct type from StageTarget, so that End or Exit cannot be
+// written where a step's target belongs, nor Done or Fail for a stage's.
+type StepTarget int
+
+// Routing targets inside a service, besides a step index.
 const (
 	// Done ends the service as a success.
-	Done = -1
+	Done StepTarget = -1
 	// Fail ends the service as a failure.
-	Fail = -2
+	Fail StepTarget = -2
 )
 
-// Routing targets in an entity's service sequence: a stage index, or these.
+// StageTarget is where an entity's service sequence goes next: a stage
+// index, End or Exit.
+type StageTarget int
+
+// Routing targets in an entity's service sequence, besides a stage index.
 const (
 	// End ends the request as completed.
-	End = -1
+	End StageTarget = -1
 	// Exit ends the request as failed.
-	Exit = -2
+	Exit StageTarget = -2
 )
 
 // Step is one row of a service sheet.
@@ -186,11 +195,8 @@ type Step struct {
 	SuccessRate Number
 	// Server is the external server of a Call.
 	Server int
-	// Service is the nested service of a Nested step, used when Services
-	// is empty.
-	Service int
 	// Services lists the nested services of a Nested step (the Service
-	// cell "GetCards, GetAuth"); when set, Service is ignored. Each is run
+	// cell "GetCards, GetAuth"), at least one. Each is run
 	// Count times: in sequence, every run of the first, then of the second,
 	// ...; in parallel, all copies are forked at once. Expressions of a
 	// run see Copy, its number from 1 among the runs of its service.
@@ -204,7 +210,7 @@ type Step struct {
 	// Condition skips the step as a success when false; nil means true.
 	Condition Bool
 	// OnSuccess and OnFailure are step indexes of this service, Done or Fail.
-	OnSuccess, OnFailure int
+	OnSuccess, OnFailure StepTarget
 	// Cell locates the step's row for run-time error messages
 	// ("ProcData.xlsx!GWaySvc!A3"); it may be empty.
 	Cell string
@@ -214,7 +220,7 @@ type Step struct {
 type Stage struct {
 	Service int
 	// OnSuccess and OnFailure are stage indexes, End or Exit.
-	OnSuccess, OnFailure int
+	OnSuccess, OnFailure StageTarget
 }
 
 // Entity is a request type: how requests arrive, what they carry, the

@@ -57,6 +57,7 @@ func (s *sim) arrival(e int32) {
 	r := s.newRequest(e)
 	s.open++
 	s.arrivedAll++
+	s.growth.Observe(s.now, s.open)
 	if s.measuring {
 		s.res.Arrivals++
 		s.ents[e].arrivals++
@@ -240,6 +241,7 @@ func (s *sim) finish(q *request) {
 	q.done = true
 	s.open--
 	s.finishedAll++
+	s.growth.Observe(s.now, s.open)
 	if s.measuring {
 		s.finished++
 		s.res.Attempts += int64(q.attempt)

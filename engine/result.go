@@ -79,10 +79,15 @@ type Result struct {
 	Check Invariants
 
 	// ResponseHist holds the response times for pooling replications'
-	// percentiles, and ResponseBatches the batch means behind
-	// Response.CIHalfWidth95 for paired comparisons; both may be nil.
-	ResponseHist    *stats.Histogram `json:"-"`
-	ResponseBatches []float64        `json:"-"`
+	// percentiles (the histogram of ResponsePercentiles, in a run), and
+	// ResponsePercentiles what the pooled intervals of the 95th and 99th
+	// percentiles need; ResponseBatches are the batch means (of
+	// ResponseBatchSize observations each, stats.BatchMeans.Means) for
+	// paired comparisons (stats.PairedCI). All may be nil.
+	ResponseHist        *stats.Histogram   `json:"-"`
+	ResponsePercentiles *stats.Percentiles `json:"-"`
+	ResponseBatches     []float64          `json:"-"`
+	ResponseBatchSize   int64              `json:"-"`
 	// ReplicationMeans holds, after Merge, the mean response of each
 	// replication pooled (NaN for one without a completed request), behind
 	// the pooled Response.CIHalfWidth95; nil for a single run.
@@ -100,8 +105,9 @@ type EntityResult struct {
 	// Result.Response.
 	Response Summary
 
-	ResponseHist     *stats.Histogram `json:"-"`
-	ReplicationMeans []float64        `json:"-"`
+	ResponseHist        *stats.Histogram   `json:"-"`
+	ResponsePercentiles *stats.Percentiles `json:"-"`
+	ReplicationMeans    []float64          `json:"-"`
 }
 
 // Invariants are whole-run counts (warm-up included) that tests use to
@@ -143,55 +149,52 @@ type ServerResult struct {
 
 // Summary describes a sample of times.
 type Summary struct {
-	N                       int64
-	Mean, SD                float64
-	Min, Max                float64
-	P50, P90, P95, P99      float64
+	N                  int64
+	Mean, SD           float64
+	Min, Max           float64
+	P50, P90, P95, P99 float64
+	// CIHalfWidth95 is the half-width of the 95% confidence interval of
+	// Mean: in a run, from BatchesForCI batch means of BatchSize
+	// observations (stats.BatchMeans.CI); after Merge, Student t over the
+	// replications' means (stats.ReplicationCI), BatchesForCI and
+	// BatchSize then 0. NaN when there is no interval.
 	CIHalfWidth95           float64
 	BatchesForCI, BatchSize int64
+	// P95CIHalfWidth95 and P99CIHalfWidth95 are the half-widths of the 95%
+	// confidence intervals of P95 and P99 (stats.Percentiles.Interval, in
+	// a run and pooled over replications); NaN when there is none.
+	P95CIHalfWidth95, P99CIHalfWidth95 float64
 }
 
 // entityStats are the running figures of one request type in a run.
 type entityStats struct {
 	arrivals, failed, abandoned int64
 	resp                        stats.Tally
-	hist                        stats.Histogram
+	pct                         stats.Percentiles
 	batches                     stats.BatchMeans
 }
 
 func (e *entityStats) add(response float64) {
 	e.resp.Add(response)
-	e.hist.Add(response)
+	e.pct.Add(response)
 	e.batches.Add(response)
 }
 
 // entityResults assembles the figures of each request type.
 func (s *sim) entityResults() []EntityResult {
 	out := make([]EntityResult, len(s.ents))
-	if len(s.ents) == 1 {
-		hist := s.respHist
-		e := &s.ents[0]
-		out[0] = EntityResult{
-			Name: s.m.Entities[0].Name, Arrivals: e.arrivals,
-			Completed: s.resp.N(), Failed: e.failed, Abandoned: e.abandoned,
-			Response: summarize(&s.resp, &s.respHist), ResponseHist: &hist,
-		}
-		n, size := s.batches.Batches()
-		out[0].Response.BatchesForCI, out[0].Response.BatchSize = int64(n), size
-		out[0].Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
-		return out
-	}
 	for i := range s.ents {
 		e := &s.ents[i]
-		hist := e.hist
+		tally, pct, batches := &e.resp, e.pct, &e.batches
+		if len(s.ents) == 1 { // its figures are the totals
+			tally, pct, batches = &s.resp, s.respPct, &s.batches
+		}
 		out[i] = EntityResult{
 			Name: s.m.Entities[i].Name, Arrivals: e.arrivals,
-			Completed: e.resp.N(), Failed: e.failed, Abandoned: e.abandoned,
-			Response: summarize(&e.resp, &e.hist), ResponseHist: &hist,
+			Completed: tally.N(), Failed: e.failed, Abandoned: e.abandoned,
+			Response:            runSummary(tally, &pct, batches),
+			ResponsePercentiles: &pct, ResponseHist: pct.Histogram(),
 		}
-		n, size := e.batches.Batches()
-		out[i].Response.BatchesForCI, out[i].Response.BatchSize = int64(n), size
-		out[i].Response.CIHalfWidth95 = e.batches.HalfWidth(0.95)
 	}
 	return out
 }
@@ -211,17 +214,21 @@ func (r *Result) Merge(others ...*Result) {
 	}
 	means := slices.Clip(r.replicationMeans())
 	hists := []*stats.Histogram{r.ResponseHist}
+	pcts := []*stats.Percentiles{r.ResponsePercentiles}
 	ents := slices.Clone(r.Entities)
 	entMeans := make([][]float64, len(ents))
 	entHists := make([][]*stats.Histogram, len(ents))
+	entPcts := make([][]*stats.Percentiles, len(ents))
 	for i := range ents {
 		entMeans[i] = slices.Clip(ents[i].replicationMeans())
 		entHists[i] = []*stats.Histogram{ents[i].ResponseHist}
+		entPcts[i] = []*stats.Percentiles{ents[i].ResponsePercentiles}
 	}
 	for _, o := range others {
 		r.add(o)
 		means = append(means, o.replicationMeans()...)
 		hists = append(hists, o.ResponseHist)
+		pcts = append(pcts, o.ResponsePercentiles)
 		for i := range ents {
 			if i >= len(o.Entities) {
 				continue
@@ -234,17 +241,20 @@ func (r *Result) Merge(others ...*Result) {
 			e.Response = combineSummary(e.Response, x.Response)
 			entMeans[i] = append(entMeans[i], x.replicationMeans()...)
 			entHists[i] = append(entHists[i], x.ResponseHist)
+			entPcts[i] = append(entPcts[i], x.ResponsePercentiles)
 		}
 	}
 	r.ResponseHist = mergeHists(hists)
-	r.Response = finishSummary(r.Response, r.ResponseHist, means)
+	r.ResponsePercentiles = mergePercentiles(pcts)
+	r.Response = finishSummary(r.Response, r.ResponseHist, r.ResponsePercentiles, means)
 	r.ReplicationMeans = means
-	r.ResponseBatches = nil // batches of one run do not pool
-	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil)
+	r.ResponseBatches, r.ResponseBatchSize = nil, 0 // batches of one run do not pool
+	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil, nil)
 	for i := range ents {
 		e := &ents[i]
 		e.ResponseHist = mergeHists(entHists[i])
-		e.Response = finishSummary(e.Response, e.ResponseHist, entMeans[i])
+		e.ResponsePercentiles = mergePercentiles(entPcts[i])
+		e.Response = finishSummary(e.Response, e.ResponseHist, e.ResponsePercentiles, entMeans[i])
 		e.ReplicationMeans = entMeans[i]
 	}
 	r.Entities = ents
@@ -374,23 +384,37 @@ func combineSummary(a, b Summary) Summary {
 	return out
 }
 
+// mergePercentiles returns new Percentiles pooling ps (nil ones skipped),
+// or nil when all are nil. Its intervals of the 95th and 99th percentiles
+// pool the replications' (stats.Percentiles.Merge).
+func mergePercentiles(ps []*stats.Percentiles) *stats.Percentiles {
+	var p *stats.Percentiles
+	for _, x := range ps {
+		if x == nil {
+			continue
+		}
+		if p == nil {
+			p = &stats.Percentiles{}
+		}
+		p.Merge(x)
+	}
+	return p
+}
+
 // finishSummary ends a pooled summary: percentiles from hist, the merged
-// histogram, when there is one, and the Student t interval over means (NaN
-// with fewer than 2 that are not NaN, or without means).
-func finishSummary(s Summary, hist *stats.Histogram, means []float64) Summary {
+// histogram, when there is one, their intervals from pct, and the Student
+// t interval over means (stats.ReplicationCI: NaN with fewer than 2 that
+// are not NaN, or without means).
+func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, means []float64) Summary {
 	s.BatchesForCI, s.BatchSize = 0, 0
 	if hist != nil && hist.N() > 0 {
 		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
 	}
-	s.CIHalfWidth95 = math.NaN()
-	var t stats.Tally
-	for _, x := range means {
-		if !math.IsNaN(x) {
-			t.Add(x)
-		}
+	s.P95CIHalfWidth95, s.P99CIHalfWidth95 = math.NaN(), math.NaN()
+	if pct != nil {
+		s.P95CIHalfWidth95 = pct.Interval(0.95, 0.95).HalfWidth
+		s.P99CIHalfWidth95 = pct.Interval(0.99, 0.95).HalfWidth
 	}
-	if k := t.N(); k > 1 {
-		s.CIHalfWidth95 = stats.StudentT(0.95, int(k)-1) * t.SD() / math.Sqrt(float64(k))
-	}
+	s.CIHalfWidth95 = stats.ReplicationCI(means, 0.95).HalfWidth
 	return s
 }

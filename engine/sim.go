@@ -155,11 +155,13 @@ type sim struct {
 	res          Result
 	ents         []entityStats
 	resp, tryRsp stats.Tally
-	respHist     stats.Histogram
+	respPct      stats.Percentiles
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
 	outcomes     outcomeBatches
 	measureStart float64
+	// growth watches the number in the system for the stability test.
+	growth stats.Growth
 }
 
 // Run simulates one load level of m until cfg.Observations requests have
@@ -177,6 +179,7 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.checkGrowth()
 	return s.result(), nil
 }
 
@@ -339,6 +342,8 @@ func (s *sim) loop() {
 func (s *sim) startMeasuring() {
 	s.measuring = true
 	s.measureStart = s.now
+	s.growth = stats.Growth{}
+	s.growth.Observe(s.now, s.open)
 	for i := range s.apps {
 		a := &s.apps[i]
 		a.busyAvg.Reset(s.now)
@@ -356,7 +361,7 @@ func (s *sim) startMeasuring() {
 // recordResponse folds one completed request of entity e into the figures.
 func (s *sim) recordResponse(e int32, response, attempt float64) {
 	s.resp.Add(response)
-	s.respHist.Add(response)
+	s.respPct.Add(response)
 	s.batches.Add(response)
 	if len(s.ents) > 1 { // with one entity, its figures are the totals
 		s.ents[e].add(response)
@@ -403,6 +408,20 @@ func (s *sim) failRequest(r int32, cell string, err error) {
 	q := &s.reqs[r]
 	s.err = &RunError{Cell: cell, Time: s.now, Unit: s.m.TimeUnit, Request: q.id, Entity: s.m.Entities[q.entity].Name, Attempt: int(q.attempt), Err: err}
 	s.stop = true
+}
+
+// checkGrowth ends a run that reached its Observations: when the number
+// of requests in the system kept growing over the measured part of the
+// run (stats.Growth's trend test), the run is unstable, and its reason
+// says what the test saw. The fixed thresholds (MaxInSystem, MaxQueue)
+// and the deadlock checks stay as a backstop that stops a run early.
+func (s *sim) checkGrowth() {
+	if !s.res.Stable || !s.measuring || s.finished < s.cfg.Observations {
+		return
+	}
+	if v := s.growth.Verdict(); v.Growing {
+		s.unstable("the requests in the system keep growing (run ended at %s): %s", s.clock(), v.Reason)
+	}
 }
 
 // unstable stops the run and records why it has no steady state.
@@ -471,16 +490,16 @@ func (s *sim) result() *Result {
 	r.InSystem = s.open
 	r.SimTime = s.now
 	r.WarmUp = min(s.cfg.WarmUp, s.now)
-	r.Response = summarize(&s.resp, &s.respHist)
-	n, size := s.batches.Batches()
-	r.Response.BatchesForCI, r.Response.BatchSize = int64(n), size
-	r.Response.CIHalfWidth95 = s.batches.HalfWidth(0.95)
+	r.Response = runSummary(&s.resp, &s.respPct, &s.batches)
+	_, r.ResponseBatchSize = s.batches.Batches()
 	r.ResponseBatches = s.batches.Means()
 	s.outcomes.fill(&r)
-	hist := s.respHist
-	r.ResponseHist = &hist
+	pct := s.respPct
+	r.ResponsePercentiles = &pct
+	r.ResponseHist = pct.Histogram()
 	r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)
 	r.AttemptResponse.CIHalfWidth95 = math.NaN()
+	r.AttemptResponse.P95CIHalfWidth95, r.AttemptResponse.P99CIHalfWidth95 = math.NaN(), math.NaN()
 
 	units := 0.0
 	busy := 0.0
@@ -528,6 +547,18 @@ func summarize(t *stats.Tally, h *stats.Histogram) Summary {
 		N: t.N(), Mean: t.Mean(), SD: t.SD(), Min: t.Min(), Max: t.Max(),
 		P50: h.Quantile(0.50), P90: h.Quantile(0.90), P95: h.Quantile(0.95), P99: h.Quantile(0.99),
 	}
+}
+
+// runSummary is the summary of one run's response times with its
+// intervals: the mean's from batch means (BatchMeans.CI), the 95th and
+// 99th percentiles' from the indicator batches of p.
+func runSummary(t *stats.Tally, p *stats.Percentiles, b *stats.BatchMeans) Summary {
+	s := summarize(t, p.Histogram())
+	ci := b.CI(0.95)
+	s.CIHalfWidth95, s.BatchesForCI, s.BatchSize = ci.HalfWidth, int64(ci.Batches), ci.BatchSize
+	s.P95CIHalfWidth95 = p.Interval(0.95, 0.95).HalfWidth
+	s.P99CIHalfWidth95 = p.Interval(0.99, 0.95).HalfWidth
+	return s
 }
 
 // unitsHeld sums the units held by live tokens.

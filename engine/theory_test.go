@@ -117,7 +117,7 @@ func TestNestedServicesAndFailureRouting(t *testing.T) {
 		Services: []Service{
 			{Name: "A", Steps: []Step{
 				{Name: "S1", Kind: Local, ProcTime: constD(1), SuccessRate: Const(0.9), OnSuccess: 1, OnFailure: Fail},
-				{Name: "S2", Kind: Nested, Service: 1, Count: Const(2), OnSuccess: Done, OnFailure: Fail},
+				{Name: "S2", Kind: Nested, Services: []int{1}, Count: Const(2), OnSuccess: Done, OnFailure: Fail},
 			}},
 			{Name: "B", Steps: []Step{
 				{Name: "X", Kind: Local, ProcTime: constD(2), SuccessRate: Const(0.8), OnSuccess: Done, OnFailure: 1},

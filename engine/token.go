@@ -254,20 +254,10 @@ func (s *sim) startWork(ti int32, d float64) bool {
 }
 
 // nestedCount is the number of services a Nested step runs.
-func nestedCount(st *Step) int {
-	if len(st.Services) > 0 {
-		return len(st.Services)
-	}
-	return 1
-}
+func nestedCount(st *Step) int { return len(st.Services) }
 
 // nestedService is the k-th service a Nested step runs.
-func nestedService(st *Step, k int) int32 {
-	if len(st.Services) > 0 {
-		return int32(st.Services[k])
-	}
-	return int32(st.Service)
-}
+func nestedService(st *Step, k int) int32 { return int32(st.Services[k]) }
 
 // nestedPlan evaluates Count and Mode of a Nested step when it starts.
 func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
@@ -329,9 +319,9 @@ func (s *sim) route(ti int32) bool {
 	f := &t.frames[len(t.frames)-1]
 	steps := s.m.Services[f.svc].Steps
 	st := &steps[f.step]
-	target := st.OnFailure
+	target := int(st.OnFailure)
 	if t.ok {
-		target = st.OnSuccess
+		target = int(st.OnSuccess)
 	}
 	if s.tr != nil {
 		verdict := "fails"
@@ -340,7 +330,7 @@ func (s *sim) route(ti int32) bool {
 		}
 		next := "DONE"
 		switch {
-		case target == Fail:
+		case StepTarget(target) == Fail:
 			next = "FAIL"
 		case target >= 0 && target < len(steps):
 			next = steps[target].Name
@@ -352,7 +342,7 @@ func (s *sim) route(ti int32) bool {
 		t.cont = contStep
 		return true
 	}
-	return s.serviceEnded(ti, target != Fail)
+	return s.serviceEnded(ti, StepTarget(target) != Fail)
 }
 
 // serviceEnded pops the finished service and hands its result to the step
@@ -381,9 +371,9 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 	}
 	stages := s.m.Entities[s.reqs[t.req].entity].Stages
 	stage := stages[t.stage]
-	next := stage.OnFailure
+	next := int(stage.OnFailure)
 	if ok {
-		next = stage.OnSuccess
+		next = int(stage.OnSuccess)
 	}
 	if next >= 0 && next < len(stages) {
 		t.stage = int32(next)
@@ -391,7 +381,7 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 		t.cont = contStep
 		return true
 	}
-	s.finishAttempt(ti, next == End || (next >= len(stages)))
+	s.finishAttempt(ti, StageTarget(next) == End || (next >= len(stages)))
 	return false
 }
 

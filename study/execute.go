@@ -306,7 +306,7 @@ func precise(r *engine.Result, target float64) bool {
 func pool(run *Run, reps []outcome) {
 	first := reps[0].res
 	r := *first
-	run.batchMeans, run.batchSize = first.ResponseBatches, first.Response.BatchSize
+	run.batchMeans, run.batchSize = first.ResponseBatches, first.ResponseBatchSize
 	rest := make([]*engine.Result, 0, len(reps)-1)
 	for i, o := range reps {
 		// A replication without a completed request has no mean: it does
@@ -324,10 +324,10 @@ func pool(run *Run, reps []outcome) {
 		run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
 	}
 	r.Merge(rest...)
-	r.ResponseHist, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil
+	r.ResponseHist, r.ResponsePercentiles, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil, nil
 	r.Entities = slices.Clone(r.Entities)
 	for i := range r.Entities {
-		r.Entities[i].ResponseHist, r.Entities[i].ReplicationMeans = nil, nil
+		r.Entities[i].ResponseHist, r.Entities[i].ResponsePercentiles, r.Entities[i].ReplicationMeans = nil, nil, nil
 	}
 	run.Result = r
 }
@@ -348,25 +348,16 @@ func Compare(a, b *Run) *Diff {
 	// the pairs.
 	diff := &Diff{Mean: a.Result.Response.Mean - b.Result.Response.Mean}
 	if len(a.replicationMeans) > 1 {
-		var d stats.Tally
-		for i := range a.replicationMeans {
-			if x := a.replicationMeans[i] - b.replicationMeans[i]; !math.IsNaN(x) {
-				d.Add(x)
-			}
+		d := make([]float64, len(a.replicationMeans))
+		for i := range d {
+			d[i] = a.replicationMeans[i] - b.replicationMeans[i] // NaN when either has none
 		}
-		diff.HalfWidth95 = math.NaN()
-		if n := d.N(); n > 1 {
-			diff.HalfWidth95 = stats.StudentT(0.95, int(n)-1) * d.SD() / math.Sqrt(float64(n))
-		}
+		diff.HalfWidth95 = stats.ReplicationCI(d, 0.95).HalfWidth
 		return diff
 	}
 	bx, by := a.batchMeans, b.batchMeans
 	if len(bx) >= 2 && len(bx) == len(by) && a.batchSize == b.batchSize {
-		var d stats.Tally
-		for i := range bx {
-			d.Add(bx[i] - by[i])
-		}
-		diff.HalfWidth95 = stats.StudentT(0.95, len(bx)-1) * d.SD() / math.Sqrt(float64(len(bx)))
+		diff.HalfWidth95 = stats.PairedCI(bx, by, 0.95).HalfWidth
 		return diff
 	}
 	hx, hy := a.Result.Response.CIHalfWidth95, b.Result.Response.CIHalfWidth95

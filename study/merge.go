@@ -288,6 +288,7 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 	}
 	files := newFileCache(64)
 	var scratch stats.Histogram
+	var scratchPct stats.Percentiles
 	defer files.closeAll()
 	reps := func(run int) ([]outcome, error) {
 		out := make([]outcome, 0, len(byRun[run]))
@@ -298,6 +299,7 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 		// thousands of replications then holds two histograms, not
 		// thousands.
 		var hist *stats.Histogram
+		var pct *stats.Percentiles // pooled the same way (Result.Merge's order)
 		for _, i := range byRun[run] {
 			p := owner[i]
 			f, err := files.open(p.file)
@@ -313,6 +315,15 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 					rec.Result.ResponseHist = hist
 				} else if err = scratch.UnmarshalBinary(rec.Hist); err == nil {
 					hist.Merge(&scratch)
+				}
+			}
+			if err == nil && rec.Pct != nil {
+				if err = scratchPct.UnmarshalBinary(rec.Pct); err == nil {
+					if pct == nil {
+						pct = new(stats.Percentiles)
+						rec.Result.ResponsePercentiles = pct
+					}
+					pct.Merge(&scratchPct)
 				}
 			}
 			if err != nil {

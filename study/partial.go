@@ -35,8 +35,9 @@ import (
 const partialMagic = "websim-partial\n"
 
 // PartialFormat is the version of the partial-file layout; a merge refuses
-// parts of another version.
-const PartialFormat = 2
+// parts of another version. Format 3 adds each run's percentiles (their
+// intervals) to its record.
+const PartialFormat = 3
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard
@@ -93,8 +94,12 @@ type PartialTask struct {
 // (stats.Histogram.MarshalBinary), so that the merge can add it into the
 // cell's histogram without a dense copy per run.
 type partialRecord struct {
-	Result *engine.Result // ResponseHist nil
+	Result *engine.Result // ResponseHist and ResponsePercentiles nil
 	Hist   []byte         // nil when the run had no histogram
+	// Pct is the run's ResponsePercentiles (stats.Percentiles.MarshalBinary),
+	// for the pooled intervals of the 95th and 99th percentiles; nil
+	// when the run had none.
+	Pct    []byte
 	CapHit bool
 	Wall   float64
 	WarmUp float64
@@ -103,15 +108,22 @@ type partialRecord struct {
 // newRecord makes the record of a finished run.
 func newRecord(o outcome) (partialRecord, error) {
 	rec := partialRecord{Result: o.res, CapHit: o.capHit, Wall: o.wall, WarmUp: o.warmUp}
+	r := *o.res
 	if h := o.res.ResponseHist; h != nil {
 		b, err := h.MarshalBinary()
 		if err != nil {
 			return rec, err
 		}
-		r := *o.res
-		r.ResponseHist = nil
-		rec.Result, rec.Hist = &r, b
+		r.ResponseHist, rec.Hist = nil, b
 	}
+	if p := o.res.ResponsePercentiles; p != nil {
+		b, err := p.MarshalBinary()
+		if err != nil {
+			return rec, err
+		}
+		r.ResponsePercentiles, rec.Pct = nil, b
+	}
+	rec.Result = &r
 	return rec, nil
 }
 

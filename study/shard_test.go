@@ -331,10 +331,14 @@ func recordsText(rs []partialRecord) string {
 			if res.Entities[i].ResponseHist != nil {
 				h, _ = res.Entities[i].ResponseHist.MarshalBinary()
 			}
-			ents = append(ents, fmt.Sprintf("%x", h))
-			res.Entities[i].ResponseHist = nil
+			var p []byte
+			if res.Entities[i].ResponsePercentiles != nil {
+				p, _ = res.Entities[i].ResponsePercentiles.MarshalBinary()
+			}
+			ents = append(ents, fmt.Sprintf("%x %x", h, p))
+			res.Entities[i].ResponseHist, res.Entities[i].ResponsePercentiles = nil, nil
 		}
-		fmt.Fprintf(&b, "%+v %v %x %v %v\n", res, ents, r.Hist, r.CapHit, r.WarmUp)
+		fmt.Fprintf(&b, "%+v %v %x %x %v %v\n", res, ents, r.Hist, r.Pct, r.CapHit, r.WarmUp)
 	}
 	return b.String()
 }

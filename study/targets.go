@@ -105,8 +105,9 @@ type TargetResult struct {
 // (batch means for one replication, Student t across replications);
 // percentiles and shares from Student t across replications when there are
 // two or more; for one replication, shares from the batch means of the
-// outcome indicators in finishing order, and percentiles undecided (no
-// interval is known yet). A run that is not stable has no steady state:
+// outcome indicators in finishing order, p95 and p99 from the run's own
+// intervals (Summary.P95CIHalfWidth95, P99CIHalfWidth95), and the other
+// percentiles undecided. A run that is not stable has no steady state:
 // every target fails there, since its queue grows past any limit.
 func Judge(targets []Target, run *Run) []TargetResult {
 	out := make([]TargetResult, len(targets))
@@ -192,7 +193,7 @@ func measureInterval(run *Run, m Measure) (value, hw float64, ok bool, why strin
 	}
 	value, hw, ok = percentileInterval(run, m.quantile())
 	if !ok {
-		return percentileOf(r, m), math.NaN(), false, "no confidence interval for a percentile of one replication yet; set Replications to 2 or more"
+		return percentileOf(r, m), math.NaN(), false, "no confidence interval for this percentile of one replication (only p95 and p99 have one); set Replications to 2 or more"
 	}
 	return value, hw, true, ""
 }
@@ -222,8 +223,9 @@ const histogramError = 1.0 / 512
 // and the half-width of its 95% interval. The one honest interval available
 // is across replications: each replication's percentile is an independent
 // estimate, and their Student t interval, widened by the histogram's
-// relative error, covers the percentile. With one replication it returns
-// ok=false.
+// relative error, covers the percentile. With one replication, p95 and
+// p99 take the run's own interval (stats.Percentiles, widened the same
+// way); other percentiles, or a run without an interval, return ok=false.
 func percentileInterval(run *Run, q float64) (value, halfWidth float64, ok bool) {
 	var t stats.Tally
 	for _, rep := range run.reps {
@@ -245,6 +247,15 @@ func percentileInterval(run *Run, q float64) (value, halfWidth float64, ok bool)
 	}
 	n := t.N()
 	if n < 2 {
+		// One replication: the run's own interval of p95 or p99
+		// (stats.Percentiles: batch means of the indicator at the
+		// estimate), where it has one.
+		r := &run.Result.Response
+		hw := map[float64]float64{0.95: r.P95CIHalfWidth95, 0.99: r.P99CIHalfWidth95}[q]
+		if n == 1 && hw > 0 {
+			v := map[float64]float64{0.95: r.P95, 0.99: r.P99}[q]
+			return v, hw + histogramError*v, true
+		}
 		return math.NaN(), math.NaN(), false
 	}
 	m := t.Mean()

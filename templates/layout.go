@@ -115,10 +115,8 @@ type DropDown struct {
 func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, bool) {
 	var d DropDown
 	switch key := layoutKey(header); {
-	case (kind == AttributesSheet || kind == TargetsSheet) && key == "entity":
+	case kind == AttributesSheet && key == "entity":
 		d = DropDown{Items: names.Entities, What: "an entity"}
-	case kind == TargetsSheet && key == "measure":
-		d = DropDown{Items: measures, Strict: true, What: "a measure"}
 	case kind == MeasuredSheet && key == "entity":
 		d = DropDown{Items: names.Entities, What: "an entity"}
 	case kind == MeasuredSheet && key == "load":
@@ -129,6 +127,10 @@ func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, 
 		d = DropDown{Items: names.Services, What: "a service"}
 	case kind == EntitySheet && (key == "onsuccess" || key == "onfailure"):
 		d = DropDown{Items: append(append([]string{}, names.Services...), "END", "EXIT"), What: "a service, END or EXIT"}
+	case kind == TargetsSheet && key == "entity":
+		d = DropDown{Items: names.Entities, What: "an entity"}
+	case kind == TargetsSheet && key == "measure":
+		d = DropDown{Items: measures, Strict: true, What: "a measure"}
 	case kind == ExperimentsSheet && key == "selectionrule":
 		d = DropDown{Items: settingChoices("SelectionRule"), Strict: true, What: "a value of SelectionRule"}
 	case kind == ServiceSheet && key == "server":

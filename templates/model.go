@@ -108,7 +108,7 @@ var (
 	entityArrivalColumn = column{"Entity", "The entity (request type); a sheet of the same name lists the services it runs.", 12}
 	retryColumns        = []column{
 		{"Patience", "A request still unanswered after this time is abandoned by its user; the work already started goes on. Blank: users wait for ever.", 11},
-		{"RetryProbability", "After a failure, the probability that the user retries, as a new attempt of the same request. Blank: 0.", 17},
+		{"RetryProbability", "After a failure, the probability that the user retries, as a new attempt of the same request: a number, or an expression that sees Elapsed (the failed attempt's time) and TimedOut (a TimeLimit failed it), e.g. TimedOut ? 0.1 : 0.8. Blank: 0.", 17},
 		{"RetryDelay", "Time between a failure and the retry (a number or a distribution).", 12},
 		{"MaxRetries", "The most retries a request makes.", 12},
 	}
@@ -128,7 +128,7 @@ var (
 		{"ProcTime", "Processing time (a distribution, e.g. Exp(30)): on the named Server, or on the application server itself when Server is blank or App.", 12},
 		{"SuccessRate", "Probability that the step succeeds (a number or an expression). Blank: 1.", 12},
 		{"Server", "A ServerInfo server: the step is a call, holding one more AppRes unit while it waits for the answer. Blank or App: processing on the application server, on the unit the request already holds.", 10},
-		{"Service", "Another service (a ProcData sheet) run as a nested service, Count times in Mode.", 12},
+		{"Service", "Another service (a ProcData sheet), or several separated by commas (GetCards, GetAuth), run as nested services, each Count times in Mode; a copy's expressions see Copy, its number from 1.", 12},
 		{"Count", "How many times the nested Service runs (an expression, e.g. Cards). Blank: 1.", 9},
 		{"Mode", "parallel or sequential, or an expression that yields one of the two, e.g. AppUtil < SwitchUtil ? \"parallel\" : \"sequential\". Parallel: the parent holds one more AppRes unit and waits for all copies; the first failure fails it at once. Blank: sequential.", 46},
 		{"Condition", "An expression; when false the step is skipped as a success. Blank: always run.", 12},

@@ -37,7 +37,7 @@ func dumpPlan(p *study.Plan) string {
 			fmt.Fprintf(&b, "  service %s\n", s.Name)
 			for _, st := range s.Steps {
 				fmt.Fprintf(&b, "    step %s kind %d proc %v rate %v server %d service %d count %v mode %v cond %v → %d/%d\n",
-					st.Name, st.Kind, st.ProcTime, st.SuccessRate, st.Server, st.Service, st.Count, st.Mode, st.Condition, st.OnSuccess, st.OnFailure)
+					st.Name, st.Kind, st.ProcTime, st.SuccessRate, st.Server, st.Services, st.Count, st.Mode, st.Condition, st.OnSuccess, st.OnFailure)
 			}
 		}
 	}

@@ -57,7 +57,7 @@ func (r *reader) readEntities() {
 			r.errorf(t.file, t.sheet, "", "no services; expected at least one row with a service under the header")
 			continue
 		}
-		target := func(c cell, def int) int {
+		target := func(c cell, def engine.StageTarget) engine.StageTarget {
 			text := cleanText(c.text)
 			switch {
 			case c.bad:
@@ -70,21 +70,21 @@ func (r *reader) readEntities() {
 				return engine.Exit
 			}
 			if i := suggest.IndexOf(svcNames, text); i >= 0 {
-				return i
+				return engine.StageTarget(i)
 			}
 			r.errorf(t.file, t.sheet, c.ref, "unknown service %q in the sequence of %q%s; expected END, EXIT or a service of column %s",
 				text, e.Name, suggest.DidYouMean(text, append([]string{"END", "EXIT"}, svcNames...)), colLetter(t, "Service"))
 			return def
 		}
 		for i, rw := range rows {
-			next := i + 1
-			if next == len(rows) {
+			next := engine.StageTarget(i + 1)
+			if i+1 == len(rows) {
 				next = engine.End
 			}
 			e.Stages[i].OnSuccess = target(t.get(rw, "OnSuccess"), next)
 			e.Stages[i].OnFailure = target(t.get(rw, "OnFailure"), engine.Exit)
 		}
-		for _, i := range trapped(len(e.Stages), func(i int) []int { return []int{e.Stages[i].OnSuccess, e.Stages[i].OnFailure} }) {
+		for _, i := range trapped(len(e.Stages), func(i int) []int { return []int{int(e.Stages[i].OnSuccess), int(e.Stages[i].OnFailure)} }) {
 			r.errorf(t.file, t.sheet, t.get(rows[i], "Service").ref, "the sequence can never reach END or EXIT from service %q (OnSuccess and OnFailure lead round in a loop); expected a path to END or EXIT", svcNames[i])
 		}
 	}

@@ -48,7 +48,9 @@ func (r *reader) loadServices() []*svcSheet {
 		if t != nil && t.has("Step") {
 			for _, rw := range t.rows {
 				if c := t.get(rw, "Service"); !c.blank() {
-					referenced[strings.ToLower(cleanText(c.text))] = true
+					for _, name := range serviceList(cleanText(c.text)) {
+						referenced[strings.ToLower(name)] = true
+					}
 				}
 			}
 		}
@@ -132,7 +134,7 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 				seen[strings.ToLower(name)] = c.ref
 			}
 		}
-		st := engine.Step{Name: name, Cell: loc(t, c.ref), Server: -1, Service: -1}
+		st := engine.Step{Name: name, Cell: loc(t, c.ref), Server: -1}
 		r.readStep(t, rw, &st, si, names)
 		svc.Steps = append(svc.Steps, st)
 		rows = append(rows, pending{rw, name})
@@ -145,7 +147,7 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 	for i, p := range rows {
 		stepNames[i] = p.name
 	}
-	target := func(c cell, def int) int {
+	target := func(c cell, def engine.StepTarget) engine.StepTarget {
 		text := cleanText(c.text)
 		switch {
 		case c.bad || text == "":
@@ -158,15 +160,15 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 			return engine.Fail
 		}
 		if i := suggest.IndexOf(stepNames, text); i >= 0 {
-			return i
+			return engine.StepTarget(i)
 		}
 		r.errorf(t.file, t.sheet, c.ref, "unknown step %q%s; expected NEXT, DONE, FAIL or a step of this sheet", text,
 			suggest.DidYouMean(text, append([]string{"NEXT", "DONE", "FAIL"}, nonEmpty(stepNames)...)))
 		return def
 	}
 	for i, p := range rows {
-		next := i + 1
-		if next == len(rows) {
+		next := engine.StepTarget(i + 1)
+		if i+1 == len(rows) {
 			next = engine.Done
 		}
 		onSuccess := t.get(p.rw, "OnSuccess")
@@ -178,7 +180,7 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 			svc.Steps[i].OnFailure = target(onFailure, engine.Fail)
 		}
 	}
-	for _, i := range trapped(len(svc.Steps), func(i int) []int { return []int{svc.Steps[i].OnSuccess, svc.Steps[i].OnFailure} }) {
+	for _, i := range trapped(len(svc.Steps), func(i int) []int { return []int{int(svc.Steps[i].OnSuccess), int(svc.Steps[i].OnFailure)} }) {
 		label := stepNames[i]
 		if label == "" {
 			label = "row " + strings.TrimLeft(t.get(rows[i].rw, "Step").ref, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -205,9 +207,15 @@ func (r *reader) readStep(t *table, rw row, st *engine.Step, si int, names rules
 	switch {
 	case serviceName != "" && !serviceCell.bad:
 		st.Kind = engine.Nested
-		if i, ok := r.serviceIndex(serviceRef{t: t, c: serviceCell, name: serviceName}); ok {
-			st.Service = i
-			r.nests = append(r.nests, nestRef{from: si, step: len(r.model.Services[si].Steps), to: i, t: t, ref: serviceCell.ref})
+		for _, name := range serviceList(serviceName) {
+			if name == "" {
+				r.errorf(t.file, t.sheet, serviceCell.ref, "an empty name in the list %q; expected service names separated by commas (GetCards, GetAuth)", serviceName)
+				continue
+			}
+			if i, ok := r.serviceIndex(serviceRef{t: t, c: serviceCell, name: name}); ok {
+				st.Services = append(st.Services, i)
+				r.nests = append(r.nests, nestRef{from: si, step: len(r.model.Services[si].Steps), to: i, t: t, ref: serviceCell.ref})
+			}
 		}
 		if !isApp && !serverCell.bad {
 			r.errorf(t.file, t.sheet, serverCell.ref, "a step cannot both call server %q and run service %q; expected Server or Service, not both (use two steps)", serverName, serviceName)
@@ -242,6 +250,17 @@ func (r *reader) readStep(t *table, rw row, st *engine.Step, si int, names rules
 		}
 	}
 	st.Condition = r.condition(t, t.get(rw, "Condition"), names)
+}
+
+// serviceList splits a Service cell into its names: one, or several
+// separated by commas ("GetCards, GetAuth"), each trimmed; an empty part
+// stays as "" for the caller to report.
+func serviceList(text string) []string {
+	parts := strings.Split(text, ",")
+	for i, p := range parts {
+		parts[i] = strings.TrimSpace(p)
+	}
+	return parts
 }
 
 // mode reads a Mode cell: parallel, sequential, or an expression.

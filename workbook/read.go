@@ -42,6 +42,9 @@ type reader struct {
 	entityRows []entityRow
 	stageRefs  []stageRef
 	nests      []nestRef
+	// retryExprs are RetryProbability cells holding an expression,
+	// compiled once the attributes are known.
+	retryExprs []retryExpr
 	ratCache   map[string]engine.Number
 	loadsCache map[string][]int
 }
@@ -99,6 +102,7 @@ func (r *reader) read() *study.Plan {
 	r.readEntities()
 	sheets := r.loadServices()
 	r.readAttributes(attrs)
+	r.compileRetryExprs()
 	r.readServices(sheets)
 	r.checkNesting()
 	scenarios := r.readExperiments()

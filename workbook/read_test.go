@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,7 @@ func TestReadValid(t *testing.T) {
 		t.Errorf("Log %+v", log)
 	}
 	fetch, render := m.Services[1].Steps[0], m.Services[1].Steps[1]
-	if fetch.Kind != engine.Nested || fetch.Service != 2 || fetch.OnSuccess != 1 || fetch.OnFailure != engine.Fail {
+	if fetch.Kind != engine.Nested || !slices.Equal(fetch.Services, []int{2}) || fetch.OnSuccess != 1 || fetch.OnFailure != engine.Fail {
 		t.Errorf("Fetch %+v", fetch)
 	}
 	if e, ok := fetch.Count.(*rules.Expr); !ok || e.Cell != "ProcData.xlsx!ASumSvc!F2" {
@@ -97,7 +98,7 @@ func TestReadValid(t *testing.T) {
 	if m.App != (engine.AppConfig{Servers: 2, Capacity: 10, Selection: engine.RandomServer, RATParameter: 50}) {
 		t.Errorf("base app %+v", m.App)
 	}
-	if big.Model.App.Servers != 4 || big.Model.App.Selection != engine.LeastBusy || big.Model.Services[1].Steps[0].Service != 2 {
+	if big.Model.App.Servers != 4 || big.Model.App.Selection != engine.LeastBusy || !slices.Equal(big.Model.Services[1].Steps[0].Services, []int{2}) {
 		t.Errorf("Big app %+v", big.Model.App)
 	}
 	params := map[string]float64{}

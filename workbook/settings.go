@@ -94,16 +94,22 @@ func (r *reader) readSettings() {
 			values = r.base.params
 		}
 	}
-	// A user parameter one letter away from a built-in setting the sheet
-	// does not set is a misspelling (AppCapcity): as written, the built-in
-	// would silently keep its default.
+	// A user parameter near a built-in setting's name is a parameter all
+	// the same (any other name is one), with a warning; it is a problem
+	// only when it is one letter away and the built-in is not set
+	// (AppCapcity): as written, the built-in would silently keep its
+	// default.
 	for _, u := range userRefs {
-		if near := suggest.Closest(u[0], builtinNames()); near != "" {
-			if _, set := seen[normKey(near)]; !set {
-				r.errorf(r.svc.name, u[1], u[2], "%q is not a setting; did you mean %q? As written, %s keeps its default (%s) and %q is a parameter no built-in reads; expected %q, or another name for a parameter of your own",
-					u[0], near, near, defaultText(near), u[0], near)
-			}
+		near := suggest.Closest(u[0], builtinNames())
+		if near == "" {
+			continue
 		}
+		if _, set := seen[normKey(near)]; !set && oneLetterAway(u[0], near) {
+			r.errorf(r.svc.name, u[1], u[2], "%q is not a setting; did you mean %q? As written, %s keeps its default (%s) and %q is a parameter no built-in reads; expected %q, or another name for a parameter of your own",
+				u[0], near, near, defaultText(near), u[0], near)
+			continue
+		}
+		r.warnf(r.svc.name, u[1], u[2], "%q is a parameter of your own, not the built-in setting %q; expected nothing if that is what you meant, else %q", u[0], near, near)
 	}
 	for _, b := range BuiltinSettings {
 		if _, ok := seen[normKey(b.Name)]; ok {
@@ -122,6 +128,15 @@ func (r *reader) readSettings() {
 			r.base.params[i] = b.value(&r.base)
 		}
 	}
+}
+
+// oneLetterAway tells whether name is a one-letter misspelling of the
+// built-in setting near (ignoring case, spaces and underscores): one
+// letter inserted, deleted or changed, in a name of more than three
+// letters (a letter added to RAT makes the word Rate, not a typo).
+func oneLetterAway(name, near string) bool {
+	n := normKey(near)
+	return len(n) > 3 && suggest.Distance(normKey(name), n) == 1
 }
 
 // defaultText is the default of a built-in setting, as written.

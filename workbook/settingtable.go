@@ -145,6 +145,20 @@ var BuiltinSettings = []BuiltinSetting{
 			}
 		},
 		value: func(s *state) float64 { return s.run.TargetPrecision }},
+	{Name: "UnitQueue", Kind: ChoiceSetting, Default: "FCFS", Choices: []string{"FCFS", "InFlightFirst"},
+		Help: "Order of each application server's queue for units: FCFS, one queue in arrival order; InFlightFirst, calls, Parallel parents and copies of requests already admitted go before new entries (FCFS within each), so that entries cannot starve them.",
+		read: choice(map[string]engine.UnitQueue{"fcfs": engine.FCFS, "fifo": engine.FCFS, "inflightfirst": engine.InFlightFirst},
+			[]string{"FCFS", "InFlightFirst"}, "unit queue", func(s *state, v engine.UnitQueue) { s.app.UnitQueue = v })},
+	{Name: "MaxAdmitted", Kind: WholeSetting, Default: "none", Limits: ">= 1, or none",
+		Help: "Requests admitted at once per application server; more wait for entry in an accept queue. With calls holding one extra unit, (AppCapacity-1)/2 or less can never deadlock.",
+		read: func(r *reader, s *state, c settingCell) {
+			if strings.EqualFold(c.text, "none") {
+				s.app.MaxAdmitted = 0
+			} else if v, ok := r.wholeSetting(s, c, 1); ok {
+				s.app.MaxAdmitted = int(v)
+			}
+		},
+		value: func(s *state) float64 { return float64(s.app.MaxAdmitted) }},
 }
 
 // whole reads a whole number of at least min.

@@ -133,10 +133,20 @@ func (r *reader) readArrivals() {
 		}
 		e.Patience, _ = r.dist(t, t.get(rw, "Patience"))
 		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
-		if c := t.get(rw, "RetryProbability"); !c.blank() {
-			if v, ok := r.numberCell(t, c, "retry probability"); ok {
+		e.Cell = loc(t, nc.ref)
+		rp := t.get(rw, "RetryProbability")
+		_, isNum := parseNumber(rp.text)
+		isExpr := !rp.bad && !rp.blank() && !isNum && !looksNumeric(rp.text)
+		switch {
+		case rp.bad || rp.blank(): // no retries
+		case isExpr:
+			// An expression (of Elapsed, TimedOut, attributes, ...):
+			// compiled once the attributes are read.
+			r.retryExprs = append(r.retryExprs, retryExpr{entity: len(r.model.Entities), t: t, c: rp, maxRetriesBlank: t.get(rw, "MaxRetries").blank()})
+		default:
+			if v, ok := r.numberCell(t, rp, "retry probability"); ok {
 				if msg := checkKind(v, rules.Probability); msg != "" {
-					r.errorf(t.file, t.sheet, c.ref, "%s", msg)
+					r.errorf(t.file, t.sheet, rp.ref, "%s", msg)
 				} else {
 					e.RetryProbability = v
 				}
@@ -146,7 +156,7 @@ func (r *reader) readArrivals() {
 			if v, ok := r.wholeCell(t, c, 0, "MaxRetries"); ok {
 				e.MaxRetries = v
 			}
-		} else if e.RetryProbability >= 1 && !c.bad {
+		} else if e.RetryProbability >= 1 && !c.bad && !isExpr {
 			ref := c.ref
 			if !t.has("MaxRetries") {
 				ref = t.get(rw, "RetryProbability").ref
@@ -160,6 +170,39 @@ func (r *reader) readArrivals() {
 	}
 	if len(t.rows) == 0 {
 		r.errorf(t.file, t.sheet, cellName(t.col["Entity"], t.headerRow+1), "no request type; expected a row with an entity name and its inter-arrival times, one column per load")
+	}
+}
+
+// retryExpr is a RetryProbability cell holding an expression.
+type retryExpr struct {
+	entity          int
+	t               *table
+	c               cell
+	maxRetriesBlank bool
+}
+
+// compileRetryExprs compiles the RetryProbability expressions as
+// probabilities; they see Elapsed and TimedOut besides the attributes and
+// settings. One that always gives the same value is that number.
+func (r *reader) compileRetryExprs() {
+	names := r.names()
+	for _, x := range r.retryExprs {
+		e := &r.model.Entities[x.entity]
+		n, ok := r.numberExpr(x.t, x.c, rules.Probability, names)
+		if !ok || n == nil {
+			continue
+		}
+		if v, isConst := n.(engine.Const); isConst {
+			e.RetryProbability = float64(v)
+			if v >= 1 && x.maxRetriesBlank {
+				r.errorf(x.t.file, x.t.sheet, x.c.ref, "RetryProbability 1 without MaxRetries would retry a failing request forever; expected MaxRetries, a whole number >= 0")
+			}
+			continue
+		}
+		e.RetryProbabilityExpr = n
+		if x.maxRetriesBlank {
+			r.warnf(x.t.file, x.t.sheet, x.c.ref, "RetryProbability is an expression and MaxRetries is blank: where the expression gives 1, a failing request retries without end; expected MaxRetries, a whole number >= 0")
+		}
 	}
 }
 

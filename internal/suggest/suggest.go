@@ -35,6 +35,10 @@ func DidYouMean(name string, candidates []string) string {
 	return ""
 }
 
+// Distance is the edit (Levenshtein) distance between a and b, in runes,
+// ignoring case: the letters to insert, delete or change.
+func Distance(a, b string) int { return distance(strings.ToLower(a), strings.ToLower(b)) }
+
 // distance is the Levenshtein distance between a and b, in runes.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)

@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// mm1 is an M/M/1 queue at utilization rho on the application server.
+func mm1(rho float64) *Model {
+	m := oneService(expD(1/rho), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
+	m.App.Capacity = 1
+	return m
+}
+
+// The growth test, not the fixed thresholds, finds mild overload: at
+// utilization 1.05 the queue grows by about 5,000 over 100,000
+// observations, far below MaxInSystem, and the run must still say it is
+// unstable, with what the test saw.
+func TestMildOverloadIsUnstable(t *testing.T) {
+	for _, rho := range []float64{1.05, 1.11} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("rho=%.2f/seed=%d", rho, seed), func(t *testing.T) {
+				r := run(t, mm1(rho), RunConfig{Seed: seed, Observations: 100_000})
+				if r.Stable {
+					t.Fatalf("stable at utilization %.2f; %d in the system at the end", rho, r.InSystem)
+				}
+				if !strings.Contains(r.Unstable, "trend test") || !strings.Contains(r.Unstable, "keeps growing") {
+					t.Errorf("reason %q does not say what the growth test saw", r.Unstable)
+				}
+				t.Log(r.Unstable)
+			})
+		}
+	}
+}
+
+// Near saturation but below it, the queue is long and slow to settle yet
+// does not grow: 0.95 over 200,000 observations is stable, with the rise
+// from an empty system (the warm-up transient) inside the measured run or
+// cut off by WarmUp.
+func TestNearSaturationIsStable(t *testing.T) {
+	for _, warm := range []float64{0, 2000} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("warmup=%g/seed=%d", warm, seed), func(t *testing.T) {
+				r := run(t, mm1(0.95), RunConfig{Seed: seed, WarmUp: warm, Observations: 200_000})
+				if !r.Stable {
+					t.Fatalf("unstable at utilization 0.95: %s", r.Unstable)
+				}
+			})
+		}
+	}
+}
+
+// A warm-up in which the system fills far above its steady state (the
+// arrival rate at 1.6 times the service rate, then at 0.8 for good) must
+// not count: the growth test restarts when the warm-up ends, and the
+// queue that drains after it is not growth.
+func TestWarmUpTransientDoesNotFoolTheGrowthTest(t *testing.T) {
+	m := mm1(0.8)
+	for seed := uint64(1); seed <= 3; seed++ {
+		m.Entities[0].InterArrival[0] = &rampD{until: 4000, fast: 1 / 1.6, slow: 1 / 0.8}
+		r := run(t, m, RunConfig{Seed: seed, WarmUp: 4000, Observations: 100_000})
+		if !r.Stable {
+			t.Errorf("seed %d: unstable after a warm-up transient: %s", seed, r.Unstable)
+		}
+	}
+}
+
+// rampD draws exponential inter-arrival times of mean fast until the sum
+// of its draws passes until, then of mean slow. It keeps state: one run
+// at a time.
+type rampD struct {
+	until, fast, slow, t float64
+}
+
+func (d *rampD) Sample(r *rand.Rand) float64 {
+	mean := d.slow
+	if d.t < d.until {
+		mean = d.fast
+	}
+	x := mean * r.ExpFloat64()
+	d.t += x
+	return x
+}
+func (d *rampD) Mean() float64  { return d.slow }
+func (d *rampD) String() string { return "Ramp" }
