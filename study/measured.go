@@ -87,10 +87,11 @@ func (c Comparison) Inside() (inside, known bool) {
 // The intervals are those the run has, as Judge uses them: for all
 // requests, the mean's Result.Response.CIHalfWidth95 (batch means for one
 // replication, Student t across replications), percentiles and shares
-// across replications (for one replication, shares from batch means and
-// percentiles none); for one entity type of several, its mean's interval
-// and none for its percentiles and shares; for a utilization none (the
-// engine keeps no interval for it). A run that is not stable has no steady
+// across replications (for one replication, shares from batch means, p95
+// and p99 the run's own intervals, p50 and p90 none); for one entity type
+// of several (whose summaries carry no percentile interval), its mean's
+// interval and none for its percentiles and shares; for a utilization none
+// (the engine keeps no interval for it). A run that is not stable has no steady
 // state, so no interval: its figure is given, and Why says so.
 func Validate(measured []Measured, run *Run) []Comparison {
 	var out []Comparison
