@@ -22,7 +22,10 @@ type appServer struct {
 	// queue holds tokens waiting for a unit, first come first served;
 	// with InFlightFirst, only entries, and inFlight the others.
 	queue, inFlight ring[int32]
-	// heldByWaiting counts units held by tokens that are in a unit queue:
+	// heldByWaiting counts units held by tokens that are in a unit queue,
+	// and blockedHeld those held by blocked tokens (see setBlocked): when
+	// either reaches capacity the server is deadlocked (resource locking).
+	blockedHeld int32
 	// when it reaches capacity the server is deadlocked (resource locking).
 	heldByWaiting int32
 	// cancelled counts queued tokens whose users gave up before they got a
@@ -146,10 +149,7 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 	a.heldByWaiting += t.held
 	a.queueAvg.Set(s.now, float64(a.waiting()))
 	s.touch(t.app)
-	if a.busy == a.capacity && a.heldByWaiting >= a.capacity {
-		s.unstable("application server App%d deadlocked at %s: all %d units are held by requests that each wait for one more (resource locking)",
-			t.app+1, s.clock(), a.capacity)
-	}
+	s.setBlocked(ti, true)
 	return false
 }
 
@@ -235,6 +235,7 @@ func (s *sim) release(ti int32) {
 	a.queueAvg.Set(s.now, float64(a.waiting()))
 	s.toks[next].queued = false
 	a.heldByWaiting -= s.toks[next].held
+	s.setBlocked(next, false)
 	if s.grant(next) { // grant tells LeastBusy
 		s.ready.push(next)
 	}
@@ -325,73 +326,50 @@ func (t *loadTree) find(k, lo, hi, from int, x int32) int {
 	return t.find(2*k+1, mid, hi, from, x)
 }
 
-// checkDeadlocks finds application servers on which no unit can ever be
-// released: every busy unit is held by a token that waits in the unit
-// queue, or by a Parallel parent whose copies still out are all blocked
-// the same way. The cheap check in acquire sees the first kind at once;
-// this scan, run now and then, sees the second.
-func (s *sim) checkDeadlocks() {
-	var copies map[int32][]int32 // gate -> live copies
-	for i := range s.apps {
-		a := &s.apps[i]
-		if a.busy < a.capacity || a.waiting() == 0 {
-			continue
+// setBlocked marks token ti blocked or not. A token is blocked when it
+// can never move by itself: it waits in a unit queue, or it is a Parallel
+// parent whose copies still out are all blocked. Each server keeps the
+// units its blocked tokens hold, and each gate its blocked copies, so a
+// change costs a step per gate level above the token, and a deadlock
+// (every unit held by blocked tokens) is seen the moment it happens.
+func (s *sim) setBlocked(ti int32, b bool) {
+	t := &s.toks[ti]
+	if t.blocked == b {
+		return
+	}
+	t.blocked = b
+	a := &s.apps[t.app]
+	if b {
+		a.blockedHeld += t.held
+	} else {
+		a.blockedHeld -= t.held
+	}
+	if g := t.gate; g >= 0 && !s.gates[g].resolved {
+		if b {
+			s.gates[g].blockedCopies++
+		} else {
+			s.gates[g].blockedCopies--
 		}
-		if copies == nil {
-			copies = s.liveCopies()
-		}
-		held := int32(0)
-		blocked := true
-		for ti := range s.toks {
-			t := &s.toks[ti]
-			if t.free || t.app != int32(i) || t.held == 0 {
-				continue
-			}
-			if !s.blockedToken(int32(ti), copies, 0) {
-				blocked = false
-				break
-			}
-			held += t.held
-		}
-		if blocked && held >= a.capacity {
-			s.unstable("application server App%d deadlocked at %s: all %d units are held by requests waiting for one more, or by Parallel parents whose copies wait for one (resource locking)",
-				i+1, s.clock(), a.capacity)
+		s.gateChanged(g)
+	}
+	if b && a.blockedHeld >= a.capacity {
+		if a.heldByWaiting >= a.capacity {
+			s.unstable("application server App%d deadlocked at %s: all %d units are held by requests that each wait for one more (resource locking)",
+				t.app+1, s.clock(), a.capacity)
 			return
 		}
+		s.unstable("application server App%d deadlocked at %s: all %d units are held by requests waiting for one more, or by Parallel parents whose copies wait for one (resource locking)",
+			t.app+1, s.clock(), a.capacity)
 	}
 }
 
-// liveCopies maps each gate to the copies that still report to it.
-func (s *sim) liveCopies() map[int32][]int32 {
-	m := map[int32][]int32{}
-	for ti := range s.toks {
-		if t := &s.toks[ti]; !t.free && t.gate >= 0 && !s.gates[t.gate].resolved {
-			m[t.gate] = append(m[t.gate], int32(ti))
-		}
+// gateChanged re-marks the parent of gate g: blocked when it waits at the
+// gate and every copy still out is blocked.
+func (s *sim) gateChanged(g int32) {
+	gt := &s.gates[g]
+	if gt.resolved {
+		return
 	}
-	return m
-}
-
-// blockedToken reports whether token ti can never move: it waits in a
-// unit queue, or waits at a gate whose copies are all blocked.
-func (s *sim) blockedToken(ti int32, copies map[int32][]int32, depth int) bool {
-	t := &s.toks[ti]
-	if t.queued && !t.cancelled {
-		return true
-	}
-	if t.cont != contGate || depth > 64 {
-		return false
-	}
-	for g, cs := range copies {
-		if s.gates[g].parent != ti {
-			continue
-		}
-		for _, c := range cs {
-			if !s.blockedToken(c, copies, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+	p := gt.parent
+	s.setBlocked(p, gt.outstanding > 0 && gt.blockedCopies == gt.outstanding && s.toks[p].cont == contGate)
 }

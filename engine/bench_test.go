@@ -8,13 +8,16 @@ import (
 // BenchmarkMMc runs the reference model of ../shared/bench: M/M/20 at
 // utilization 0.8 (arrival rate 16, service mean 1), processing on the
 // application server, 10^6 requests per iteration. It reports finished
-// requests and events per second.
+// requests and events per second, and the CPU time per event (cpu-ns/event,
+// from getrusage: steadier than wall time on a shared machine), to hold
+// against the typed-heap loop of ../shared/bench/mmc-typed.
 func BenchmarkMMc(b *testing.B) {
 	m := oneService(expD(1.0/16), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
 	m.App.Capacity = 20
 	const n = 1_000_000
 	b.ReportAllocs()
 	var events int64
+	cpu := cpuSeconds()
 	for i := 0; b.Loop(); i++ {
 		r, err := Run(m, RunConfig{Seed: uint64(i + 1), Observations: n})
 		if err != nil {
@@ -22,9 +25,11 @@ func BenchmarkMMc(b *testing.B) {
 		}
 		events += r.Events
 	}
+	cpu = cpuSeconds() - cpu
 	sec := b.Elapsed().Seconds()
 	b.ReportMetric(float64(n)*float64(b.N)/sec, "requests/s")
 	b.ReportMetric(float64(events)/sec, "events/s")
+	b.ReportMetric(cpu*1e9/float64(events), "cpu-ns/event")
 }
 
 // BenchmarkMMcMemory runs the same model for 10^5, 10^6 and 10^7
@@ -41,6 +46,48 @@ func BenchmarkMMcMemory(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkLBSServers spreads the same traffic over the same 3,000 units
+// as 10 application servers of 300 or 1,000 servers of 3, under LBS: 500
+// requests a second, each processing Exp(0.5) on its unit, then calling an
+// unlimited external server Exp(0.5) holding one more unit (MaxAdmitted
+// (Capacity-1)/2 keeps that from deadlocking), so about 500 requests are
+// in the system either way and the event list is the same size. It
+// reports CPU time per request (cpu-ns/request): what grows with the
+// servers is LBS (a pick and its load updates, O(log servers)) and the
+// deadlock bookkeeping (O(1) per change).
+func BenchmarkLBSServers(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			const units, obs = 3000, 200_000
+			capacity := units / n
+			m := &Model{
+				Name: "lbs", Loads: []string{"L"},
+				App:     AppConfig{Servers: n, Capacity: capacity, Selection: LeastBusy, MaxAdmitted: (capacity - 1) / 2},
+				Servers: []Server{{Name: "Ext", Capacity: 1_000_000}},
+				Services: []Service{{Name: "Page", Steps: []Step{
+					{Name: "Work", Kind: Local, ProcTime: expD(0.5), OnSuccess: 1, OnFailure: Fail},
+					{Name: "Call", Kind: Call, Server: 0, ProcTime: expD(0.5), OnSuccess: Done, OnFailure: Fail},
+				}}},
+				Entities: []Entity{{Name: "Web", InterArrival: []Dist{expD(1.0 / 500)},
+					Stages: []Stage{{Service: 0, OnSuccess: End, OnFailure: Exit}}}},
+			}
+			b.ReportAllocs()
+			cpu := cpuSeconds()
+			for i := 0; b.Loop(); i++ {
+				r, err := Run(m, RunConfig{Seed: uint64(i + 1), WarmUp: 10, Observations: obs})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !r.Stable {
+					b.Fatalf("unstable: %s", r.Unstable)
+				}
+			}
+			cpu = cpuSeconds() - cpu
+			b.ReportMetric(cpu*1e9/float64(obs*b.N), "cpu-ns/request")
 		})
 	}
 }

@@ -4,14 +4,13 @@ package engine
 type eventKind uint8
 
 const (
-	evArrival    eventKind = iota // a request of entity ref arrives
-	evBackground                  // a background job arrives at server ref
-	evRetry                       // request ref starts its next attempt
-	evPatience                    // request ref's user gives up, if gen still matches
-	evResume                      // token ref's wait (RAT or local processing) ends
-	evJobDone                     // job ref finishes service at its server
-	evTimeLimit                   // server ref's earliest pending TimeLimit is due
-	evWarmUp                      // statistics start
+	evArrival   eventKind = iota // a request of entity ref arrives
+	evRetry                      // request ref starts its next attempt
+	evPatience                   // request ref's user gives up, if gen still matches
+	evResume                     // token ref's wait (RAT or local processing) ends
+	evJobDone                    // job ref finishes service at its server
+	evTimeLimit                  // server ref's earliest pending TimeLimit is due
+	evWarmUp                     // statistics start
 )
 
 // event is an entry of the future-event list. Events are ordered by time,

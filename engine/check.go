@@ -5,6 +5,22 @@ import (
 	"fmt"
 )
 
+// Limits on the sizes that a run's memory grows with. A model beyond them
+// would exhaust memory (each unit, server slot and Parallel copy costs
+// memory for the whole run), so Check refuses it, and the workbook reader
+// refuses it at its cell with the limit.
+const (
+	// MaxAppUnits bounds AppServers × AppCapacity, the AppRes units of a
+	// run.
+	MaxAppUnits = 1_000_000
+	// MaxServerCapacity bounds an external server's Capacity.
+	MaxServerCapacity = 1_000_000
+	// MaxCount bounds a Nested step's Count (each of its services is run
+	// that many times; in parallel, as that many copies at once). A Count
+	// expression that gives more fails the request at the step's cell.
+	MaxCount = 10_000
+)
+
 // Check reports what would make a Model impossible to run: an index out of
 // range, a capacity below 1, an entity without services or without one
 // inter-arrival distribution per load, a service that nests itself. The
@@ -17,6 +33,9 @@ func (m *Model) Check() error {
 	if m.App.Servers < 1 || m.App.Capacity < 1 {
 		bad("the application needs at least 1 server of at least 1 unit, got %d of %d", m.App.Servers, m.App.Capacity)
 	}
+	if units := int64(m.App.Servers) * int64(m.App.Capacity); units > MaxAppUnits {
+		bad("the application has %d servers of %d units, %d units in all, more than the limit of %d", m.App.Servers, m.App.Capacity, units, MaxAppUnits)
+	}
 	if m.App.MaxAdmitted < 0 {
 		bad("MaxAdmitted %d, expected 0 (no limit) or more", m.App.MaxAdmitted)
 	}
@@ -27,8 +46,8 @@ func (m *Model) Check() error {
 		bad("the model has no load level")
 	}
 	for i, s := range m.Servers {
-		if s.Capacity < 1 {
-			bad("server %s: capacity %d, expected at least 1", s.Name, s.Capacity)
+		if s.Capacity < 1 || s.Capacity > MaxServerCapacity {
+			bad("server %s: capacity %d, expected 1 to %d", s.Name, s.Capacity, MaxServerCapacity)
 		}
 		if (s.BackgroundInterArrival == nil) != (s.BackgroundServiceTime == nil) {
 			bad("server %s: background load needs both an inter-arrival and a service time", m.Servers[i].Name)
@@ -43,6 +62,9 @@ func (m *Model) Check() error {
 					bad("%s: server %d out of range (the model has %d)", where, st.Server, len(m.Servers))
 				}
 			case Nested:
+				if c, ok := st.Count.(Const); ok && (c < 0 || c > MaxCount) {
+					bad("%s: Count %g, expected 0 to %d", where, float64(c), MaxCount)
+				}
 				if len(st.Services) == 0 {
 					bad("%s: runs no service, expected at least one in Services", where)
 				}

@@ -32,6 +32,9 @@ func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
 		{"attribute", func(m *Model) { m.Entities[0].Attributes[0].Index = 3 }, "attribute 3 out of range"},
 		{"listed nest to nowhere", func(m *Model) { m.Services[0].Steps[0].Services = []int{1, 5} }, "service 5 out of range"},
 		{"max admitted", func(m *Model) { m.App.MaxAdmitted = -1 }, "MaxAdmitted -1"},
+		{"units beyond the limit", func(m *Model) { m.App.Servers, m.App.Capacity = 1_000_000_000, 20 }, "more than the limit of 1000000"},
+		{"server capacity beyond the limit", func(m *Model) { m.Servers[0].Capacity = 1_000_000_000 }, "server Ext: capacity 1000000000, expected 1 to 1000000"},
+		{"constant Count beyond the limit", func(m *Model) { m.Services[0].Steps[0].Count = Const(1e6) }, "Count 1e+06, expected 0 to 10000"},
 		{"listed self nesting", func(m *Model) {
 			m.Services = append(m.Services, Service{Name: "R", Steps: []Step{{Name: "Back", Kind: Nested, Services: []int{1, 0}, OnSuccess: Done, OnFailure: Fail}}})
 			m.Services[0].Steps[0].Services = []int{1, 2}

@@ -32,19 +32,29 @@ const maxStillArrivals = 1000
 // where it is (zero, or too small to add to it) is remembered, so that a
 // clock that stops advancing can be traced to its cell.
 func (s *sim) schedule(d float64, kind eventKind, ref int32, gen uint32, src delaySource, srcRef int32) {
-	t := s.now + d
-	if !(d >= 0) || t > math.MaxFloat64 {
-		what := fmt.Sprintf("drew %g", d)
-		if d >= 0 {
-			what = fmt.Sprintf("drew %g, which takes the clock from %g past the largest time (it overflows)", d, s.now)
-		}
-		s.clockFault(src, srcRef, fmt.Errorf("%w: %s %s; expected a finite time >= 0", ErrClock, s.delayName(src, srcRef), what))
+	if !s.delayOK(s.now, d, src, srcRef) {
 		return
 	}
+	t := s.now + d
 	if t == s.now {
 		s.stillSrc, s.stillRef = src, srcRef
 	}
 	s.cal.schedule(t, kind, ref, gen)
+}
+
+// delayOK guards a delay d drawn at time from: one that is negative, not
+// a number or infinite, or that takes the clock past the largest time,
+// stops the run with an error naming the delay's cell.
+func (s *sim) delayOK(from, d float64, src delaySource, srcRef int32) bool {
+	if t := from + d; !(d >= 0) || t > math.MaxFloat64 {
+		what := fmt.Sprintf("drew %g", d)
+		if d >= 0 {
+			what = fmt.Sprintf("drew %g, which takes the clock from %g past the largest time (it overflows)", d, from)
+		}
+		s.clockFault(src, srcRef, fmt.Errorf("%w: %s %s; expected a finite time >= 0", ErrClock, s.delayName(src, srcRef), what))
+		return false
+	}
+	return true
 }
 
 // stillArrival counts the arrivals of entity e (src srcArrival) or the
@@ -64,9 +74,11 @@ func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
 		return true
 	}
 	s.stillSrc, s.stillRef = src, e
-	what := "arrivals of " + s.m.Entities[e].Name
+	var what string
 	if src == srcBackground {
 		what = "background jobs of " + s.m.Servers[e].Name
+	} else {
+		what = "arrivals of " + s.m.Entities[e].Name
 	}
 	s.clockStopped(fmt.Sprintf("%d %s in a row at the same instant", maxStillArrivals, what))
 	return false

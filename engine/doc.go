@@ -74,6 +74,18 @@
 // long run allocates nothing per event; events carry generation counters so
 // that a recycled slot never acts on a stale event.
 //
+// External servers keep no queue and put no background work on the
+// calendar: they are FCFS and no job ever leaves their queue, so a job's
+// start is known when it arrives (the earliest time a unit is free of the
+// work already given, kept in a small heap per server). Background jobs are
+// drawn lazily up to the moment something asks the server, and only a
+// call's answer is an event. Deadlocks are seen the moment they happen:
+// each server counts the units held by blocked tokens (waiting in a unit
+// queue, or Parallel parents whose copies still out are all blocked),
+// updated a step per gate level on each change. A run can be extended
+// (Start, Runner.Extend) from where it stopped, with the figures of one
+// run of the final length.
+//
 // # Figures
 //
 // Statistics are running figures (Welford means, a log-linear histogram

@@ -537,6 +537,12 @@ func TestClockGuard(t *testing.T) {
 		{"zero background", func(m *Model) {
 			m.Servers = []Server{{Name: "DB", Capacity: 1, Cell: "SvcData.xlsx!ServerInfo!A2", BackgroundInterArrival: constD(0), BackgroundServiceTime: constD(1)}}
 		}, "SvcData.xlsx!ServerInfo!A2", "background jobs of DB"},
+		{"zero background on a server past the entities' count", func(m *Model) {
+			// The third server: its index is no entity's (found by the
+			// mutation campaign: the guard read Entities[2]).
+			m.Servers = []Server{{Name: "A", Capacity: 1}, {Name: "B", Capacity: 1},
+				{Name: "DB", Capacity: 1, Cell: "SvcData.xlsx!ServerInfo!A4", BackgroundInterArrival: constD(0), BackgroundServiceTime: constD(1)}}
+		}, "SvcData.xlsx!ServerInfo!A4", "background jobs of DB"},
 		{"zero-time service loop", func(m *Model) {
 			m.Servers = []Server{{Name: "DB", Capacity: 1}}
 			m.Services[0].Steps[0] = Step{Name: "Again", Kind: Call, ProcTime: constD(0), OnSuccess: 0, OnFailure: Fail, Cell: "ProcData.xlsx!Svc!A2"}

@@ -167,6 +167,7 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 	}
 	ent := &s.m.Entities[q.entity]
 	if completed {
+		s.tl.completed(s.now - q.arrival)
 		if s.measuring {
 			s.res.Completed++
 			s.outcomes.add(false, false)
@@ -254,6 +255,9 @@ func (s *sim) finish(q *request) {
 // wasteWork adds the work of token t since start to WastedWork when its
 // user has already given up.
 func (s *sim) wasteWork(t *token, start float64) {
+	if !s.anyPatience {
+		return // no user ever gives up
+	}
 	q := &s.reqs[t.req]
 	if !q.abandoned || !s.measuring {
 		return

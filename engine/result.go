@@ -60,6 +60,11 @@ type Result struct {
 	// outcome indicators in finishing order; NaN with fewer than 2 batches.
 	FailedCI95, AbandonedCI95 float64
 
+	// Timeline is the run over successive intervals of simulated time,
+	// warm-up included, at most TimelineIntervals of them; after Merge, the
+	// first replication's.
+	Timeline []TimelineInterval
+
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult
 	// AppServers has one entry per application server.
@@ -143,7 +148,10 @@ type ServerResult struct {
 	OrphanJobs int64
 	OrphanWork float64
 	// PeakBusy is the largest number of busy units seen (never above
-	// Capacity).
+	// Capacity): after the warm-up on an application server, over the
+	// whole run (warm-up included) on an external server, whose units
+	// are used for the first time only when every unit used before is
+	// busy.
 	PeakBusy int
 }
 
@@ -417,4 +425,24 @@ func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, mea
 	}
 	s.CIHalfWidth95 = stats.ReplicationCI(means, 0.95).HalfWidth
 	return s
+}
+
+// detach gives r its own histograms, so that the run it came from may go
+// on without changing it.
+func (r *Result) detach() {
+	r.ResponsePercentiles, r.ResponseHist = clonePercentiles(r.ResponsePercentiles, r.ResponseHist)
+	r.Entities = slices.Clone(r.Entities)
+	for i := range r.Entities {
+		e := &r.Entities[i]
+		e.ResponsePercentiles, e.ResponseHist = clonePercentiles(e.ResponsePercentiles, e.ResponseHist)
+	}
+}
+
+// clonePercentiles copies p and the histogram h read from it.
+func clonePercentiles(p *stats.Percentiles, h *stats.Histogram) (*stats.Percentiles, *stats.Histogram) {
+	if p == nil {
+		return nil, mergeHists([]*stats.Histogram{h})
+	}
+	c := p.Clone()
+	return c, c.Histogram()
 }

@@ -32,3 +32,6 @@ func (r *ring[T]) pop() T {
 	r.size--
 	return v
 }
+
+// at returns the k-th element from the front.
+func (r *ring[T]) at(k int) T { return r.buf[(r.head+k)%len(r.buf)] }

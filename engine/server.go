@@ -2,19 +2,38 @@ package engine
 
 import (
 	"math/rand/v2"
-
-	"github.com/websim/websim/engine/stats"
 )
 
 // extServer is an external server: Capacity jobs at once, first come first
 // served, fed by calls from requests and by its own background load.
+//
+// No job ever leaves an external server's queue (a call that times out
+// still gets its work done), so a job's start is known when it arrives:
+// the FCFS recursion start = max(arrival, the earliest time a unit is free
+// of the work already given to it). The server keeps those times, one per
+// unit, rather than a queue and a busy count, and its figures are the sums
+// of each job's intervals. Background jobs then need no event at all: they
+// are drawn lazily, up to the moment something asks the server (a call
+// arrives, an expression reads it, the run ends), and only calls put their
+// answer on the calendar.
 type extServer struct {
 	capacity int32
-	busy     int32
-	queue    ring[int32] // jobs waiting
+	// free is a min-heap of the times when each unit used so far is free
+	// of the work given to it; units never used (Capacity less its length)
+	// are free since the start. A unit is used for the first time only
+	// when every used one is busy, so its length is the peak of busy units.
+	free []float64
+	// starts holds the start times of jobs that found every unit busy, in
+	// arrival order, which FCFS makes start order; those at or before now
+	// have started and are dropped lazily.
+	starts   ring[float64]
 	rService *rand.Rand
 	rBgArr   *rand.Rand
 	rBgSvc   *rand.Rand
+	// nextBg is the arrival time of the next background job, not yet
+	// given to the server; hasBg says the server has background load.
+	nextBg float64
+	hasBg  bool
 
 	// limits holds the pending TimeLimits of calls, in deadline order
 	// (every call to a server has the same limit, so sending order is
@@ -22,17 +41,26 @@ type extServer struct {
 	limits   ring[deadline]
 	timerSet bool
 
-	busyAvg, queueAvg stats.TimeAverage
-	peakBusy          int32
-	jobs, timeouts    int64
-	arrived, waited   int64
-	orphanJobs        int64
-	orphanWork        float64
+	// busyArea and queueArea integrate busy units and queued jobs from
+	// the end of the warm-up over the work given so far, beyond the
+	// present included; result takes off what lies past the end.
+	busyArea, queueArea float64
+	// busyAll and queueAll are the same from time 0, for a run that ends
+	// before its warm-up does.
+	busyAll, queueAll float64
+	// bgJobs counts the background jobs given so far.
+	bgJobs int64
+	// jobs counts jobs given so far that finish after the warm-up
+	// (result takes off those not finished at the end).
+	jobs, timeouts  int64
+	arrived, waited int64
+	orphanJobs      int64
+	orphanWork      float64
 }
 
-// job is work at an external server: a call of token tok (or background
-// work when tok < 0). A call whose caller gave up at the TimeLimit is an
-// orphan: the server still does it, to the end.
+// job is a call of token tok at an external server, from its arrival to
+// its answer. A call whose caller gave up at the TimeLimit is an orphan:
+// the server still does it, to the end.
 type job struct {
 	tok    int32
 	gen    uint32
@@ -40,7 +68,7 @@ type job struct {
 	orphan bool
 	dist   Dist
 	start  float64
-	// cell locates dist (the call's step, or the server's row).
+	// cell locates dist (the call's step).
 	cell string
 }
 
@@ -57,71 +85,190 @@ func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist, cell string) i
 	return j
 }
 
-// arrive puts job j at its server: into service when a unit is free,
-// otherwise at the end of the queue.
+// arrive gives call j to its server, after the background jobs that came
+// before it, and schedules its answer.
 func (s *sim) arrive(j int32) {
-	sv := &s.servers[s.jobs[j].server]
-	if s.measuring {
-		sv.arrived++
-	}
-	if sv.busy < sv.capacity {
-		s.startJob(j)
-		return
-	}
-	if s.measuring {
-		sv.waited++
-	}
-	sv.queue.push(j)
-	sv.queueAvg.Set(s.now, float64(sv.queue.len()))
-	if sv.queue.len() > s.maxQueue {
-		s.unstable("server %s: queue passed %d jobs at %s; arrivals outpace its capacity",
-			s.m.Servers[s.jobs[j].server].Name, s.maxQueue, s.clock())
-	}
-}
-
-func (s *sim) startJob(j int32) {
 	jb := &s.jobs[j]
-	sv := &s.servers[jb.server]
-	sv.busy++
-	if sv.busy > sv.peakBusy {
-		sv.peakBusy = sv.busy
-	}
-	sv.busyAvg.Set(s.now, float64(sv.busy))
-	jb.start = s.now
+	i := jb.server
+	s.backgroundUpTo(i, s.now)
+	sv := &s.servers[i]
 	d := 0.0
 	if jb.dist != nil {
-		r := sv.rService
-		if jb.tok < 0 {
-			r = sv.rBgSvc
-		}
-		d = jb.dist.Sample(r)
+		d = jb.dist.Sample(sv.rService)
 	}
-	if jb.tok < 0 {
-		s.schedule(d, evJobDone, j, 0, srcBgService, jb.server)
+	start := sv.startAt(s.now)
+	if !s.delayOK(start, d, srcJob, j) {
 		return
 	}
-	s.schedule(d, evJobDone, j, 0, srcJob, j)
+	sv.place(s, i, s.now, d, s.measuring)
+	s.jobs[j].start = start
+	if start+d == s.now {
+		s.stillSrc, s.stillRef = srcJob, j
+	}
+	s.cal.schedule(start+d, evJobDone, j, 0)
 }
 
-// jobDone ends job j's service: the caller, if still waiting, gets its
-// answer; the next job in the queue starts.
+// startAt is when a job arriving at t starts.
+func (sv *extServer) startAt(t float64) float64 {
+	if len(sv.free) < int(sv.capacity) {
+		return t // a used unit free by t, or one never used
+	}
+	return max(t, sv.free[0])
+}
+
+// place gives a job arriving at t, with service time d, to the unit free
+// first, and folds it into the server's figures (measured says it arrived
+// after the warm-up). It returns the job's start.
+func (sv *extServer) place(s *sim, i int32, t, d float64, measured bool) float64 {
+	for sv.starts.len() > 0 && sv.starts.front() <= t {
+		sv.starts.pop()
+	}
+	if measured {
+		sv.arrived++
+	}
+	var start float64
+	switch used := int32(len(sv.free)); {
+	case used < sv.capacity && (used == 0 || sv.free[0] > t):
+		// Every used unit is busy: take one never used.
+		start = t
+		sv.free = append(sv.free, t+d)
+		siftUp(sv.free)
+	default:
+		start = max(t, sv.free[0])
+		sv.free[0] = start + d
+		siftDown(sv.free)
+		if start > t {
+			if measured {
+				sv.waited++
+			}
+			sv.starts.push(start)
+			if sv.starts.len() > s.maxQueue {
+				s.unstable("server %s: queue passed %d jobs at %s; arrivals outpace its capacity",
+					s.m.Servers[i].Name, s.maxQueue, formatTime(t, s.m.TimeUnit))
+			}
+		}
+	}
+	finish := start + d
+	sv.busyAll += d
+	sv.queueAll += start - t
+	if ms := s.measureFrom; finish >= ms {
+		sv.jobs++
+		sv.busyArea += finish - max(start, ms)
+		if start > ms {
+			sv.queueArea += start - max(t, ms)
+		}
+	}
+	return start
+}
+
+// siftUp restores the heap h after a value was appended.
+func siftUp(h []float64) {
+	i := len(h) - 1
+	x := h[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !(x < h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = x
+}
+
+// siftDown restores the heap h after its root grew.
+func siftDown(h []float64) {
+	n := len(h)
+	i := 0
+	x := h[0]
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h[r] < h[l] {
+			m = r
+		}
+		if !(h[m] < x) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	h[i] = x
+}
+
+// busyAt returns the units busy at t, given that every job so far arrived
+// by t: the used units not free by then.
+func (sv *extServer) busyAt(t float64) int32 {
+	free := int32(0)
+	sv.countFree(0, t, int32(len(sv.free)), &free)
+	return int32(len(sv.free)) - free
+}
+
+// countFree counts the units free by t in the subheap at k, up to enough
+// (busy units are never below free ones, so it visits the free units and
+// their children only).
+func (sv *extServer) countFree(k int, t float64, enough int32, free *int32) {
+	if k >= len(sv.free) || *free >= enough || sv.free[k] > t {
+		return
+	}
+	*free++
+	sv.countFree(2*k+1, t, enough, free)
+	sv.countFree(2*k+2, t, enough, free)
+}
+
+// queuedAt returns the jobs waiting at t (every job so far arrived by t).
+func (sv *extServer) queuedAt(t float64) int {
+	for sv.starts.len() > 0 && sv.starts.front() <= t {
+		sv.starts.pop()
+	}
+	return sv.starts.len()
+}
+
+// backgroundUpTo gives server i the background jobs that arrive by t.
+// It stops when the run fails or the server's queue passes MaxQueue.
+func (s *sim) backgroundUpTo(i int32, t float64) {
+	sv := &s.servers[i]
+	if !sv.hasBg || sv.nextBg > t {
+		return
+	}
+	def := &s.m.Servers[i]
+	now := s.now
+	for sv.hasBg && sv.nextBg <= t && s.err == nil && sv.starts.len() <= s.maxQueue {
+		// The guards of the clock see the job's own arrival time.
+		at := sv.nextBg
+		s.now = at
+		d := def.BackgroundInterArrival.Sample(sv.rBgArr)
+		if !s.delayOK(at, d, srcBackground, i) || !s.stillArrival(srcBackground, i, at+d) {
+			sv.hasBg = false
+			break
+		}
+		sv.nextBg = at + d
+		w := def.BackgroundServiceTime.Sample(sv.rBgSvc)
+		if !s.delayOK(sv.startAt(at), w, srcBgService, i) {
+			sv.hasBg = false
+			break
+		}
+		sv.place(s, i, at, w, at >= s.measureFrom)
+		sv.bgJobs++
+	}
+	s.now = max(now, s.now)
+}
+
+// backgroundAll brings every server's background load up to now.
+func (s *sim) backgroundAll() {
+	for i := range s.servers {
+		s.backgroundUpTo(int32(i), s.now)
+	}
+}
+
+// jobDone answers call j: the caller, if still waiting, goes on.
 func (s *sim) jobDone(j int32) {
 	jb := s.jobs[j]
 	sv := &s.servers[jb.server]
-	sv.busy--
-	sv.busyAvg.Set(s.now, float64(sv.busy))
-	if s.measuring {
-		sv.jobs++
-	}
 	s.freeJobs = append(s.freeJobs, j)
-	if sv.queue.len() > 0 {
-		next := sv.queue.pop()
-		sv.queueAvg.Set(s.now, float64(sv.queue.len()))
-		s.startJob(next)
-	}
-	if jb.tok < 0 {
-		return
-	}
 	if jb.orphan {
 		if s.measuring {
 			sv.orphanJobs++
@@ -215,15 +362,45 @@ func (s *sim) timeout(ti int32, gen uint32) {
 	s.drive(ti)
 }
 
-// background brings the next background job to server i.
-func (s *sim) background(i int32) {
-	sv := &s.servers[i]
-	def := &s.m.Servers[i]
-	d := def.BackgroundInterArrival.Sample(sv.rBgArr)
-	s.schedule(d, evBackground, i, 0, srcBackground, i)
-	if s.stop || !s.stillArrival(srcBackground, i, s.now+d) {
-		return
+// figures returns the server's time-average busy units and queue from
+// from (the warm-up's end; 0 when the run ended before it) to end, and the
+// jobs given to it that are not finished at end, once every job up to end
+// has been given to it.
+func (sv *extServer) figures(end, from float64) (busy, queue float64, unfinished int64) {
+	busyArea, queueArea := sv.busyArea, sv.queueArea
+	if end < from {
+		from, busyArea, queueArea = 0, sv.busyAll, sv.queueAll
 	}
-	j := s.newJob(-1, 0, i, def.BackgroundServiceTime, def.Cell)
-	s.arrive(j)
+	edge := max(end, from)
+	for _, f := range sv.free {
+		if f > end {
+			busyArea -= f - edge
+			unfinished++
+		}
+	}
+	sv.queuedAt(end)
+	for k := range sv.starts.len() {
+		queueArea -= sv.starts.at(k) - edge
+		unfinished++
+	}
+	span := end - from
+	if span <= 0 {
+		return float64(sv.busyAt(end)), float64(sv.starts.len()), unfinished
+	}
+	return busyArea / span, queueArea / span, unfinished
+}
+
+// callsOut counts, per server, the calls whose answer is still to come.
+func (s *sim) callsOut() []int64 {
+	out := make([]int64, len(s.servers))
+	free := make([]bool, len(s.jobs))
+	for _, j := range s.freeJobs {
+		free[j] = true
+	}
+	for j := range s.jobs {
+		if !free[j] {
+			out[s.jobs[j].server]++
+		}
+	}
+	return out
 }

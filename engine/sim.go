@@ -160,6 +160,12 @@ type sim struct {
 	batches      stats.BatchMeans
 	outcomes     outcomeBatches
 	measureStart float64
+	tl           timeline
+	// measureFrom is when statistics start (the warm-up's end), known
+	// from the start, for figures folded in ahead of the clock.
+	measureFrom float64
+	// anyPatience is true when some entity's users may give up.
+	anyPatience bool
 	// growth watches the number in the system for the stability test.
 	growth stats.Growth
 }
@@ -174,13 +180,66 @@ func Run(m *Model, cfg RunConfig) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.loop()
-	s.checkClockMoved()
-	if s.err != nil {
-		return nil, s.err
+	if err := s.run(); err != nil {
+		return nil, err
 	}
 	s.checkGrowth()
 	return s.result(), nil
+}
+
+// run simulates until the run is done, and brings the background load
+// up to the end.
+func (s *sim) run() error {
+	s.loop()
+	s.backgroundAll()
+	s.checkClockMoved()
+	return s.err
+}
+
+// A Runner is a run that can be extended: Extend goes on from where the
+// run stopped, in the same state, so a run extended to N observations
+// gives the same figures as one Run of N (the doubling of TargetPrecision
+// costs the final length, not the sum of every pass from time 0).
+type Runner struct {
+	s    *sim
+	done bool
+}
+
+// Start prepares a run of m as Run does, without simulating yet.
+func Start(m *Model, cfg RunConfig) (*Runner, error) {
+	s, err := newSim(m, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{s: s}, nil
+}
+
+// Extend simulates until observations requests have finished after the
+// warm-up in all (at least those of earlier calls), the run proves
+// unstable, or the context is cancelled, and returns the figures so far.
+// The Result shares nothing with the Runner. Once a run is unstable or
+// has failed, Extend returns the same figures (or error) again.
+func (r *Runner) Extend(observations int64) (*Result, error) {
+	s := r.s
+	if s.err != nil {
+		return nil, s.err
+	}
+	if !r.done || (s.res.Stable && observations > s.cfg.Observations) {
+		if observations > s.cfg.Observations {
+			s.cfg.Observations = observations
+		}
+		if s.res.Stable && s.finished < s.cfg.Observations {
+			s.stop = false
+		}
+		r.done = true
+		if err := s.run(); err != nil {
+			return nil, err
+		}
+		s.checkGrowth()
+	}
+	res := s.result()
+	res.detach()
+	return res, nil
 }
 
 func newSim(m *Model, cfg RunConfig) (*sim, error) {
@@ -212,6 +271,9 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	n := len(m.Entities)
 	s.stillArrivals = make([]int32, n+len(m.Servers))
 	s.ents = make([]entityStats, n)
+	for e := range m.Entities {
+		s.anyPatience = s.anyPatience || m.Entities[e].Patience != nil
+	}
 	s.rArrival = make([]*rand.Rand, n)
 	s.rAttr = make([]*rand.Rand, n)
 	s.rPatience = make([]*rand.Rand, n)
@@ -255,12 +317,16 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	}
 	for i := range m.Servers {
 		if d := m.Servers[i].BackgroundInterArrival; d != nil && m.Servers[i].BackgroundServiceTime != nil {
-			s.schedule(d.Sample(s.servers[i].rBgArr), evBackground, int32(i), 0, srcBackground, int32(i))
+			sv := &s.servers[i]
+			first := d.Sample(sv.rBgArr)
+			sv.nextBg, sv.hasBg = first, s.delayOK(0, first, srcBackground, int32(i))
 		}
 	}
+	s.measureFrom = max(cfg.WarmUp, 0)
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.tl.init(timelineWidth(m, cfg.Load))
 	if cfg.WarmUp > 0 {
 		// Priority 0 and scheduled first: statistics start before anything
 		// else that happens at the same instant.
@@ -278,6 +344,11 @@ func (s *sim) loop() {
 	if s.cfg.Context != nil {
 		done = s.cfg.Context.Done()
 	}
+	// A resumed run may have stopped with tokens still ready at that
+	// instant: they go first, as they would have in one longer run.
+	for s.ready.len() > 0 && !s.stop {
+		s.drive(s.ready.pop())
+	}
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()
 		if ev.t != s.now {
@@ -287,12 +358,13 @@ func (s *sim) loop() {
 			return
 		}
 		s.now = ev.t
+		if s.now >= s.tl.next {
+			s.tl.catchUp(s)
+		}
 		s.res.Events++
 		switch ev.kind() {
 		case evArrival:
 			s.arrival(ev.ref)
-		case evBackground:
-			s.background(ev.ref)
 		case evResume:
 			t := &s.toks[ev.ref]
 			if t.cont == contSuccessDraw {
@@ -319,7 +391,7 @@ func (s *sim) loop() {
 			s.drive(s.ready.pop())
 		}
 		if s.res.Events&0xffff == 0 {
-			s.checkDeadlocks()
+			s.backgroundAll() // background load alone may overload a server
 			if s.cfg.Progress != nil {
 				s.cfg.Progress(s.finished, s.cfg.Observations)
 			}
@@ -350,12 +422,7 @@ func (s *sim) startMeasuring() {
 		a.queueAvg.Reset(s.now)
 		a.peakBusy = a.busy
 	}
-	for i := range s.servers {
-		sv := &s.servers[i]
-		sv.busyAvg.Reset(s.now)
-		sv.queueAvg.Reset(s.now)
-		sv.peakBusy = sv.busy
-	}
+	s.backgroundAll()
 }
 
 // recordResponse folds one completed request of entity e into the figures.
@@ -452,7 +519,7 @@ func formatTime(t float64, unit string) string {
 // as a whole.
 func (s *sim) Util(i int) float64 {
 	if i < len(s.servers) {
-		return float64(s.servers[i].busy) / float64(s.servers[i].capacity)
+		return s.Busy(i) / float64(s.servers[i].capacity)
 	}
 	return s.Busy(i) / float64(len(s.apps)*int(s.apps[0].capacity))
 }
@@ -460,7 +527,8 @@ func (s *sim) Util(i int) float64 {
 // Queue returns the number of jobs (or requests) waiting at server i.
 func (s *sim) Queue(i int) float64 {
 	if i < len(s.servers) {
-		return float64(s.servers[i].queue.len())
+		s.backgroundUpTo(int32(i), s.now)
+		return float64(s.servers[i].queuedAt(s.now))
 	}
 	n := 0
 	for k := range s.apps {
@@ -472,7 +540,9 @@ func (s *sim) Queue(i int) float64 {
 // Busy returns the number of busy units of server i.
 func (s *sim) Busy(i int) float64 {
 	if i < len(s.servers) {
-		return float64(s.servers[i].busy)
+		s.backgroundUpTo(int32(i), s.now)
+		sv := &s.servers[i]
+		return float64(sv.busyAt(s.now))
 	}
 	n := int32(0)
 	for k := range s.apps {
@@ -523,15 +593,25 @@ func (s *sim) result() *Result {
 	r.AppUtilization = busy / units
 	r.AppQueue = queue
 	r.Servers = make([]ServerResult, len(s.servers))
+	callsOut := s.callsOut()
 	for i := range s.servers {
 		sv := &s.servers[i]
+		busy, queue, unfinished := sv.figures(s.now, s.measureFrom)
+		jobs := sv.jobs - unfinished
+		if !s.measuring {
+			jobs = 0
+		}
+		// Background jobs are events of the model, off the calendar: one
+		// for the arrival, one for the end of service by now (the calls
+		// among the unfinished jobs are those still out).
+		r.Events += 2*sv.bgJobs - (unfinished - callsOut[i])
 		r.Servers[i] = ServerResult{
 			Name: s.m.Servers[i].Name, Capacity: int(sv.capacity),
-			Utilization: sv.busyAvg.Mean(s.now) / float64(sv.capacity),
-			MeanQueue:   sv.queueAvg.Mean(s.now),
-			Jobs:        sv.jobs, Timeouts: sv.timeouts,
+			Utilization: busy / float64(sv.capacity),
+			MeanQueue:   queue,
+			Jobs:        jobs, Timeouts: sv.timeouts,
 			OrphanJobs: sv.orphanJobs, OrphanWork: sv.orphanWork,
-			PeakBusy: int(sv.peakBusy), Arrived: sv.arrived, Waited: sv.waited,
+			PeakBusy: len(sv.free), Arrived: sv.arrived, Waited: sv.waited,
 		}
 	}
 	r.Check.ArrivedAll = s.arrivedAll
@@ -539,6 +619,7 @@ func (s *sim) result() *Result {
 	r.Check.Open = s.open
 	r.Check.UnitsHeld = s.unitsHeld()
 	r.Entities = s.entityResults()
+	r.Timeline = s.tl.intervals(s)
 	return &r
 }
 

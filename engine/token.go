@@ -39,6 +39,9 @@ type token struct {
 	// parents, copies), for InFlightFirst; a main token's entry is not.
 	// free is true while the slot is on the free list.
 	inFlight, free bool
+	// blocked is true while the token can never move by itself (see
+	// setBlocked).
+	blocked bool
 	// workTime is the drawn duration of a copy's local processing, waiting
 	// for its unit.
 	workTime float64
@@ -76,7 +79,9 @@ const (
 type gate struct {
 	parent      int32
 	outstanding int32
-	resolved    bool
+	// blockedCopies counts the copies still out that are blocked.
+	blockedCopies int32
+	resolved      bool
 }
 
 func (s *sim) newToken(req, app, gateID int32) int32 {
@@ -269,8 +274,8 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 			s.fail(t, st.Cell, err)
 			return 0, false, false
 		}
-		if v < 0 || v != float64(int64(v)) || v > 1e6 {
-			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to 1000000", v))
+		if v < 0 || v != float64(int64(v)) || v > MaxCount {
+			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to %d (the limit)", v, MaxCount))
 			return 0, false, false
 		}
 		count = int32(v)
@@ -406,8 +411,8 @@ func (s *sim) send(ti int32) {
 	t = &s.toks[ti]
 	t.job = j
 	if s.tr != nil {
-		sv := &s.servers[st.Server]
-		s.trace(ti, "calls %s (%d of %d busy, %d queued)", s.m.Servers[st.Server].Name, sv.busy, sv.capacity, sv.queue.len())
+		busy, queued := s.Busy(st.Server), s.Queue(st.Server)
+		s.trace(ti, "calls %s (%d of %d busy, %d queued)", s.m.Servers[st.Server].Name, int(busy), s.servers[st.Server].capacity, int(queued))
 	}
 	if limit := s.m.Servers[st.Server].TimeLimit; limit > 0 {
 		s.watch(int32(st.Server), s.now+limit, ti, t.gen)
@@ -474,12 +479,16 @@ func (s *sim) copyDone(ci int32, ok bool) {
 			s.res.LateCopies++
 		}
 	case !ok || gt.outstanding == 0:
-		gt.resolved = true
 		p := gt.parent
+		s.setBlocked(p, false)
+		gt = &s.gates[g]
+		gt.resolved = true
 		s.release(p)
 		pt := &s.toks[p]
 		pt.ok, pt.cont = ok, afterNested(ok)
 		s.ready.push(p)
+	default:
+		s.gateChanged(g) // the copies still out may all be blocked
 	}
 	if gt.outstanding == 0 {
 		s.freeGates = append(s.freeGates, g)

@@ -237,20 +237,20 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 	bars := xlsx.Chart{
 		Kind: xlsx.ColumnChart,
 		Series: []xlsx.Series{{
-			Name: xlsx.AbsRange(FitDataSheet, 3, 1, 1), Categories: labels, Values: ref(3, 2, lastBin), Colour: barColour,
+			Name: xlsx.AbsRange(FitDataSheet, 3, 1, 1), Categories: labels, Values: ref(3, 2, lastBin), Color: barColour,
 		}},
-		GapWidth:       5,
-		Title:          "Measured " + unit + ": histogram and the best fits' densities",
-		XTitle:         unit + " (middle of the bins labelled)",
-		YTitle:         "density (share of values per unit of " + unit + ")",
-		XLabelRotation: -45,
-		Width:          760, Height: 480, Legend: "bottom",
+		GapWidth: 5,
+		Title:    "Measured " + unit + ": histogram and the best fits' densities",
+		XTitle:   unit + " (middle of the bins labelled)",
+		YTitle:   "density (share of values per unit of " + unit + ")",
+		XRotate:  -45,
+		Width:    760, Height: 480, Legend: "bottom",
 		AltText: "Histogram of the measured values with the densities of the best fits over it",
 	}
 	for i := range best {
 		bars.Lines = append(bars.Lines, xlsx.Series{
 			Name: xlsx.AbsRange(FitDataSheet, 4+i, 1, 1), Categories: labels, Values: ref(4+i, 2, lastBin),
-			Colour: fitColours[i], Width: 2.5 - 0.5*float64(i), Dash: dashes[i], Marker: xlsx.MarkerNone,
+			Color: fitColours[i], Width: 2.5 - 0.5*float64(i), Dash: dashes[i], Marker: "none",
 		})
 	}
 	b.AddChart(FitSheet, "H1", bars)
@@ -267,12 +267,12 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 	row(b, FitDataSheet, 3, cellsAt(11, hi, hi)...)
 	lastQQ := 1 + len(qq)
 	b.AddChart(FitSheet, "H29", xlsx.Chart{
-		Kind: xlsx.ScatterChart,
+		Kind: xlsx.ScatterChart, Markers: true, MarkerSize: 5,
 		Series: []xlsx.Series{
 			{Name: xlsx.AbsRange(FitDataSheet, 9, 1, 1), Categories: ref(8, 2, lastQQ), Values: ref(9, 2, lastQQ),
-				Colour: fitColours[1], NoLine: true, Marker: xlsx.MarkerCircle},
+				Color: fitColours[1], NoLine: true, Marker: "circle"},
 			{Name: xlsx.AbsRange(FitDataSheet, 10, 1, 1), Categories: ref(10, 2, 3), Values: ref(11, 2, 3),
-				Colour: fitColours[0], Width: 1.5, Marker: xlsx.MarkerNone},
+				Color: fitColours[0], Width: 1.5, Marker: "none"},
 		},
 		Title:  "Q-Q plot: measured " + unit + " against " + r.Fits[0].Cell,
 		XTitle: "quantile of " + r.Fits[0].Cell, YTitle: "measured quantile",

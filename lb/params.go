@@ -3,6 +3,7 @@ package lb
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -96,8 +97,16 @@ type keyProblem struct{ key, what string }
 // (an extra digit), reported as such rather than crashing the run.
 const (
 	MaxServers  = 100_000
-	MaxCapacity = 10_000_000
+	MaxCapacity = 10_000_000 // per type, and over all types
 	MaxRequests = 1_000_000_000
+	// MaxTypes bounds types_of_requests, and MaxCells servers × types
+	// (each server keeps units, a queue and counts per type).
+	MaxTypes = 1_000
+	MaxCells = 1_000_000
+	// maxTime bounds the simulated time a run may reach (requests times
+	// the mean time between them, or a service time), far below the
+	// largest float64, so that every sum of times stays finite.
+	maxTime = 1e290
 )
 
 // typeKey is the key of a request type's parameter, as Validate names it.
@@ -115,6 +124,8 @@ func (p Params) problems() []keyProblem {
 	}
 	if !(p.RequestsPerSec > 0) || math.IsInf(p.RequestsPerSec, 0) {
 		add(KeyRate, "must be a rate above 0 requests per second, got %v", p.RequestsPerSec)
+	} else if span := float64(max(p.Requests, 1)) / p.RequestsPerSec; !(span <= maxTime) {
+		add(KeyRate, "%v requests per second is too small: %d requests would take the clock past %g seconds; expected at least %.3g", p.RequestsPerSec, max(p.Requests, 1), maxTime, float64(max(p.Requests, 1))/maxTime)
 	}
 	if p.Requests < 1 {
 		add(KeyRequests, "must be at least 1 request, got %d", p.Requests)
@@ -131,6 +142,14 @@ func (p Params) problems() []keyProblem {
 	if len(p.Types) == 0 {
 		add(KeyTypes, "no request type; expected at least one, with %s", strings.Join(typeKeys, ", "))
 	}
+	if len(p.Types) > MaxTypes {
+		add(KeyTypes, "%d request types, more than the limit of %d; expected a few types, each a class of requests", len(p.Types), MaxTypes)
+		return out // each of so many would only repeat the point
+	}
+	if p.Servers >= 1 && p.Servers <= MaxServers && p.Servers*len(p.Types) > MaxCells {
+		add(KeyServers, "%d servers × %d request types is %d, more than the limit of %d; expected fewer servers or types", p.Servers, len(p.Types), p.Servers*len(p.Types), MaxCells)
+	}
+	totalCapacity := 0
 	sum, seen := 0.0, map[string]bool{}
 	for _, t := range p.Types {
 		if t.Name == "" {
@@ -144,17 +163,26 @@ func (p Params) problems() []keyProblem {
 			add(typeKey(t.Name, KeyCapacity), "must be at least 1 unit, got %d", t.OutputCapacity)
 		} else if t.OutputCapacity > MaxCapacity {
 			add(typeKey(t.Name, KeyCapacity), "must be at most %d units, got %d", MaxCapacity, t.OutputCapacity)
+		} else {
+			totalCapacity += t.OutputCapacity
 		}
 		if !(t.Proportion >= 0 && t.Proportion <= 1) {
 			add(typeKey(t.Name, KeyProportion), "must be between 0 and 1, got %v", t.Proportion)
 		}
 		if !(t.AvgServiceTimeSecs > 0) || math.IsInf(t.AvgServiceTimeSecs, 0) {
 			add(typeKey(t.Name, KeyAvgService), "must be a time above 0 seconds, got %v", t.AvgServiceTimeSecs)
+		} else if t.AvgServiceTimeSecs*float64(max(p.Requests, 1)) > maxTime {
+			add(typeKey(t.Name, KeyAvgService), "%v seconds is too long: %d such services would take the clock past %g seconds", t.AvgServiceTimeSecs, max(p.Requests, 1), maxTime)
 		}
 		if !(t.DeviationServiceTimeSecs >= 0) || math.IsInf(t.DeviationServiceTimeSecs, 0) {
 			add(typeKey(t.Name, KeyDevService), "must be 0 seconds or more, got %v", t.DeviationServiceTimeSecs)
+		} else if t.DeviationServiceTimeSecs*float64(max(p.Requests, 1)) > maxTime {
+			add(typeKey(t.Name, KeyDevService), "%v seconds is too wide: draws would take the clock past %g seconds", t.DeviationServiceTimeSecs, maxTime)
 		}
 		sum += t.Proportion
+	}
+	if totalCapacity > MaxCapacity {
+		add(KeyTypes, "the output capacities add up to %d units, more than the limit of %d", totalCapacity, MaxCapacity)
 	}
 	if len(p.Types) > 0 && math.Abs(sum-1) > proportionSlop {
 		add(sumKey, "the proportions add up to %v; they must add up to 1", strconv.FormatFloat(sum, 'g', 12, 64))
@@ -204,8 +232,14 @@ func (t *RequestType) set(key, text string) string {
 	return fmt.Sprintf("unknown key %q", key)
 }
 
+// decimalComma is a number written with a decimal comma ("1,15").
+var decimalComma = regexp.MustCompile(`^[+-]?[0-9]+,[0-9]+$`)
+
 func parseNumber(text string, dst *float64) string {
 	v, err := strconv.ParseFloat(text, 64)
+	if err != nil && decimalComma.MatchString(text) {
+		return fmt.Sprintf("%q is not a number: write it with a point for decimals (%s)", text, strings.Replace(text, ",", ".", 1))
+	}
 	if err != nil || math.IsNaN(v) {
 		return fmt.Sprintf("%q is not a number", text)
 	}

@@ -24,6 +24,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "simulated time %s s, observed arrival rate %s requests/s\n\n",
 		fm.total(r.SimulatedTime, r.SimulatedTimeHalfWidth),
 		fm.rate(r.All.Mean.ArrivalRate, r.All.HalfWidth.ArrivalRate))
+	for _, o := range r.Overloads() {
+		fmt.Fprintf(&b, "%s\n", o)
+	}
+	if len(r.Overloads()) > 0 {
+		b.WriteString("\n")
+	}
 
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "type\tcapacity per server\trequests\tshare\tfailed\twaited\twaited %\ttotal wait s\twait/service\tmean wait s\tp95 wait s\t")

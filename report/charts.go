@@ -2,66 +2,160 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
 
-// metric is one chart: a figure of each run plotted against load.
+// metric is one measure charted against load.
 type metric struct {
-	title, axis string
-	percent     bool
-	value       func(r *engine.Result) any
+	// name names the measure in a chart's title, axis its y axis.
+	name, axis string
+	percent    bool
+	// always: the chart is drawn even when every value is 0.
+	always bool
+	value  func(r *engine.Result) any
 }
 
 func chartMetrics(unit string) []metric {
 	u := unitSuffix(unit)
 	return []metric{
-		{"Mean response time", "Mean response" + u, false, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }},
-		{"95th percentile of response time", "P95 response" + u, false, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }},
-		{"Standard deviation of response time", "Standard deviation" + u, false, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }},
-		{"Application-server utilization", "App utilization", true, func(r *engine.Result) any { return r.AppUtilization }},
-		{"Share of failures", "Failed requests", true, func(r *engine.Result) any { return share(r.Failed, finished(r)) }},
+		{"mean response time", "Mean" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }},
+		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }},
+		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }},
+		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }},
+		{"share of failed requests", "Failed", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }},
 	}
 }
 
-// chartRows and chartCols size each chart in cells, to place them in a grid.
+// chartGroup is one group of scenarios drawn in the same charts.
+type chartGroup struct {
+	name      string
+	scenarios []string
+	// part and parts number the charts of a group split to keep to
+	// xlsx.MaxSeries lines (1 of 1 when not split).
+	part, parts int
+}
+
+// allScenarios names the one group of a study without chart groups, and
+// otherScenarios the group of those left without a Chart cell.
 const (
-	chartWidth  = 640
-	chartHeight = 320
-	chartRows   = 18
+	allScenarios   = "All scenarios"
+	otherScenarios = "Other scenarios"
 )
 
-// writeCharts writes one data block per metric (a title row, a header row
-// "Load, scenario...", a row per load) down column A, and a line chart of
-// each block to the right of them. A run that is unstable, or that has no
-// value, leaves its cell blank: a gap in its line.
+// groups lists the study's chart groups in the order they first
+// appear, each split into parts of at most xlsx.MaxSeries scenarios.
+func groups(s *study.Study) []chartGroup {
+	var order []string
+	members := map[string][]string{}
+	for _, sc := range s.Scenarios {
+		groups := s.Charts[sc]
+		if len(groups) == 0 {
+			groups = []string{otherScenarios}
+			if len(s.Charts) == 0 {
+				groups = []string{allScenarios}
+			}
+		}
+		for _, g := range groups {
+			if _, ok := members[g]; !ok {
+				order = append(order, g)
+			}
+			members[g] = append(members[g], sc)
+		}
+	}
+	var out []chartGroup
+	for _, g := range order {
+		m := members[g]
+		parts := (len(m) + xlsx.MaxSeries - 1) / xlsx.MaxSeries
+		// Split evenly: 10 scenarios make 5 + 5, not 8 + 2.
+		per := (len(m) + parts - 1) / parts
+		for p := range parts {
+			out = append(out, chartGroup{name: g, scenarios: m[p*per : min((p+1)*per, len(m))], part: p + 1, parts: parts})
+		}
+	}
+	return out
+}
+
+// title is the group's part of a chart title: "Figure 7, 10 servers",
+// "All scenarios (1 of 2)".
+func (g chartGroup) title() string {
+	if g.parts > 1 {
+		return fmt.Sprintf("%s (%d of %d)", g.name, g.part, g.parts)
+	}
+	return g.name
+}
+
+// Chart sizes and the grid they stand in, from A1: per chart group a
+// heading row, then its charts two across; the data blocks stand to the
+// right of the grid.
+const (
+	chartWidth     = 560
+	chartHeight    = 300
+	chartRows      = 16 // rows of 20 px a chart takes, a gap included
+	chartCols      = 9  // columns of chartColWidth a chart takes, a gap included
+	chartsAcross   = 2
+	chartsPerPage  = 2 // chart rows on a printed page (landscape, one page wide)
+	chartColWidth  = 11
+	dataColWidth   = 12
+	loadColWidth   = 16
+	maxNoteEntries = 4
+)
+
+// block is where one measure's data stand on the Charts sheet.
+type block struct {
+	m           metric
+	hdr         int // 1-based row of the header
+	first, last int // 1-based rows of the loads
+	// values are, per scenario, the values drawn.
+	values map[string][]float64
+}
+
+// writeCharts writes, from A1, per chart group a heading and a line chart
+// per measure, and to the right one data block per measure (a title row,
+// a header row "Load, scenario...", a row per load labelled with its
+// arrival rate) that the charts draw. A run that is unstable, or that has
+// no value, leaves its cell blank: a gap in its line, named in the chart's
+// note. A measure whose values in a group are all 0 or blank (no failures)
+// gets no chart there.
 func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	runs := map[[2]string]*study.Run{}
 	for i := range s.Runs {
 		runs[[2]string{s.Runs[i].Scenario, s.Runs[i].Load}] = &s.Runs[i]
 	}
-	chartCol := xlsx.ColumnName(len(s.Scenarios) + 2)
+	dataCol := chartsAcross*chartCols + 2 // 1-based column of the blocks' Load
+	scCol := map[string]int{}
+	for j, sc := range s.Scenarios {
+		scCol[sc] = dataCol + j // 0-based column of the scenario in every block
+	}
+	var blocks []block
 	row := 1
-	for k, m := range chartMetrics(s.TimeUnit) {
-		b.SetCell(sheet, cellName(1, row), m.title+" (chart data)")
-		b.SetStyle(sheet, cellName(1, row), cellName(1, row), xlsx.Title)
-		hdr := row + 1
-		b.SetCell(sheet, cellName(1, hdr), "Load")
+	for _, m := range chartMetrics(s.TimeUnit) {
+		bl := block{m: m, hdr: row + 1, first: row + 2, last: row + 1 + len(s.Loads), values: map[string][]float64{}}
+		title := upperFirst(m.name)
+		b.SetCell(sheet, cellName(dataCol, row), title+" (chart data)")
+		b.SetStyle(sheet, cellName(dataCol, row), cellName(dataCol, row), xlsx.Title)
+		b.SetCell(sheet, cellName(dataCol, bl.hdr), "Load (arrival rate)")
 		for j, sc := range s.Scenarios {
-			b.SetCell(sheet, cellName(j+2, hdr), sc)
+			b.SetCell(sheet, cellName(dataCol+j+1, bl.hdr), sc)
 		}
-		b.SetStyle(sheet, cellName(1, hdr), cellName(len(s.Scenarios)+1, hdr), xlsx.Header)
-		first, last := hdr+1, hdr+len(s.Loads)
+		b.SetStyle(sheet, cellName(dataCol, bl.hdr), cellName(dataCol+len(s.Scenarios), bl.hdr), xlsx.Header)
 		for i, load := range s.Loads {
-			b.SetCell(sheet, cellName(1, first+i), load)
+			b.SetCell(sheet, cellName(dataCol, bl.first+i), loadLabel(load, rateAt(s, i), s.TimeUnit))
 			for j, sc := range s.Scenarios {
 				run := runs[[2]string{sc, load}]
 				if run == nil || !run.Result.Stable {
 					continue
 				}
-				b.SetCell(sheet, cellName(j+2, first+i), m.value(&run.Result))
+				v := m.value(&run.Result)
+				b.SetCell(sheet, cellName(dataCol+j+1, bl.first+i), v)
+				if x, ok := v.(float64); ok && !math.IsNaN(x) && !math.IsInf(x, 0) {
+					bl.values[sc] = append(bl.values[sc], x)
+				}
 			}
 		}
 		numFmt := xlsx.Time
@@ -69,41 +163,203 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			numFmt = xlsx.Share
 		}
 		if len(s.Loads) > 0 && len(s.Scenarios) > 0 {
-			b.SetStyle(sheet, cellName(2, first), cellName(len(s.Scenarios)+1, last), numFmt)
+			b.SetStyle(sheet, cellName(dataCol+1, bl.first), cellName(dataCol+len(s.Scenarios), bl.last), numFmt)
 		}
-		if err := b.Err(); err != nil {
-			return err
+		blocks = append(blocks, bl)
+		row = bl.last + 2
+	}
+	if err := b.Err(); err != nil {
+		return err
+	}
+	top := 1 // the row of the next group's heading
+	for _, g := range groups(s) {
+		if len(s.Loads) == 0 {
+			break
 		}
-		var series []xlsx.Series
-		for j := range s.Scenarios {
-			series = append(series, xlsx.Series{
-				Name:       xlsx.AbsRange(sheet, j+1, hdr, hdr),
-				Categories: xlsx.AbsRange(sheet, 0, first, last),
-				Values:     xlsx.AbsRange(sheet, j+1, first, last),
-			})
-		}
-		if len(series) > 0 && len(s.Loads) > 0 {
-			yFmt := "#,##0.0"
-			if m.percent {
-				yFmt = "0%"
+		b.PageBreakBefore(sheet, top)
+		b.SetCell(sheet, cellName(1, top), g.title()+": "+strings.Join(g.scenarios, ", "))
+		b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
+		slot := 0
+		for _, bl := range blocks {
+			var series []xlsx.Series
+			var drawn []float64
+			for _, sc := range g.scenarios {
+				col := scCol[sc]
+				series = append(series, xlsx.Series{
+					Name:       xlsx.AbsRange(sheet, col, bl.hdr, bl.hdr),
+					Categories: xlsx.AbsRange(sheet, dataCol-1, bl.first, bl.last),
+					Values:     xlsx.AbsRange(sheet, col, bl.first, bl.last),
+				})
+				drawn = append(drawn, bl.values[sc]...)
 			}
-			anchor := fmt.Sprintf("%s%d", chartCol, 1+k*chartRows)
+			if !bl.m.always && allZero(drawn) {
+				continue
+			}
+			chartTitle := upperFirst(bl.m.name)
+			if g.name != allScenarios || g.parts > 1 {
+				chartTitle = g.title() + ": " + bl.m.name
+			}
+			chartRow := slot / chartsAcross
+			if slot%chartsAcross == 0 && chartRow > 0 && chartRow%chartsPerPage == 0 {
+				b.PageBreakBefore(sheet, top+1+chartRow*chartRows)
+			}
+			anchor := cellName(1+(slot%chartsAcross)*chartCols, top+1+chartRow*chartRows)
+			rotate := 0
+			if len(s.Loads) > 6 {
+				rotate = -45
+			}
 			if err := b.AddChart(sheet, anchor, xlsx.Chart{
 				Kind: xlsx.LineChart, Series: series, Markers: true,
-				Title: m.title, XTitle: "Load", YTitle: m.axis, YFormat: yFmt,
-				Width: chartWidth, Height: chartHeight, Legend: "right",
-				AltText: m.title + " against load, one line per scenario",
+				Title: chartTitle, Note: chartNote(s, runs, g),
+				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: bl.m.axis, YFormat: axisFormat(drawn, bl.m.percent),
+				XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
+				AltText: chartTitle + " against load, one line per scenario",
 			}); err != nil {
-				return fmt.Errorf("chart %q: %w", m.title, err)
+				return fmt.Errorf("chart %q: %w", chartTitle, err)
 			}
+			slot++
 		}
-		row = last + 2
+		top += 1 + (slot+chartsAcross-1)/chartsAcross*chartRows
 	}
-	b.ColWidths(sheet, 0, 16)
+	for j := range chartsAcross * chartCols {
+		b.ColWidths(sheet, j, chartColWidth)
+	}
+	b.ColWidths(sheet, dataCol-1, loadColWidth)
 	for j := range s.Scenarios {
-		b.ColWidths(sheet, j+1, 13)
+		b.ColWidths(sheet, dataCol+j, dataColWidth)
+	}
+	if top > 1 {
+		b.PrintCharts(sheet, "A1", cellName(chartsAcross*chartCols+1, top))
 	}
 	return b.Err()
+}
+
+// upperFirst capitalizes the first letter of a measure's name.
+func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+
+// chartNote says which points of a group's charts are gaps because their
+// run was not stable, and why the group was split; "" when neither.
+func chartNote(s *study.Study, runs map[[2]string]*study.Run, g chartGroup) string {
+	var gaps []string
+	for _, sc := range g.scenarios {
+		var loads []string
+		for _, load := range s.Loads {
+			if r := runs[[2]string{sc, load}]; r != nil && !r.Result.Stable {
+				loads = append(loads, load)
+			}
+		}
+		if len(loads) > 0 {
+			gaps = append(gaps, sc+" at "+strings.Join(loads, ", "))
+		}
+	}
+	var notes []string
+	if len(gaps) > 0 {
+		if len(gaps) > maxNoteEntries {
+			gaps = append(gaps[:maxNoteEntries], "…")
+		}
+		notes = append(notes, "Gaps: not stable, no steady state ("+strings.Join(gaps, "; ")+")")
+	}
+	if g.parts > 1 {
+		notes = append(notes, fmt.Sprintf("the group is split, %d lines a chart at most", xlsx.MaxSeries))
+	}
+	return strings.Join(notes, "; ")
+}
+
+// allZero is true when no value is other than 0 (or there are none).
+func allZero(xs []float64) bool {
+	for _, x := range xs {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// axisFormat is a number format for an axis over values: as many decimals
+// as the step between axis labels (Excel takes about a fifth of the axis,
+// which is wider than the values: taken here as 2/5 of their span)
+// needs to tell the labels apart, no more: "#,##0" for response times of
+// hundreds of ms, "0.0%" for failure shares between 2% and 3%.
+func axisFormat(values []float64, percent bool) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range values {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	scale := 1.0
+	if percent {
+		scale = 100
+	}
+	step := (hi - lo) * scale / 2.5
+	if !(step > 0) { // one value: enough decimals for it
+		step = math.Abs(hi) * scale / 2
+	}
+	decimals := 0
+	if step > 0 && !math.IsInf(step, 0) {
+		decimals = min(max(0, int(math.Ceil(-math.Log10(step)))), 4)
+	}
+	frac := ""
+	if decimals > 0 {
+		frac = "." + strings.Repeat("0", decimals)
+	}
+	if percent {
+		return "0" + frac + "%"
+	}
+	return "#,##0" + frac
+}
+
+// rateAt is the arrival rate of the i-th load, NaN when not known.
+func rateAt(s *study.Study, i int) float64 {
+	if i < len(s.ArrivalRates) {
+		return s.ArrivalRates[i]
+	}
+	return math.NaN()
+}
+
+// perSecond is true for a time unit whose rates read better per second:
+// 0.05 requests per ms is 50/s.
+func perSecond(unit string) bool { return unit == "ms" }
+
+// rateUnit is the unit of an arrival rate: " per s", " per min".
+func rateUnit(unit string) string {
+	switch {
+	case perSecond(unit):
+		return ", per s"
+	case unit == "":
+		return ", per time unit"
+	}
+	return ", per " + unit
+}
+
+// loadLabel is a load's label with its arrival rate: "L5 (50/s)".
+func loadLabel(load string, rate float64, unit string) string {
+	if math.IsNaN(rate) || math.IsInf(rate, 0) {
+		return load
+	}
+	per := "/" + unit
+	if perSecond(unit) {
+		rate, per = rate*1000, "/s"
+	} else if unit == "" {
+		per = "/time unit"
+	}
+	return load + " (" + formatRate(rate) + per + ")"
+}
+
+// formatRate prints a rate with three significant digits and no exponent:
+// 50, 12.5, 0.833, 1250.
+func formatRate(r float64) string {
+	if r >= 100 {
+		return strconv.FormatFloat(math.Round(r), 'f', -1, 64)
+	}
+	return strconv.FormatFloat(roundSig(r, 3), 'f', -1, 64)
+}
+
+// roundSig rounds x to n significant digits.
+func roundSig(x float64, n int) float64 {
+	if x == 0 {
+		return 0
+	}
+	p := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
 }
 
 // cellName is the A1 name of the 1-based column col in row.

@@ -54,6 +54,7 @@ type JSONRun struct {
 	ResponseTime   JSONSummary           `json:"responseTime"`
 	AppUtilization Number                `json:"appUtilization"`
 	Servers        map[string]JSONServer `json:"servers"`
+	Entities       map[string]JSONEntity `json:"entities"`
 	Stable         bool                  `json:"stable"`
 	Events         int64                 `json:"events"`
 	WallSeconds    Number                `json:"wallSeconds"`
@@ -75,10 +76,30 @@ type JSONRun struct {
 	SimTime             Number                `json:"simTime"`
 	PrecisionCapHit     bool                  `json:"precisionCapHit"`
 	// Targets are the Targets sheet's rows judged at this run.
-	Targets []JSONTarget `json:"targets"`
+	Targets  []JSONTarget   `json:"targets"`
+	Timeline []JSONInterval `json:"timeline"`
 	// Measured are the Measured sheet's rows of this run's load, set
 	// beside its figures.
 	Measured []JSONMeasured `json:"measured"`
+}
+
+// JSONEntity is one entity's (request type's) figures in a run.
+type JSONEntity struct {
+	Arrivals     int64       `json:"arrivals"`
+	Completed    int64       `json:"completed"`
+	Failed       int64       `json:"failed"`
+	Abandoned    int64       `json:"abandoned"`
+	ResponseTime JSONSummary `json:"responseTime"`
+}
+
+// JSONInterval is one interval of a run's timeline (an extra).
+type JSONInterval struct {
+	Start          Number `json:"start"`
+	End            Number `json:"end"`
+	Completed      int64  `json:"completed"`
+	MeanResponse   Number `json:"meanResponse"`
+	InSystem       Number `json:"inSystem"`
+	AppUtilization Number `json:"appUtilization"`
 }
 
 // JSONSummary describes a sample of times; n, min and max are extras.
@@ -90,9 +111,13 @@ type JSONSummary struct {
 	P95           Number `json:"p95"`
 	P99           Number `json:"p99"`
 	CIHalfWidth95 Number `json:"ciHalfWidth95"`
-	N             int64  `json:"n"`
-	Min           Number `json:"min"`
-	Max           Number `json:"max"`
+	// P95CIHalfWidth95 and P99CIHalfWidth95 are the 95% half-widths of
+	// P95 and P99 (engine.Summary's).
+	P95CIHalfWidth95 Number `json:"p95CiHalfWidth95"`
+	P99CIHalfWidth95 Number `json:"p99CiHalfWidth95"`
+	N                int64  `json:"n"`
+	Min              Number `json:"min"`
+	Max              Number `json:"max"`
 }
 
 // JSONServer is one server's figures; the contract names utilization,
@@ -180,17 +205,29 @@ func jsonRun(run *study.Run) JSONRun {
 	for i := range r.AppServers {
 		out.AppServers[appName(i)] = jsonServer(&r.AppServers[i])
 	}
+	out.Entities = map[string]JSONEntity{}
+	for i := range r.Entities {
+		e := &r.Entities[i]
+		out.Entities[e.Name] = JSONEntity{Arrivals: e.Arrivals, Completed: e.Completed, Failed: e.Failed,
+			Abandoned: e.Abandoned, ResponseTime: jsonSummary(&e.Response)}
+	}
+	out.Timeline = []JSONInterval{}
+	for _, iv := range r.Timeline {
+		out.Timeline = append(out.Timeline, JSONInterval{Number(iv.Start), Number(iv.End), iv.Completed,
+			Number(iv.MeanResponse()), Number(iv.InSystem), Number(iv.AppUtilization)})
+	}
 	return out
 }
 
 func jsonSummary(s *engine.Summary) JSONSummary {
 	if s.N == 0 {
 		nan := Number(math.NaN())
-		return JSONSummary{nan, nan, nan, nan, nan, nan, nan, 0, nan, nan}
+		return JSONSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, 0, nan, nan}
 	}
 	return JSONSummary{
 		Mean: Number(s.Mean), SD: Number(s.SD), P50: Number(s.P50), P90: Number(s.P90),
 		P95: Number(s.P95), P99: Number(s.P99), CIHalfWidth95: Number(s.CIHalfWidth95),
+		P95CIHalfWidth95: Number(s.P95CIHalfWidth95), P99CIHalfWidth95: Number(s.P99CIHalfWidth95),
 		N: s.N, Min: Number(s.Min), Max: Number(s.Max),
 	}
 }

@@ -2,17 +2,26 @@
 // same sheets added to the model's SvcData.xlsx (WriteBack), and JSON
 // (WriteJSON).
 //
-// A results workbook holds four sheets:
+// A results workbook holds six sheets:
 //
-//   - Summary: a row per scenario × load (counts, response-time figures,
-//     the difference from the first scenario, shares, stability);
+//   - Summary: a row per scenario × load (stability first, then counts,
+//     response-time figures, the difference from the first scenario,
+//     shares);
 //   - Servers: a row per scenario × load × server, external servers first,
 //     then the application servers as App1..AppN;
-//   - Charts: native Excel line charts against load, one line per scenario,
-//     drawn from a data block on the same sheet (an unstable run is a blank
-//     cell there, so a gap in its line);
+//   - Entities: a row per scenario × load × entity (request type);
+//   - Charts: native Excel line charts against load, per chart group (the
+//     Experiments column Chart) and measure, a line per scenario, drawn
+//     from a data block on the same sheet (an unstable run is a blank cell
+//     there, so a gap in its line, and the chart says so);
+//   - Timeline: each run over successive intervals of simulated time, with
+//     charts of the baseline scenario's loads and of the unstable runs;
 //   - Run: websim's version, the seed, the date, the SHA-256 of each input,
 //     the settings and each scenario's overrides, and the warnings.
+//
+// In Summary, Servers and Entities the columns Stable and Unstable reason
+// follow Scenario and Load, an unstable run's row is grey and struck
+// through, and the header row and the first three columns stay in view.
 //
 // Every sheet websim writes carries a sheet-scoped defined name
 // (ResultMarker), and the workbook a custom property (ResultSheetsProperty)
@@ -43,19 +52,21 @@ const ResultMarker = xlsx.OwnerMarker
 const ResultSheetsProperty = xlsx.OwnedSheetsProperty
 
 // baseNames are the result sheets' names, in order.
-var baseNames = [...]string{"Summary", "Servers", "Charts", "Run"}
+var baseNames = [...]string{"Summary", "Servers", "Entities", "Charts", "Timeline", "Run"}
 
 // sheetNames are the names the result sheets get in one workbook.
-type sheetNames struct{ Summary, Servers, Charts, Run string }
+type sheetNames struct{ Summary, Servers, Entities, Charts, Timeline, Run string }
 
-func (n sheetNames) list() []string { return []string{n.Summary, n.Servers, n.Charts, n.Run} }
+func (n sheetNames) list() []string {
+	return []string{n.Summary, n.Servers, n.Entities, n.Charts, n.Timeline, n.Run}
+}
 
 // Write writes the study's results to a new workbook at path, replacing any
 // file there only once the new one is complete.
 func Write(path string, s *study.Study) error {
 	b := xlsx.New()
 	defer b.Close()
-	names := sheetNames{"Summary", "Servers", "Charts", "Run"}
+	names := freeNames(nil)
 	if err := b.RenameSheet("Sheet1", names.Summary); err != nil {
 		return err
 	}
@@ -103,11 +114,11 @@ func ResultSheets(b *xlsx.Book) ([]string, error) { return b.OwnedSheets() }
 // plain name when free, else "Name (websim)", "Name (websim 2)", ...
 func freeNames(existing []string) sheetNames {
 	pick := func(base string) string { return xlsx.FreeName(existing, base) }
-	return sheetNames{pick(baseNames[0]), pick(baseNames[1]), pick(baseNames[2]), pick(baseNames[3])}
+	return sheetNames{pick(baseNames[0]), pick(baseNames[1]), pick(baseNames[2]), pick(baseNames[3]), pick(baseNames[4]), pick(baseNames[5])}
 }
 
-// addResults adds (or fills, for a sheet that exists already) the four
-// result sheets and marks them as websim's.
+// addResults adds (or fills, for a sheet that exists already) the result
+// sheets and marks them as websim's.
 func addResults(b *xlsx.Book, names sheetNames, s *study.Study) error {
 	if s == nil {
 		return errors.New("no study to write")
@@ -123,7 +134,13 @@ func addResults(b *xlsx.Book, names sheetNames, s *study.Study) error {
 	if err := writeServers(b, names.Servers, s); err != nil {
 		return err
 	}
+	if err := writeEntities(b, names.Entities, s); err != nil {
+		return err
+	}
 	if err := writeCharts(b, names.Charts, s); err != nil {
+		return err
+	}
+	if err := writeTimeline(b, names.Timeline, s); err != nil {
 		return err
 	}
 	if err := writeRun(b, names.Run, s); err != nil {

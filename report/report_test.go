@@ -46,6 +46,9 @@ func testStudy() *study.Study {
 			{Name: "ProcData.xlsx", SHA256: strings.Repeat("01", 32)},
 		},
 		Warnings: []string{"SvcData.xlsx!Notes: a sheet websim ignores"},
+		// P10 alone is in "Parallel only"; both in "Figure 7".
+		Charts:       map[string][]string{"M10": {"Figure 7"}, "P10": {"Figure 7", "Parallel only"}},
+		ArrivalRates: []float64{0.025, 1.0 / 30, 0.05},
 	}
 	for si, sc := range s.Scenarios {
 		for li, load := range s.Loads {
@@ -54,7 +57,8 @@ func testStudy() *study.Study {
 				Load: load, Arrivals: 1000 + int64(k), Completed: 990, Failed: 8, Abandoned: 2,
 				Retries: 3, Timeouts: 4, Attempts: 1003, InSystem: 5,
 				Response: engine.Summary{N: 990, Mean: 100 + k, SD: 50 + k, Min: 1, Max: 900,
-					P50: 90 + k, P90: 180 + k, P95: 220 + k, P99: 400 + k, CIHalfWidth95: 1.5},
+					P50: 90 + k, P90: 180 + k, P95: 220 + k, P99: 400 + k, CIHalfWidth95: 1.5,
+					P95CIHalfWidth95: 4 + k/10, P99CIHalfWidth95: 9 + k/10},
 				AttemptResponse: engine.Summary{N: 995, Mean: 95 + k},
 				AppUtilization:  0.1 * k / 2, AppQueue: 0.25,
 				InstantCaptures: 10, Captures: 40, ParallelSteps: 30, SequentialSteps: 10,
@@ -77,6 +81,15 @@ func testStudy() *study.Study {
 				r.Completed, r.Failed = 0, 998
 				r.Response = engine.Summary{}
 				r.AttemptResponse = engine.Summary{}
+			}
+			r.Entities = []engine.EntityResult{
+				{Name: "ASUM", Arrivals: 700, Completed: 693, Failed: 5, Abandoned: 2, Response: engine.Summary{N: 693, Mean: 90 + k, SD: 40, P50: 80, P90: 170, P95: 210 + k, P99: 390, CIHalfWidth95: 1.25, P95CIHalfWidth95: 3.5, P99CIHalfWidth95: 8}},
+				{Name: "Login", Arrivals: 300, Completed: 0, Failed: 3, Abandoned: 0},
+			}
+			for i := range 3 {
+				x := float64(i)
+				r.Timeline = append(r.Timeline, engine.TimelineInterval{Start: 20000 * x, End: 20000 * (x + 1),
+					Completed: 300 + int64(k), ResponseSum: (300 + k) * (100 + k + x), InSystem: 4 + x*k, AppUtilization: 0.4 + x/10})
 			}
 			run := study.Run{Scenario: sc, Load: load, Replications: 1, Result: r, WallSeconds: 0.25}
 			if si > 0 {
@@ -133,16 +146,25 @@ func dumpSheets(t *testing.T, path string, sheets ...string) string {
 }
 
 var (
-	reChart  = regexp.MustCompile(`^xl/charts/chart\d+\.xml$`)
-	reTitle  = regexp.MustCompile(`<(?:c:)?title>.*?</(?:c:)?title>`)
-	reText   = regexp.MustCompile(`<a:t>([^<]*)</a:t>`)
-	reFormat = regexp.MustCompile(`<(?:c:)?f>([^<]*)</(?:c:)?f>`)
-	reBlanks = regexp.MustCompile(`<(?:c:)?dispBlanksAs val="([^"]*)"`)
-	reSer    = regexp.MustCompile(`<(?:c:)?ser>.*?</(?:c:)?ser>`)
+	reChart   = regexp.MustCompile(`^xl/charts/chart\d+\.xml$`)
+	reTitle   = regexp.MustCompile(`<(?:c:)?title>.*?</(?:c:)?title>`)
+	rePara    = regexp.MustCompile(`<a:p>.*?</a:p>`)
+	reText    = regexp.MustCompile(`<a:t>([^<]*)</a:t>`)
+	reFormat  = regexp.MustCompile(`<(?:c:)?f>([^<]*)</(?:c:)?f>`)
+	reBlanks  = regexp.MustCompile(`<(?:c:)?dispBlanksAs val="([^"]*)"`)
+	reSer     = regexp.MustCompile(`<(?:c:)?ser>.*?</(?:c:)?ser>`)
+	reKind    = regexp.MustCompile(`<(?:c:)?(lineChart|scatterChart|barChart)>`)
+	reNumFmt  = regexp.MustCompile(`<(?:c:)?numFmt formatCode="([^"]*)"`)
+	reAxText  = regexp.MustCompile(`<(?:c:)?(?:catAx|valAx)>.*?</(?:c:)?(?:catAx|valAx)>`)
+	reAxColor = regexp.MustCompile(`<(?:c:)?txPr>.*?<a:defRPr[^>]*><a:solidFill><a:srgbClr val="([0-9A-F]{6})"`)
+	reLine    = regexp.MustCompile(`^.*?<(?:c:)?spPr><a:ln[^>]*><a:solidFill><a:srgbClr val="([0-9A-F]{6})"`)
+	reSymbol  = regexp.MustCompile(`<(?:c:)?symbol val="([^"]*)"`)
 )
 
-// dumpCharts lists the charts in the file: title, axis titles, how blanks
-// show, and each series' name, category and value references.
+// dumpCharts lists the charts in the file: kind, titles (a chart's title
+// paragraphs joined by " / "), how blanks show, the axes' number formats
+// and label colours, and each series' name, category and value
+// references, line colour and marker shape.
 func dumpCharts(t *testing.T, path string) string {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
@@ -176,23 +198,50 @@ func dumpCharts(t *testing.T, path string) string {
 		x := html.UnescapeString(string(data))
 		var titles []string
 		for _, tm := range reTitle.FindAllString(x, -1) {
-			var parts []string
-			for _, m := range reText.FindAllStringSubmatch(tm, -1) {
-				parts = append(parts, m[1])
+			var paras []string
+			for _, p := range rePara.FindAllString(tm, -1) {
+				var parts []string
+				for _, m := range reText.FindAllStringSubmatch(p, -1) {
+					parts = append(parts, m[1])
+				}
+				if len(parts) > 0 {
+					paras = append(paras, strings.Join(parts, ""))
+				}
 			}
-			titles = append(titles, strings.Join(parts, ""))
+			titles = append(titles, strings.Join(paras, " / "))
 		}
-		blanks := ""
+		blanks, kind := "", ""
 		if m := reBlanks.FindStringSubmatch(x); m != nil {
 			blanks = m[1]
 		}
-		fmt.Fprintf(&b, "chart titles=%q blanks=%s\n", titles, blanks)
+		if m := reKind.FindStringSubmatch(x); m != nil {
+			kind = m[1]
+		}
+		var formats, colors []string
+		for _, m := range reNumFmt.FindAllStringSubmatch(x, -1) {
+			formats = append(formats, m[1])
+		}
+		for _, ax := range reAxText.FindAllString(x, -1) {
+			c := "theme"
+			if m := reAxColor.FindStringSubmatch(ax); m != nil {
+				c = m[1]
+			}
+			colors = append(colors, c)
+		}
+		fmt.Fprintf(&b, "chart %s titles=%q blanks=%s axes=%q axis-text=%v\n", kind, titles, blanks, formats, colors)
 		for _, ser := range reSer.FindAllString(x, -1) {
 			var refs []string
 			for _, m := range reFormat.FindAllStringSubmatch(ser, -1) {
 				refs = append(refs, m[1])
 			}
-			fmt.Fprintf(&b, "  series %s\n", strings.Join(refs, " ; "))
+			line, symbol := "theme", ""
+			if m := reLine.FindStringSubmatch(ser); m != nil {
+				line = m[1]
+			}
+			if m := reSymbol.FindStringSubmatch(ser); m != nil {
+				symbol = m[1]
+			}
+			fmt.Fprintf(&b, "  series %s ; %s %s\n", strings.Join(refs, " ; "), line, symbol)
 		}
 	}
 	return b.String()
@@ -208,30 +257,78 @@ func TestWriteGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := f.Sheets(), []string{"Summary", "Servers", "Charts", "Run"}; !slices.Equal(got, want) {
+	if got, want := f.Sheets(), []string{"Summary", "Servers", "Entities", "Charts", "Timeline", "Run"}; !slices.Equal(got, want) {
 		t.Errorf("sheets = %q, want %q", got, want)
 	}
 	marked, _ := ResultSheets(f)
 	if !slices.Equal(marked, f.Sheets()) {
 		t.Errorf("ResultSheets = %q, want every sheet", marked)
 	}
-	if rows, _ := f.FrozenRows("Summary"); rows != 1 {
-		t.Errorf("Summary header not frozen: %d rows", rows)
+	for _, sh := range []string{"Summary", "Servers", "Entities", "Timeline"} {
+		rows, _ := f.FrozenRows(sh)
+		cols, _ := f.FrozenColumns(sh)
+		if rows != 1 || cols != 3 {
+			t.Errorf("%s: %d rows and %d columns frozen, want the header and Scenario, Load, Stable", sh, rows, cols)
+		}
 	}
 	if look, _ := f.LookOf("Summary", "A1"); !look.Bold {
 		t.Errorf("Summary header not bold")
 	}
-	if typ, _ := f.TypeOf("Summary", "K2"); typ != xlsx.NumberCell && typ != xlsx.Unset {
+	if typ, _ := f.TypeOf("Summary", "M2"); typ != xlsx.NumberCell && typ != xlsx.Unset {
 		t.Errorf("Summary!K2 (mean) type = %v, want a number", typ)
 	}
+	looks := dumpLooks(t, f, "Summary", "Servers", "Entities", "Timeline")
 	f.Close()
-	got := dumpSheets(t, path, "Summary", "Servers", "Charts", "Run") + dumpCharts(t, path)
+	sheets := []string{"Summary", "Servers", "Entities", "Charts", "Timeline", "Run"}
+	got := dumpSheets(t, path, sheets...) + looks + dumpCharts(t, path)
 	golden(t, "output.txt", got)
 
-	// An unstable run is a gap in the charts, not a point.
-	if !strings.Contains(got, "charts: 5") {
-		t.Errorf("want 5 charts")
+	// Figure 7 (both scenarios) and Parallel only (P10): mean, p95, sd,
+	// utilization and failure share each; on Timeline the baseline's two
+	// and the unstable runs' one.
+	if n := strings.Count(got, "chart lineChart"); n != 10 {
+		t.Errorf("%d line charts, want 10", n)
 	}
+	if n := strings.Count(got, "chart scatterChart"); n != 3 {
+		t.Errorf("%d timeline charts, want 3", n)
+	}
+}
+
+// dumpLooks shows, per sheet, the frozen panes and a letter per cell of
+// each row: h header, w warning, m muted (grey, struck through), - plain.
+func dumpLooks(t *testing.T, f *xlsx.Book, sheets ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, sh := range sheets {
+		rows, _ := f.FrozenRows(sh)
+		cols, _ := f.FrozenColumns(sh)
+		fmt.Fprintf(&b, "== looks of %s: frozen %d rows, %d columns\n", sh, rows, cols)
+		all, err := f.Rows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, row := range all {
+			var codes []byte
+			for c := range row {
+				l, err := f.LookOf(sh, xlsx.CellName(c, r+1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				switch {
+				case l.Fill == "DDEBF7":
+					codes = append(codes, 'h')
+				case l.Fill == "FFC7CE" && l.Bold:
+					codes = append(codes, 'w')
+				case l.Strike && l.FontColor == "8C8C8C":
+					codes = append(codes, 'm')
+				default:
+					codes = append(codes, '-')
+				}
+			}
+			fmt.Fprintf(&b, "%d: %s\n", r+1, codes)
+		}
+	}
+	return b.String()
 }
 
 func TestWriteReplacesOnlyWhenComplete(t *testing.T) {
@@ -340,7 +437,7 @@ func TestNonFiniteValuesLeaveBlanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	for _, cell := range []string{"K2", "T2"} {
+	for _, cell := range []string{"M2", "X2"} {
 		if v, _ := f.Value("Summary", cell); v != "" {
 			t.Errorf("Summary!%s = %q, want blank", cell, v)
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/websim/websim/engine"
@@ -28,11 +29,39 @@ type column struct {
 // with number formats per column and widths fitted to the content. A nil or
 // non-finite value leaves its cell blank.
 func table(b *xlsx.Book, sheet string, cols []column, rows [][]any) error {
+	return runTable(b, sheet, cols, rows, nil)
+}
+
+// runTable is table for rows of runs: unstable says which rows belong to
+// a run that is not stable (grey and struck through), and the header row
+// and the columns up to Stable stay in view.
+func runTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, unstable []bool) error {
 	t := xlsx.Table{Rows: rows, HeaderHeight: 30}
 	for _, c := range cols {
 		t.Columns = append(t.Columns, xlsx.Column{Header: c.header, Format: c.format})
 	}
+	if unstable != nil {
+		t.FrozenColumns = frozenColumns
+		t.Muted = func(r int) bool { return unstable[r] }
+	}
 	return b.WriteTable(sheet, t)
+}
+
+// frozenColumns are the columns of a run's row that stay in view:
+// Scenario, Load and Stable.
+const frozenColumns = 3
+
+// runColumns are the first columns of every row about a run.
+var runColumns = []column{{"Scenario", fText}, {"Load", fText}, {"Stable", fText}, {"Unstable reason", fText}}
+
+// runCells are the values of runColumns for run: Stable is "yes", or "no"
+// in the Warning style.
+func runCells(run *study.Run) []any {
+	stable := any("yes")
+	if !run.Result.Stable {
+		stable = xlsx.Styled{Value: "no", Style: xlsx.Warning}
+	}
+	return []any{run.Scenario, run.Load, stable, run.Result.Unstable}
 }
 
 // share is num/den, or nil when den is 0.
@@ -74,9 +103,12 @@ func summaryColumns(u, base string) []summaryColumn {
 	response := func(f func(r *engine.Result) float64) func(*study.Run) any {
 		return res(func(r *engine.Result) any { return responseOrNil(r, f(r)) })
 	}
+	cell := func(i int) func(*study.Run) any { return func(run *study.Run) any { return runCells(run)[i] } }
 	return []summaryColumn{
-		{"Scenario", fText, func(run *study.Run) any { return run.Scenario }},
-		{"Load", fText, func(run *study.Run) any { return run.Load }},
+		{runColumns[0].header, fText, cell(0)},
+		{runColumns[1].header, fText, cell(1)},
+		{runColumns[2].header, fText, cell(2)},
+		{runColumns[3].header, fText, cell(3)},
 		{"Replications", fCount, func(run *study.Run) any { return float64(run.Replications) }},
 		{"Observations", fCount, count(finished)},
 		{"Arrivals", fCount, count(func(r *engine.Result) int64 { return r.Arrivals })},
@@ -90,7 +122,9 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"P50" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50 })},
 		{"P90" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P90 })},
 		{"P95" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95 })},
+		{"P95 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95CIHalfWidth95 })},
 		{"P99" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99 })},
+		{"P99 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99CIHalfWidth95 })},
 		{"CI half-width 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
 		{"Diff from " + base + u, fTime, func(run *study.Run) any {
 			if run.Diff == nil {
@@ -122,8 +156,6 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"Events", fCount, count(func(r *engine.Result) int64 { return r.Events })},
 		{"Wall seconds", fNumber, func(run *study.Run) any { return run.WallSeconds }},
 		{"Precision cap hit", fText, func(run *study.Run) any { return run.PrecisionCapHit }},
-		{"Stable", fText, res(func(r *engine.Result) any { return r.Stable })},
-		{"Unstable reason", fText, res(func(r *engine.Result) any { return r.Unstable })},
 	}
 }
 
@@ -138,29 +170,32 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 		cols[i] = column{c.header, c.format}
 	}
 	rows := make([][]any, 0, len(s.Runs))
+	var unstable []bool
 	for i := range s.Runs {
 		row := make([]any, len(spec))
 		for j, c := range spec {
 			row[j] = c.value(&s.Runs[i])
 		}
 		rows = append(rows, row)
+		unstable = append(unstable, !s.Runs[i].Result.Stable)
 	}
-	return table(b, sheet, cols, rows)
+	return runTable(b, sheet, cols, rows, unstable)
 }
 
 func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
-	cols := []column{
-		{"Scenario", fText}, {"Load", fText}, {"Server", fText}, {"Kind", fText},
-		{"Capacity", fCount}, {"Utilization", fShare}, {"Mean queue", fNumber},
-		{"Jobs", fCount}, {"Timeouts", fCount}, {"Orphan jobs", fCount}, {"Orphan work" + u, fTime},
-	}
+	cols := append(slices.Clone(runColumns),
+		column{"Server", fText}, column{"Kind", fText},
+		column{"Capacity", fCount}, column{"Utilization", fShare}, column{"Mean queue", fTime},
+		column{"Jobs", fCount}, column{"Timeouts", fCount}, column{"Orphan jobs", fCount}, column{"Orphan work" + u, fTime},
+	)
 	var rows [][]any
+	var unstable []bool
 	add := func(run *study.Run, name, kind string, sv *engine.ServerResult) {
-		rows = append(rows, []any{
-			run.Scenario, run.Load, name, kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue,
+		rows = append(rows, append(runCells(run), name, kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue,
 			float64(sv.Jobs), float64(sv.Timeouts), float64(sv.OrphanJobs), sv.OrphanWork,
-		})
+		))
+		unstable = append(unstable, !run.Result.Stable)
 	}
 	for i := range s.Runs {
 		run := &s.Runs[i]
@@ -171,7 +206,39 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 			add(run, appName(j), "application", &run.Result.AppServers[j])
 		}
 	}
-	return table(b, sheet, cols, rows)
+	return runTable(b, sheet, cols, rows, unstable)
+}
+
+func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
+	u := unitSuffix(s.TimeUnit)
+	cols := append(slices.Clone(runColumns),
+		column{"Entity", fText}, column{"Arrivals", fCount}, column{"Completed", fCount},
+		column{"Failed", fCount}, column{"Abandoned", fCount}, column{"Failure share", fShare},
+		column{"Mean" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P90" + u, fTime},
+		column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
+		column{"CI half-width 95%" + u, fTime},
+	)
+	var rows [][]any
+	var unstable []bool
+	for i := range s.Runs {
+		run := &s.Runs[i]
+		for j := range run.Result.Entities {
+			e := &run.Result.Entities[j]
+			resp := func(v float64) any {
+				if e.Response.N == 0 {
+					return nil
+				}
+				return v
+			}
+			rows = append(rows, append(runCells(run), e.Name, float64(e.Arrivals), float64(e.Completed),
+				float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
+				resp(e.Response.Mean), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P90),
+				resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95),
+				resp(e.Response.CIHalfWidth95)))
+			unstable = append(unstable, !run.Result.Stable)
+		}
+	}
+	return runTable(b, sheet, cols, rows, unstable)
 }
 
 // appName labels the i-th (0-based) application server.

@@ -77,7 +77,7 @@ func TestWriteSizingIntoResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got, want := f.Sheets(), []string{"Summary", "Servers", "Charts", "Run", "Sizing"}; !slices.Equal(got, want) {
+	if got, want := f.Sheets(), []string{"Summary", "Servers", "Entities", "Charts", "Timeline", "Run", "Sizing"}; !slices.Equal(got, want) {
 		t.Errorf("sheets %q, want %q", got, want)
 	}
 	if marked, _ := ResultSheets(f); !slices.Equal(marked, f.Sheets()) {

@@ -14,24 +14,20 @@ import (
 // sheet with rows.
 const ValidationSheet = "Validation"
 
-// validationColumns are the Validation sheet's columns. Stable stands
-// before the figures, so that a run without a steady state is seen as such
-// before its figures are read.
-var validationColumns = []column{
-	{"Scenario", fText}, {"Load", fText}, {"Entity", fText}, {"Measure", fText}, {"Unit", fText},
-	{"Stable", fText},
+// validationColumns are the Validation sheet's columns: those of every row
+// about a run (Scenario, Load, Stable, Unstable reason: a run without a
+// steady state is seen as such before its figures are read), then the
+// measure and the figures, each a time or a share by its row.
+var validationColumns = append(append([]column{}, runColumns...), []column{
+	{"Entity", fText}, {"Measure", fText}, {"Unit", fText},
 	{"Measured", fNumber}, {"Simulated", fNumber}, {"± 95%", fNumber},
 	{"Low 95%", fNumber}, {"High 95%", fNumber},
 	{"Difference", fShare}, {"Inside 95%", fText}, {"Note", fText},
-}
+}...)
 
-// The 0-based columns of the figures, styled per row as a time or a share.
-const (
-	colMeasured   = 6
-	colHigh       = 10
-	colNote       = 13
-	validationGap = 2 // empty columns between the table and the chart data
-)
+// validationGap is how many empty columns stand between the table and the
+// chart data.
+const validationGap = 2
 
 // measuredColour draws the measured figures in the charts: dark, apart
 // from the simulated lines' colours.
@@ -57,25 +53,17 @@ func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 		return "", err
 	}
 	var rows [][]any
-	var shares []bool
+	var unstable []bool
 	for i := range s.Runs {
 		run := &s.Runs[i]
 		for _, c := range study.Validate(s.Measured, run) {
 			rows = append(rows, validationRow(c, run, s.TimeUnit))
-			shares = append(shares, c.IsShare())
+			unstable = append(unstable, !run.Result.Stable)
 		}
 	}
-	if err := table(b, name, validationColumns, rows); err != nil {
+	if err := runTable(b, name, validationColumns, rows, unstable); err != nil {
 		return "", err
 	}
-	for i, share := range shares {
-		style := xlsx.Time
-		if share {
-			style = xlsx.Share
-		}
-		b.SetStyle(name, xlsx.CellName(colMeasured, i+2), xlsx.CellName(colHigh, i+2), style)
-	}
-	b.ColWidths(name, colNote, 60)
 	if err := writeValidationCharts(b, name, s); err != nil {
 		return "", err
 	}
@@ -103,15 +91,32 @@ func validationRow(c study.Comparison, run *study.Run, unit string) []any {
 			inside = "yes"
 		}
 	}
-	diff := c.DifferencePercent() / 100
 	note := c.Why
 	if math.IsNaN(c.Simulated) && note == "" {
 		note = "the run has no such figure"
 	}
-	return []any{
-		run.Scenario, run.Load, entity, c.What(), what, run.Result.Stable,
-		c.Value, c.Simulated, c.HalfWidth95, low, high, diff, inside, note,
+	// Each figure is a time or a share by its row, and grey and struck
+	// through when the run is not stable.
+	style := xlsx.Time
+	if c.IsShare() {
+		style = xlsx.Share
 	}
+	diffStyle := xlsx.Share
+	if !run.Result.Stable {
+		style, diffStyle = style|xlsx.Muted, diffStyle|xlsx.Muted
+	}
+	figure := func(v any) any {
+		if f, ok := v.(float64); v == nil || ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return nil
+		}
+		return xlsx.Styled{Value: v, Style: style}
+	}
+	diff := any(nil)
+	if d := c.DifferencePercent(); !math.IsNaN(d) {
+		diff = xlsx.Styled{Value: d / 100, Style: diffStyle}
+	}
+	return append(runCells(run), entity, c.What(), what,
+		figure(c.Value), figure(c.Simulated), figure(c.HalfWidth95), figure(low), figure(high), diff, inside, note)
 }
 
 // validationGroup is one chart: a measure of an entity (or of all
@@ -183,8 +188,18 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			}
 		}
 	}
+	// One line for the measured figures, one per scenario: at most
+	// xlsx.MaxSeries in all.
+	scenarios := s.Scenarios[:min(len(s.Scenarios), xlsx.MaxSeries-1)]
+	var notes []string
+	if n := chartNote(s, runsByKey(s), chartGroup{scenarios: scenarios, part: 1, parts: 1}); n != "" {
+		notes = append(notes, n)
+	}
+	if len(scenarios) < len(s.Scenarios) {
+		notes = append(notes, fmt.Sprintf("the first %d scenarios; the table has them all", len(scenarios)))
+	}
 	first := len(validationColumns) + validationGap // 0-based column of the data
-	chartCol := first + len(s.Scenarios) + 3
+	chartCol := first + len(scenarios) + 3
 	block := max(chartRows, len(s.Loads)+3)
 	u := unitSuffix(s.TimeUnit)
 	for k, g := range groups {
@@ -196,21 +211,21 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		hdr := top + 1
 		b.SetCell(sheet, cell(0, hdr), "Load")
 		b.SetCell(sheet, cell(1, hdr), "Measured")
-		for j, sc := range s.Scenarios {
+		for j, sc := range scenarios {
 			label := "Simulated"
 			if len(s.Scenarios) > 1 {
 				label = "Simulated (" + sc + ")"
 			}
 			b.SetCell(sheet, cell(j+2, hdr), label)
 		}
-		b.SetStyle(sheet, cell(0, hdr), cell(len(s.Scenarios)+1, hdr), xlsx.Header)
+		b.SetStyle(sheet, cell(0, hdr), cell(len(scenarios)+1, hdr), xlsx.Header)
 		firstRow, lastRow := hdr+1, hdr+len(s.Loads)
 		for i, load := range s.Loads {
 			b.SetCell(sheet, cell(0, firstRow+i), load)
 			if v, ok := measured[g][load]; ok {
 				b.SetCell(sheet, cell(1, firstRow+i), v)
 			}
-			for j, sc := range s.Scenarios {
+			for j, sc := range scenarios {
 				if v, ok := simulated[g][[2]string{sc, load}]; ok {
 					b.SetCell(sheet, cell(j+2, firstRow+i), v)
 				}
@@ -223,20 +238,20 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		if len(s.Loads) == 0 {
 			continue
 		}
-		b.SetStyle(sheet, cell(1, firstRow), cell(len(s.Scenarios)+1, lastRow), numFmt)
+		b.SetStyle(sheet, cell(1, firstRow), cell(len(scenarios)+1, lastRow), numFmt)
 		series := []xlsx.Series{}
-		for j := 0; j <= len(s.Scenarios); j++ {
+		for j := 0; j <= len(scenarios); j++ {
 			series = append(series, xlsx.Series{
 				Name:       xlsx.AbsRange(sheet, first+1+j, hdr, hdr),
 				Categories: xlsx.AbsRange(sheet, first, firstRow, lastRow),
 				Values:     xlsx.AbsRange(sheet, first+1+j, firstRow, lastRow),
 			})
 		}
-		// The measured figures stand out: dark, dashed, larger points.
-		series[0].Colour, series[0].Dash, series[0].Marker, series[0].MarkerSize = measuredColour, xlsx.Dashed, xlsx.MarkerCircle, 8
+		// The measured figures stand out: dark, dashed, with circles.
+		series[0].Color, series[0].Dash, series[0].Marker = measuredColour, xlsx.Dashed, "circle"
 		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top), xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
-			Title: title, XTitle: "Load", YTitle: axis, YFormat: yFmt,
+			Title: title, Note: strings.Join(notes, "; "), XTitle: "Load", YTitle: axis, YFormat: yFmt,
 			Width: chartWidth, Height: chartHeight, Legend: "bottom",
 			AltText: title + " against load: the measured figure and one line per scenario",
 		}); err != nil {
@@ -329,4 +344,13 @@ func ValidationLines(s *study.Study) []string {
 		}
 	}
 	return out
+}
+
+// runsByKey indexes the study's runs by scenario and load.
+func runsByKey(s *study.Study) map[[2]string]*study.Run {
+	runs := map[[2]string]*study.Run{}
+	for i := range s.Runs {
+		runs[[2]string{s.Runs[i].Scenario, s.Runs[i].Load}] = &s.Runs[i]
+	}
+	return runs
 }

@@ -163,9 +163,15 @@ func TestValidationWriteBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Charts", "Run", "Validation"}
-	if got := f.Sheets(); !slices.Equal(got, want) {
-		t.Errorf("sheets after two write-backs %q, want %q", got, want)
+	got := f.Sheets()
+	n := 0
+	for _, sh := range got {
+		if strings.HasPrefix(sh, ValidationSheet) {
+			n++
+		}
+	}
+	if n != 1 || got[len(got)-1] != ValidationSheet || !slices.Contains(got, "Notes") || !slices.Contains(got, "Summary (websim)") {
+		t.Errorf("sheets after two write-backs %q, want the user's and one %s, last", got, ValidationSheet)
 	}
 	f.Close()
 
@@ -180,5 +186,51 @@ func TestValidationWriteBack(t *testing.T) {
 	defer f.Close()
 	if slices.Contains(f.Sheets(), ValidationSheet) {
 		t.Errorf("a Validation sheet without Measured rows: %q", f.Sheets())
+	}
+}
+
+// A run that is not stable is marked before its figures, which are grey and
+// struck through, and is a gap in the Validation chart, which says so.
+func TestValidationMarksUnstableRuns(t *testing.T) {
+	s := testStudy()
+	s.Measured = []study.Measured{{Load: "L3", Measure: study.MeasureMean, Value: 110}}
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := f.Rows(ValidationSheet)
+	var unstableRow int
+	for i, r := range rows {
+		if len(r) > 2 && r[0] == "P10" && r[1] == "L3" {
+			unstableRow = i + 1
+			if r[2] != "no" || r[3] == "" {
+				t.Errorf("the unstable run's row %q: want Stable no and the reason", r)
+			}
+		}
+	}
+	if unstableRow == 0 {
+		t.Fatalf("no row for P10 at L3:\n%q", rows)
+	}
+	col := slices.Index(rows[0], "Simulated")
+	look, _ := f.LookOf(ValidationSheet, xlsx.CellName(col, unstableRow))
+	if look.FontColor == "" {
+		t.Errorf("the unstable run's simulated figure is not greyed: %+v", look)
+	}
+	f.Close()
+	charts, found := dumpCharts(t, path), false
+	for _, line := range strings.Split(charts, "\n") {
+		if strings.Contains(line, "Mean response of all requests: measured and simulated") {
+			found = true
+			if !strings.Contains(line, "Gaps: not stable") || !strings.Contains(line, "P10 at L3") {
+				t.Errorf("the Validation chart does not say the unstable run is a gap: %s", line)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no Validation chart:\n%s", charts)
 	}
 }

@@ -78,21 +78,38 @@ func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
 	for i := range all {
 		all[i] = i
 	}
-	outcomes := make([]outcome, len(tasks))
+	// Each finished replication is folded into its run at once, in
+	// replication order (one that ends before those ahead of it waits in
+	// pending), so memory holds the pooled figures of each run and not
+	// every run's whole Result: flat however many runs a study has.
+	first := make([]int, len(st.Runs)) // each run's first task
+	for i := len(tasks) - 1; i >= 0; i-- {
+		first[tasks[i].run] = i
+	}
+	folded := make([]int, len(st.Runs))
+	pending := map[int]outcome{}
 	err = runTasks(ctx, p, tasks, all, opts, func(i int, o outcome) error {
-		outcomes[i] = o
+		pending[i] = o
+		run := &st.Runs[tasks[i].run]
+		n := &folded[tasks[i].run]
+		for *n < run.Replications {
+			j := first[tasks[i].run] + *n
+			o, ok := pending[j]
+			if !ok {
+				break
+			}
+			delete(pending, j)
+			run.fold(o)
+			if *n++; *n == run.Replications {
+				run.endPool()
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	byRun := make([][]outcome, len(st.Runs))
-	for i, t := range tasks {
-		byRun[t.run] = append(byRun[t.run], outcomes[i])
-	}
-	if err := assemble(st, func(run int) ([]outcome, error) { return byRun[run], nil }); err != nil {
-		return nil, err
-	}
+	compareRuns(st)
 	return st, nil
 }
 
@@ -125,11 +142,18 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 	for si, sc := range p.Scenarios {
 		st.Scenarios = append(st.Scenarios, sc.Name)
 		st.ScenarioSettings[sc.Name] = sc.Overrides
+		if len(sc.Charts) > 0 {
+			if st.Charts == nil {
+				st.Charts = map[string][]string{}
+			}
+			st.Charts[sc.Name] = sc.Charts
+		}
 		for _, li := range sc.Run.Loads {
 			label := sc.Model.Loads[li]
 			if !loadSeen[label] {
 				loadSeen[label] = true
 				st.Loads = append(st.Loads, label)
+				st.ArrivalRates = append(st.ArrivalRates, arrivalRate(sc.Model, li))
 			}
 			reps := max(1, sc.Run.Replications)
 			st.Runs = append(st.Runs, Run{Scenario: sc.Name, Load: label, Replications: reps})
@@ -222,6 +246,13 @@ func assemble(st *Study, reps func(run int) ([]outcome, error)) error {
 		}
 		pool(&st.Runs[i], rs)
 	}
+	compareRuns(st)
+	return nil
+}
+
+// compareRuns measures each scenario of st against the first at the same
+// load.
+func compareRuns(st *Study) {
 	base := map[string]int{}
 	for i, r := range st.Runs {
 		if r.Scenario == st.Scenarios[0] {
@@ -238,7 +269,6 @@ func assemble(st *Study, reps func(run int) ([]outcome, error)) error {
 		}
 		r.Diff = Compare(r, &st.Runs[b])
 	}
-	return nil
 }
 
 // runTask runs one replication, extending it for TargetPrecision and
@@ -265,8 +295,14 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 	var res *engine.Result
 	capHit := false
 	cfg.Trace, cfg.TraceLimit = trace, traceLimit
+	// TargetPrecision doubles the observations until the interval is
+	// narrow enough: each pass goes on from where the last one stopped.
+	rn, err := engine.Start(sc.Model, cfg)
+	if err != nil {
+		return outcome{err: runFailure(sc, t.load, err)}
+	}
 	for {
-		r, err := engine.Run(sc.Model, cfg)
+		r, err := rn.Extend(cfg.Observations)
 		if err != nil {
 			return outcome{err: runFailure(sc, t.load, err)}
 		}
@@ -281,7 +317,6 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 		}
 		cfg.Observations *= 2
 		target = cfg.Observations
-		cfg.Trace = nil // the first pass was traced
 	}
 	return outcome{res: res, capHit: capHit, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
 }
@@ -304,32 +339,44 @@ func precise(r *engine.Result, target float64) bool {
 // pool combines the replications of one scenario at one load
 // (engine.Result.Merge) and keeps what Compare pairs.
 func pool(run *Run, reps []outcome) {
-	first := reps[0].res
-	r := *first
-	run.batchMeans, run.batchSize = first.ResponseBatches, first.ResponseBatchSize
-	rest := make([]*engine.Result, 0, len(reps)-1)
-	for i, o := range reps {
-		// A replication without a completed request has no mean: it does
-		// not enter the interval or the pairing (NaN marks it).
-		m := math.NaN()
-		if o.res.Response.N > 0 {
-			m = o.res.Response.Mean
-		}
-		run.replicationMeans = append(run.replicationMeans, m)
-		run.reps = append(run.reps, figuresOf(o.res))
-		if i > 0 {
-			rest = append(rest, o.res)
-		}
-		run.WallSeconds += o.wall
-		run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
+	for _, o := range reps {
+		run.fold(o)
 	}
-	r.Merge(rest...)
+	run.endPool()
+}
+
+// fold pools the next replication of run into its figures: the first is
+// taken as it is, the others merged into it one by one (which gives the
+// figures of one Merge of them all). Only what Compare pairs is kept of
+// each: its mean, and the batch means of the first.
+func (run *Run) fold(o outcome) {
+	// A replication without a completed request has no mean: it does not
+	// enter the interval or the pairing (NaN marks it).
+	m := math.NaN()
+	if o.res.Response.N > 0 {
+		m = o.res.Response.Mean
+	}
+	run.replicationMeans = append(run.replicationMeans, m)
+	run.reps = append(run.reps, figuresOf(o.res))
+	run.WallSeconds += o.wall
+	run.PrecisionCapHit = run.PrecisionCapHit || o.capHit
+	if len(run.replicationMeans) == 1 {
+		run.Result = *o.res
+		run.batchMeans, run.batchSize = o.res.ResponseBatches, o.res.ResponseBatchSize
+		return
+	}
+	run.Result.Merge(o.res)
+}
+
+// endPool drops what only the pooling needed (histograms, the means
+// Merge kept) once every replication of run is in.
+func (run *Run) endPool() {
+	r := &run.Result
 	r.ResponseHist, r.ResponsePercentiles, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil, nil
 	r.Entities = slices.Clone(r.Entities)
 	for i := range r.Entities {
 		r.Entities[i].ResponseHist, r.Entities[i].ResponsePercentiles, r.Entities[i].ReplicationMeans = nil, nil, nil
 	}
-	run.Result = r
 }
 
 // Compare measures run a against run b, the same load in two scenarios:
@@ -363,4 +410,22 @@ func Compare(a, b *Run) *Diff {
 	hx, hy := a.Result.Response.CIHalfWidth95, b.Result.Response.CIHalfWidth95
 	diff.HalfWidth95 = math.Sqrt(hx*hx + hy*hy)
 	return diff
+}
+
+// arrivalRate is the requests per time unit that arrive at load li of m:
+// the sum over entities of 1 / the mean inter-arrival time (an entity that
+// does not arrive adds nothing); NaN when a mean is not a positive number.
+func arrivalRate(m *engine.Model, li int) float64 {
+	rate := 0.0
+	for _, e := range m.Entities {
+		if li >= len(e.InterArrival) || e.InterArrival[li] == nil {
+			continue
+		}
+		mean := e.InterArrival[li].Mean()
+		if !(mean > 0) || math.IsInf(mean, 0) {
+			return math.NaN()
+		}
+		rate += 1 / mean
+	}
+	return rate
 }

@@ -107,6 +107,20 @@ func TestTargetPrecisionExtendsRuns(t *testing.T) {
 			t.Errorf("%s %s: run was not extended (%d completed)", r.Scenario, r.Load, r.Result.Completed)
 		}
 	}
+	// Each pass goes on from where the last stopped: the figures are
+	// those of one run of the final length.
+	one := mm1Plan(1, 2000)
+	for i, r := range st.Runs {
+		sc := &one.Scenarios[i/len(one.Scenarios[0].Run.Loads)]
+		n := r.Result.Completed + r.Result.Failed + r.Result.Abandoned
+		want, err := engine.Run(sc.Model, engine.RunConfig{Load: sc.Run.Loads[i%2], Seed: sc.Run.Seed, WarmUp: sc.Run.WarmUp, Observations: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%+v %v", r.Result.Response, r.Result.SimTime); got != fmt.Sprintf("%+v %v", want.Response, want.SimTime) {
+			t.Errorf("%s %s extended to %d: %s, one run of %d: %+v %v", r.Scenario, r.Load, n, got, n, want.Response, want.SimTime)
+		}
+	}
 	p = mm1Plan(1, 200)
 	for i := range p.Scenarios {
 		p.Scenarios[i].Run.TargetPrecision = 0.0001

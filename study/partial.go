@@ -72,6 +72,9 @@ type PartialHeader struct {
 	Scenarios []string
 	Loads     []string
 	Runs      []PartialRun
+	// Charts and ArrivalRates are the study's, for the Charts sheet.
+	Charts       map[string][]string
+	ArrivalRates []float64
 	// Tasks is the study's list of runs (each replication of each cell),
 	// in the order they are dealt, with their expected costs.
 	Tasks []PartialTask
@@ -224,6 +227,7 @@ func partialHeader(p *Plan, st *Study, tasks []task, version string) *PartialHea
 		Settings: st.Settings, ScenarioSettings: st.ScenarioSettings, Warnings: st.Warnings, Targets: st.Targets, Measured: st.Measured,
 		SettingsHash: settingsHash(p), Started: st.Started,
 		Scenarios: st.Scenarios, Loads: st.Loads,
+		Charts: st.Charts, ArrivalRates: st.ArrivalRates,
 	}
 	for _, r := range st.Runs {
 		h.Runs = append(h.Runs, PartialRun{Scenario: r.Scenario, Load: r.Load, Replications: r.Replications})

@@ -35,6 +35,9 @@ type Scenario struct {
 	Run RunSettings
 	// Overrides are the settings this scenario changes, as written.
 	Overrides []Setting
+	// Charts are the chart groups the scenario is drawn in (the
+	// Experiments column Chart); nil: the one group of every scenario.
+	Charts []string
 }
 
 // RunSettings are the Settings that steer runs rather than the model.

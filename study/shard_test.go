@@ -29,6 +29,7 @@ func shardPlan(reps int, obs int64) *Plan {
 	slow.Model = &m
 	slow.Overrides = []Setting{{Name: "AppCapacity", Value: "3"}}
 	p.Scenarios = append(p.Scenarios, slow)
+	p.Scenarios[0].Charts = []string{"Capacity", "All"}
 	p.Inputs = []Input{{Name: "SvcData.xlsx", SHA256: strings.Repeat("5e", 32)}, {Name: "ProcData.xlsx", SHA256: strings.Repeat("9a", 32)}}
 	p.Settings = []Setting{{Name: "Seed", Value: "3"}, {Name: "Observations", Value: fmt.Sprint(obs)}}
 	return p
@@ -39,8 +40,8 @@ func shardPlan(reps int, obs int64) *Plan {
 // when their figures are the same bit for bit (wall times aside).
 func exact(st *Study) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s %d %v %v %v %v %v %v\n", st.Model, st.TimeUnit, st.Version, st.Seed, st.Started.UTC(),
-		st.Scenarios, st.Loads, st.Settings, st.Inputs, st.Warnings)
+	fmt.Fprintf(&b, "%s %s %s %d %v %v %v %v %v %v charts %v rates %v\n", st.Model, st.TimeUnit, st.Version, st.Seed, st.Started.UTC(),
+		st.Scenarios, st.Loads, st.Settings, st.Inputs, st.Warnings, st.Charts, st.ArrivalRates)
 	for _, r := range st.Runs {
 		d := r.Diff
 		r.WallSeconds, r.Diff = 0, nil
@@ -71,6 +72,9 @@ func TestMergedShardsEqualOneMachine(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := exact(whole)
+		if len(whole.Charts) != 1 || len(whole.ArrivalRates) != len(whole.Loads) || !(whole.ArrivalRates[0] > 0) {
+			t.Fatalf("reps=%d: charts %v, arrival rates %v: want a chart group and a rate per load", reps, whole.Charts, whole.ArrivalRates)
+		}
 		if whole.Runs[2].Diff == nil || whole.Runs[4].Diff == nil {
 			t.Fatalf("reps=%d: the study has no paired differences to check", reps)
 		}

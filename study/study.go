@@ -22,6 +22,14 @@ type Study struct {
 	// is the baseline that differences are measured from.
 	Scenarios []string
 	Loads     []string
+	// Charts maps a scenario to the chart groups it is drawn in (the
+	// Experiments column Chart); a scenario not in it, or a nil map, is in
+	// the one group of every scenario.
+	Charts map[string][]string
+	// ArrivalRates has, per Loads, the requests that arrive per time unit
+	// (the sum over entities of 1 / the mean inter-arrival time); NaN when
+	// a mean is not known.
+	ArrivalRates []float64
 	// Runs has one entry per scenario × load, scenario-major.
 	Runs []Run
 	// Settings are the settings used, as (name, value) text, base first; a

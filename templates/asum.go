@@ -1,5 +1,7 @@
 package templates
 
+import "fmt"
+
 // asumModel is the paper's example (its section 4): the account-summary
 // page ASUM of a web bank. The paper's tables are not public: the numbers
 // are chosen on the paper's scale and kept fixed, so that results can be
@@ -7,6 +9,8 @@ package templates
 // carry about 60% background load (BackgroundServiceTime /
 // BackgroundInterArrival / Capacity).
 func asumModel() *model {
+	fig7 := func(servers int) string { return fmt.Sprintf("Fig. 7 (%d servers)", servers) }
+	const fig8, fig9 = "Fig. 8 (selection rule)", "Fig. 9 (TActive)"
 	return &model{
 		settings: withNotes([]setting{
 			{"TimeUnit", "ms", "Every time in this model is in milliseconds."},
@@ -41,18 +45,21 @@ func asumModel() *model {
 			{"Customization", "", "EXIT"},
 		}}},
 		experiments: &experiments{
-			columns: []string{"AppServers", "SwitchUtil", "SelectionRule", "TActive"},
+			// Chart draws the paper's figures: Figure 7 (parallel,
+			// sequential, mixed) per server count, Figure 8 (the selection
+			// rules), Figure 9 (TActive values).
+			columns: []string{"AppServers", "SwitchUtil", "SelectionRule", "TActive", "Chart"},
 			rows: [][]any{
-				{"P10", 10, 2, "LBS", 0},
-				{"S10", 10, 0, "LBS", 0},
-				{"M10", 10, 0.7, "LBS", 0},
-				{"P8", 8, 2, "LBS", 0},
-				{"S8", 8, 0, "LBS", 0},
-				{"M8", 8, 0.7, "LBS", 0},
-				{"M10-Cyclic", 10, 0.7, "Cyclic", 0},
-				{"M10-Random", 10, 0.7, "Random", 0},
-				{"M10-TActive5", 10, 0.7, "LBS", 5},
-				{"M10-TActive20", 10, 0.7, "LBS", 20},
+				{"P10", 10, 2, "LBS", 0, fig7(10)},
+				{"S10", 10, 0, "LBS", 0, fig7(10)},
+				{"M10", 10, 0.7, "LBS", 0, fig7(10) + ", " + fig8 + ", " + fig9},
+				{"P8", 8, 2, "LBS", 0, fig7(8)},
+				{"S8", 8, 0, "LBS", 0, fig7(8)},
+				{"M8", 8, 0.7, "LBS", 0, fig7(8)},
+				{"M10-Cyclic", 10, 0.7, "Cyclic", 0, fig8},
+				{"M10-Random", 10, 0.7, "Random", 0, fig8},
+				{"M10-TActive5", 10, 0.7, "LBS", 5, fig9},
+				{"M10-TActive20", 10, 0.7, "LBS", 20, fig9},
 			},
 		},
 		targets: []target{

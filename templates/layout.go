@@ -60,7 +60,7 @@ func ColumnLayout(kind SheetKind, header string) (c Column, ok bool) {
 	case EntitySheet:
 		cols = routeColumns
 	case ExperimentsSheet:
-		cols = []column{scenarioColumn}
+		cols = []column{scenarioColumn, chartColumn}
 	case ServiceSheet:
 		cols = stepColumns
 	case TargetsSheet:

@@ -272,6 +272,10 @@ func (m *model) svcData(template string) (*xlsx.Book, error) {
 	if x := m.experiments; x != nil {
 		cols := []column{scenarioColumn}
 		for _, c := range x.columns {
+			if c == chartColumn.header {
+				cols = append(cols, chartColumn)
+				continue
+			}
 			cols = append(cols, column{c, "The setting " + c + " in this scenario (as in Settings). Blank: the Settings value.", 14})
 		}
 		w.sheet("Experiments", cols)
@@ -288,6 +292,9 @@ func (m *model) svcData(template string) (*xlsx.Book, error) {
 	m.writeMeasured(w)
 	return w.done(template, "websim model: services, servers and load (SvcData)")
 }
+
+// chartColumn is the Experiments column of chart groups (not a setting).
+var chartColumn = column{"Chart", "The chart groups this scenario is drawn in on the Charts sheet, a comma list; scenarios with the same name share charts. Blank everywhere: one group of every scenario.", 40}
 
 // procData lays out ProcData.xlsx: a sheet per service.
 func (m *model) procData(template string) (*xlsx.Book, error) {
@@ -355,7 +362,7 @@ func ColumnNote(sheet, header string) string {
 	case "<entity>":
 		cols = routeColumns
 	case "Experiments":
-		cols = []column{scenarioColumn}
+		cols = []column{scenarioColumn, chartColumn}
 	case "<service>":
 		cols = stepColumns
 	case "Targets":

@@ -24,7 +24,7 @@ func (r *reader) dist(t *table, c cell) (d engine.Dist, ok bool) {
 	}
 	pd, err := dist.Parse(c.text)
 	if err != nil {
-		r.errorCause(err, t.file, t.sheet, c.ref, "%s", err.Error())
+		r.errorCause(err, t.file, t.sheet, c.ref, "%s%s", err.Error(), commaHint(c.text, err))
 		return nil, false
 	}
 	return pd, true
@@ -76,6 +76,10 @@ func (r *reader) numberExpr(t *table, c cell, kind rules.Kind, names rules.Names
 		return nil, false
 	}
 	if v, isConst := e.Const(); isConst {
+		if msg := checkKind(v, kind); msg != "" {
+			r.errorf(t.file, t.sheet, c.ref, "expression \"%s\" is always %s", cleanText(c.text), msg)
+			return nil, false
+		}
 		return engine.Const(v), true
 	}
 	return e, true
@@ -97,6 +101,9 @@ func kindText(kind rules.Kind) string {
 func checkKind(v float64, kind rules.Kind) string {
 	switch kind {
 	case rules.Count:
+		if v > MaxCount {
+			return fmt.Sprintf("Count %s exceeds the limit of %d; expected a whole number from 0 to %d (each run of a service costs memory; in parallel, all at once)", formatNumber(v), MaxCount, MaxCount)
+		}
 		if v < 0 || !isWhole(v) {
 			return fmt.Sprintf("%s is not a whole number >= 0; expected a count such as 1 or 3", formatNumber(v))
 		}

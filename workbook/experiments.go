@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 )
 
 var experimentsSpec = sheetSpec{
-	columns:  []string{"Scenario"},
+	columns:  []string{"Scenario", "Chart"},
 	required: []string{"Scenario"},
 	extra:    true,
 }
@@ -21,6 +22,8 @@ type scenarioRow struct {
 	name      string
 	st        state
 	overrides []study.Setting
+	// charts are the chart groups of the Chart column, in order.
+	charts []string
 }
 
 // readExperiments reads the scenarios: one per Experiments row, each
@@ -63,8 +66,9 @@ func (r *reader) readExperiments() []scenarioRow {
 		if !ok {
 			continue
 		}
-		sc := scenarioRow{name: name, st: r.base}
+		sc := scenarioRow{name: name, st: r.base, charts: chartGroups(t.get(rw, "Chart").text)}
 		sc.st.params = slices.Clone(r.base.params)
+		sc.st.cells = maps.Clone(r.base.cells)
 		for _, c := range cols {
 			v := t.at(rw, c.index)
 			if v.bad || v.blank() {
@@ -94,7 +98,19 @@ func (r *reader) scenario(sc scenarioRow) study.Scenario {
 	}
 	run := sc.st.run
 	run.Loads = r.loads(&sc.st)
-	return study.Scenario{Name: sc.name, Model: &m, Run: run, Overrides: sc.overrides}
+	return study.Scenario{Name: sc.name, Model: &m, Run: run, Overrides: sc.overrides, Charts: sc.charts}
+}
+
+// chartGroups splits a Chart cell ("Figure 7, 10 servers") into its group
+// names, trimmed, blanks and repeats dropped.
+func chartGroups(cell string) []string {
+	var out []string
+	for _, g := range strings.Split(cell, ",") {
+		if g = strings.TrimSpace(cleanText(g)); g != "" && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // rat compiles a RAT setting once per place it is written.

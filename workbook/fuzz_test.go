@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,7 +50,8 @@ func FuzzReadSheet(f *testing.F) {
 		}
 		dir := t.TempDir()
 		m.Write(t, dir)
-		_, err := Read(dir)
+		var err error
+		withinBudget(t, "Read", fuzzReadTime, func(context.Context) { _, err = Read(dir) })
 		if err == nil {
 			return
 		}

@@ -112,6 +112,7 @@ func (r *reader) readServices(sheets []*svcSheet) {
 			continue
 		}
 		r.readSteps(s.t, &r.model.Services[s.service], s.service, names)
+		r.checkSteps(s.t, &r.model.Services[s.service])
 	}
 }
 
@@ -224,6 +225,8 @@ func (r *reader) readStep(t *table, rw row, st *engine.Step, si int, names rules
 		st.Kind = engine.Call
 		if i, ok := r.serverIndex(serverName); ok {
 			st.Server = i
+		} else if _, ok := r.svc.hasSheet("ServerInfo"); !ok {
+			r.unknownServers = append(r.unknownServers, serverName) // one problem: the sheet is missing
 		} else {
 			known := append([]string{"App"}, names.Servers...)
 			r.errorf(t.file, t.sheet, serverCell.ref, "unknown server %q%s; expected App or a server of SvcData.xlsx!ServerInfo (%s)", serverName, suggest.DidYouMean(serverName, known), strings.Join(names.Servers, ", "))

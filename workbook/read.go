@@ -20,7 +20,7 @@ const (
 
 // resultSheets are the sheets websim itself adds to SvcData.xlsx with
 // --write-back; reading leaves them alone without a warning.
-var resultSheets = map[string]bool{"summary": true, "servers": true, "charts": true, "run": true, "validation": true}
+var resultSheets = map[string]bool{"summary": true, "servers": true, "entities": true, "charts": true, "timeline": true, "run": true, "sizing": true, "validation": true}
 
 // reader gathers the problems and the pieces of the model while reading.
 type reader struct {
@@ -47,6 +47,10 @@ type reader struct {
 	retryExprs []retryExpr
 	ratCache   map[string]engine.Number
 	loadsCache map[string][]int
+	// blankArrivals are blank load cells; unknownServers the servers steps
+	// name when there is no ServerInfo sheet.
+	blankArrivals  []blankArrival
+	unknownServers []string
 }
 
 // serviceRef is a cell naming a service, checked once ProcData is read.
@@ -104,10 +108,14 @@ func (r *reader) read() *study.Plan {
 	r.readAttributes(attrs)
 	r.compileRetryExprs()
 	r.readServices(sheets)
+	r.checkServerColumns(sheets)
 	r.checkNesting()
 	scenarios := r.readExperiments()
 	targets := r.readTargets()
 	measured := r.readMeasured()
+	r.checkMissingSheets()
+	r.checkBlankArrivals(scenarios)
+	r.checkBudget(scenarios)
 	r.warnUnusedSheets()
 
 	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,

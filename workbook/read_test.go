@@ -436,3 +436,36 @@ func TestMisspeltSettingAndEmptyArrivals(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestExperimentsChartColumn(t *testing.T) {
+	// Chart names the groups a scenario is drawn in: a comma list,
+	// trimmed, repeats dropped; it is not a setting (no warning, no
+	// override), and a blank cell leaves the scenario in no named group.
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Experiments", "D1", "chart")
+	m.Set(t, "SvcData.xlsx", "Experiments", "D2", " Fig. 7 (10 servers) ,Fig. 8,, Fig. 7 (10 servers)")
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if got, want := plan.Scenarios[0].Charts, []string{"Fig. 7 (10 servers)", "Fig. 8"}; !slices.Equal(got, want) {
+		t.Errorf("%s charts %q, want %q", plan.Scenarios[0].Name, got, want)
+	}
+	if got := plan.Scenarios[1].Charts; got != nil {
+		t.Errorf("%s charts %q, want none", plan.Scenarios[1].Name, got)
+	}
+	for _, sc := range plan.Scenarios {
+		for _, o := range sc.Overrides {
+			if strings.EqualFold(o.Name, "chart") {
+				t.Errorf("%s overrides %q: Chart is not a setting", sc.Name, o.Name)
+			}
+		}
+	}
+	for _, w := range plan.Warnings {
+		if strings.Contains(w, "Experiments") {
+			t.Errorf("warning %q", w)
+		}
+	}
+}

@@ -23,6 +23,8 @@ type state struct {
 	ratLoc [3]string
 	// params are the values of Model.Params.
 	params []float64
+	// cells are where the settings were written, by documented name.
+	cells settingCells
 }
 
 func defaultState() state {
@@ -70,6 +72,10 @@ func (r *reader) readSettings() {
 			if !builtin {
 				if !identifier.MatchString(name) {
 					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _ (e.g. SwitchUtil) that expressions can use", name, suggest.DidYouMean(name, builtinNames()))
+					continue
+				}
+				if w := reservedName(name); w != "" {
+					r.errorf(t.file, t.sheet, nameCell.ref, "parameter name %q is the built-in name %s, which expressions read instead; expected another name (e.g. My%s)", name, w, name)
 					continue
 				}
 				r.paramNames = append(r.paramNames, name)
@@ -160,6 +166,10 @@ func colLetter(t *table, name string) string {
 // Numeric settings also set their parameter.
 func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
 	c := settingCell{file: file, sheet: sheet, ref: ref, name: name, text: text}
+	if s.cells == nil {
+		s.cells = settingCells{}
+	}
+	s.cells[name] = [3]string{file, sheet, ref}
 	b, ok := builtinSetting(name)
 	if !ok {
 		if v, ok := r.numberSetting(s, c); ok {
@@ -197,7 +207,17 @@ func (r *reader) numberSetting(s *state, c settingCell) (float64, bool) {
 
 // wholeSetting reads a whole number of at least min.
 func (r *reader) wholeSetting(s *state, c settingCell, min float64) (float64, bool) {
+	return r.wholeSettingIn(s, c, min, math.MaxInt32)
+}
+
+// wholeSettingIn reads a whole number from min to limit; above the limit
+// it says so, with a hint.
+func (r *reader) wholeSettingIn(s *state, c settingCell, min, limit float64) (float64, bool) {
 	v, ok := r.numberSetting(s, c)
+	if ok && v > limit {
+		r.errorf(c.file, c.sheet, c.ref, "%s", limitMessage(c.name, v, limit))
+		return 0, false
+	}
 	if ok && (!isWhole(v) || v < min) {
 		r.errorf(c.file, c.sheet, c.ref, "%s %s is not a whole number >= %s; expected a whole number >= %s", c.name, formatNumber(v), formatNumber(min), formatNumber(min))
 		return 0, false

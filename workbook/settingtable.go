@@ -84,7 +84,7 @@ var BuiltinSettings = []BuiltinSetting{
 			}
 		},
 		value: func(s *state) float64 { return float64(s.run.Seed) }},
-	{Name: "WarmUp", Kind: NumberSetting, Default: "0", Limits: ">= 0, or auto",
+	{Name: "WarmUp", Kind: NumberSetting, Default: "0", Limits: ">= 0, or auto; at most the time of " + thousands(MaxWarmUpArrivals) + " arrivals",
 		Help: "Simulated time discarded before statistics start.",
 		read: func(r *reader, s *state, c settingCell) {
 			if strings.EqualFold(c.text, "auto") {
@@ -94,26 +94,26 @@ var BuiltinSettings = []BuiltinSetting{
 			}
 		},
 		value: func(s *state) float64 { return s.run.WarmUp }},
-	{Name: "Observations", Kind: WholeSetting, Default: "100000", Limits: ">= 1",
+	{Name: "Observations", Kind: WholeSetting, Default: "100000", Limits: "1 to " + thousands(MaxObservations),
 		Help:  "Requests finished (completed, failed or abandoned) after the warm-up, per run.",
-		read:  whole(1, func(s *state, v float64) { s.run.Observations = int64(v) }),
+		read:  wholeIn(1, MaxObservations, func(s *state, v float64) { s.run.Observations = int64(v) }),
 		value: func(s *state) float64 { return float64(s.run.Observations) }},
-	{Name: "Replications", Kind: WholeSetting, Default: "1", Limits: ">= 1",
+	{Name: "Replications", Kind: WholeSetting, Default: "1", Limits: "1 to " + thousands(MaxReplications),
 		Help:  "Independent runs per scenario and load.",
-		read:  whole(1, func(s *state, v float64) { s.run.Replications = int(v) }),
+		read:  wholeIn(1, MaxReplications, func(s *state, v float64) { s.run.Replications = int(v) }),
 		value: func(s *state) float64 { return float64(s.run.Replications) }},
 	{Name: "Loads", Kind: ListSetting, Default: "all", Limits: "all, or headers of Arrivals",
 		Help: "The Arrivals load columns to run: all, or a comma list of their headers (e.g. L1,L5).",
 		read: func(r *reader, s *state, c settingCell) {
 			s.loads, s.loadsLoc = c.text, [3]string{c.file, c.sheet, c.ref}
 		}},
-	{Name: "AppServers", Kind: WholeSetting, Default: "1", Limits: ">= 1",
+	{Name: "AppServers", Kind: WholeSetting, Default: "1", Limits: "1 to " + thousands(MaxAppServers),
 		Help:  "Number of application servers.",
-		read:  whole(1, func(s *state, v float64) { s.app.Servers = int(v) }),
+		read:  wholeIn(1, MaxAppServers, func(s *state, v float64) { s.app.Servers = int(v) }),
 		value: func(s *state) float64 { return float64(s.app.Servers) }},
-	{Name: "AppCapacity", Kind: WholeSetting, Default: "20", Limits: ">= 1",
+	{Name: "AppCapacity", Kind: WholeSetting, Default: "20", Limits: "1 to " + thousands(MaxAppCapacity),
 		Help:  "AppRes units (processes) per application server.",
-		read:  whole(1, func(s *state, v float64) { s.app.Capacity = int(v) }),
+		read:  wholeIn(1, MaxAppCapacity, func(s *state, v float64) { s.app.Capacity = int(v) }),
 		value: func(s *state) float64 { return float64(s.app.Capacity) }},
 	{Name: "SelectionRule", Kind: ChoiceSetting, Default: "LBS", Choices: []string{"LBS", "Random", "Cyclic"},
 		Help: "How a request picks its application server: LBS (least busy), Random or Cyclic.",
@@ -168,6 +168,24 @@ func whole(min float64, set func(s *state, v float64)) func(r *reader, s *state,
 			set(s, v)
 		}
 	}
+}
+
+// wholeIn reads a whole number from min to limit.
+func wholeIn(min, limit float64, set func(s *state, v float64)) func(r *reader, s *state, c settingCell) {
+	return func(r *reader, s *state, c settingCell) {
+		if v, ok := r.wholeSettingIn(s, c, min, limit); ok {
+			set(s, v)
+		}
+	}
+}
+
+// thousands writes a limit with thousands separators, as the docs show it.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // nonNegative reads a number of 0 or more.

@@ -30,11 +30,11 @@ func (r *reader) readServers() {
 			r.errorf(t.file, t.sheet, nc.ref, "%q is reserved for the application servers; expected another name for an external server", name)
 			continue
 		}
-		s := engine.Server{Name: name, Capacity: 1}
+		s := engine.Server{Name: name, Capacity: 1, Cell: loc(t, nc.ref)}
 		if c := t.get(rw, "Capacity"); !t.has("Capacity") || c.bad {
 		} else if c.blank() {
 			r.errorf(t.file, t.sheet, c.ref, "server %q has no capacity; expected a whole number >= 1", name)
-		} else if v, ok := r.wholeCell(t, c, 1, "capacity"); ok {
+		} else if v, ok := r.wholeCellIn(t, c, 1, MaxServerCapacity, "capacity"); ok {
 			s.Capacity = v
 		}
 		if c := t.get(rw, "TimeLimit"); !c.blank() {
@@ -45,7 +45,7 @@ func (r *reader) readServers() {
 				s.TimeLimit = math.Max(v, 0)
 			}
 		}
-		ia, iaOK := r.dist(t, t.get(rw, "BackgroundInterArrival"))
+		ia, iaOK := r.backgroundArrivals(t, t.get(rw, "BackgroundInterArrival"))
 		st, stOK := r.dist(t, t.get(rw, "BackgroundServiceTime"))
 		if iaOK && stOK && (ia == nil) != (st == nil) {
 			missing := t.get(rw, "BackgroundServiceTime")
@@ -78,8 +78,17 @@ func (r *reader) numberCell(t *table, c cell, what string) (float64, bool) {
 
 // wholeCell reads a whole number >= min.
 func (r *reader) wholeCell(t *table, c cell, min int, what string) (int, bool) {
+	return r.wholeCellIn(t, c, min, math.MaxInt32, what)
+}
+
+// wholeCellIn reads a whole number from min to limit.
+func (r *reader) wholeCellIn(t *table, c cell, min, limit int, what string) (int, bool) {
 	v, ok := r.numberCell(t, c, what)
 	if !ok {
+		return 0, false
+	}
+	if v > float64(limit) {
+		r.errorf(t.file, t.sheet, c.ref, "%s %s exceeds the limit of %d; expected a whole number from %d to %d", what, formatNumber(v), limit, min, limit)
 		return 0, false
 	}
 	if !isWhole(v) || v < float64(min) {
@@ -127,9 +136,12 @@ func (r *reader) readArrivals() {
 		if !ok {
 			continue
 		}
-		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads))}
+		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads)),
+			InterArrivalCells: make([]string, len(loads)), Cell: loc(t, nc.ref)}
 		for i, l := range loads {
-			e.InterArrival[i], _ = r.dist(t, t.at(rw, l.index))
+			c := t.at(rw, l.index)
+			e.InterArrival[i] = r.interArrival(t, c, len(r.model.Entities), i)
+			e.InterArrivalCells[i] = loc(t, c.ref)
 		}
 		e.Patience, _ = r.dist(t, t.get(rw, "Patience"))
 		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
@@ -277,6 +289,9 @@ func (r *reader) readAttributeNames() []attrRow {
 		case !identifier.MatchString(aname):
 			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q cannot be used in expressions; expected letters, digits and _, starting with a letter (e.g. %s)", aname, strings.Join(strings.Fields(aname), ""))
 			continue
+		case reservedName(aname) != "":
+			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q is the built-in name %s, which expressions read instead; expected another name (e.g. My%s)", aname, reservedName(aname), aname)
+			continue
 		case vc.blank() && !vc.bad && t.has("Value"):
 			r.errorf(t.file, t.sheet, vc.ref, "attribute %q has no value; expected a distribution such as UniformInt(1,6) or an expression", aname)
 			continue
@@ -335,7 +350,7 @@ func (r *reader) attributeValue(at *engine.Attribute, a attrRow, names rules.Nam
 	if err != nil {
 		switch {
 		case callLike.MatchString(c.text) && !strings.ContainsAny(c.text, "<>=*/+?"):
-			r.errorf(t.file, t.sheet, c.ref, "%s", distErr.Error())
+			r.errorf(t.file, t.sheet, c.ref, "%s%s", distErr.Error(), commaHint(c.text, distErr))
 		case compiles(c.text, names):
 			r.errorCause(err, t.file, t.sheet, c.ref, "%s; expected only attributes listed above this one for the entity (they are drawn in order)", exprMessage(c.text, err))
 		default:

@@ -63,6 +63,9 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 	}
 	o := runOptions{model: model, seed: c.Uint64("seed"), seedSet: c.IsSet("seed"), observations: c.Int64("observations"),
 		loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios"))}
+	if err := checkObservations(c); err != nil {
+		return err
+	}
 	if c.IsSet("observations") && o.observations < 1 {
 		return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", o.observations))
 	}

@@ -22,7 +22,11 @@ type helpTopic struct {
 
 // helpTopics lists the topics; adding a topic is adding one entry.
 var helpTopics = []helpTopic{
+	{"distributions", "the distributions a cell may hold, and their parameters", writeDistributionsHelp},
+	{"expressions", "what an expression sees and may call, with examples", writeExpressionsHelp},
 	{"sheets", "the input sheets, their columns and every built-in setting", writeSheetsHelp},
+	{"json", "the fields of websim run --json, extras included", writeJSONHelp},
+	{"exit-codes", "what websim's exit codes mean", writeExitCodesHelp},
 }
 
 func helpCommand() *cli.Command {
@@ -105,6 +109,10 @@ func writeSheetsHelp(w io.Writer) error {
 		fmt.Fprintf(&b, "  %-16s %s (%s; default %s)\n", s.Name, s.Help, kind, s.Default)
 	}
 	b.WriteString("  any other name    a parameter of your own, usable by name in every expression\n")
+	b.WriteString("\nLimits (a model beyond one is refused when read, at the cell, with the limit):\n")
+	for _, l := range workbook.Limits() {
+		fmt.Fprintf(&b, "  %s: at most %d (%s)\n", l.What, l.Max, l.Why)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -2,9 +2,16 @@ package main
 
 import (
 	"bytes"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/report"
+	"github.com/websim/websim/rules"
+	"github.com/websim/websim/study"
 	"github.com/websim/websim/workbook"
 )
 
@@ -68,5 +75,71 @@ func TestUsageErrorsAreInvalidInput(t *testing.T) {
 		if code := run(args, &out, &errb); code != exitInvalid || !strings.Contains(out.String(), "Incorrect Usage: ") {
 			t.Errorf("%v: exit %d, stdout %q, want exit 2 and the usage", args[1:], code, out.String())
 		}
+	}
+}
+
+// helpText runs websim help topic.
+func helpText(t *testing.T, topic string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run([]string{"websim", "help", topic}, &out, &errb); code != 0 {
+		t.Fatalf("help %s: exit %d: %s", topic, code, errb.String())
+	}
+	return out.String()
+}
+
+func TestHelpDistributionsListsEveryForm(t *testing.T) {
+	got := helpText(t, "distributions")
+	for _, f := range dist.Forms() {
+		form := f.Name + "(" + strings.Join(f.Params, ", ") + ")"
+		if !strings.Contains(got, form) || distributionNotes[f.Name] == "" {
+			t.Errorf("help distributions lacks %s, or its note", form)
+		}
+	}
+}
+
+func TestHelpExpressionsNamesEveryBuiltin(t *testing.T) {
+	got := helpText(t, "expressions")
+	for _, n := range rules.BuiltinNames() {
+		if !strings.Contains(got, "\n  "+n+" ") {
+			t.Errorf("help expressions does not explain %s", n)
+		}
+	}
+}
+
+// TestHelpJSONNamesEveryField: every field websim run --json prints is
+// named in the json topic (an added field must be documented there).
+func TestHelpJSONNamesEveryField(t *testing.T) {
+	got := helpText(t, "json")
+	var walk func(typ reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || typ.PkgPath() != reflect.TypeOf(report.JSONStudy{}).PkgPath() {
+			return
+		}
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if !regexp.MustCompile(`\b` + name + `\b`).MatchString(got) {
+				t.Errorf("help json does not name %s.%s (%q)", typ.Name(), f.Name, name)
+			}
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeOf(report.JSONStudy{}))
+}
+
+func TestProgressTextHasOneTimeLeft(t *testing.T) {
+	got := progressText(study.Progress{RunsDone: 3, Runs: 100, Fraction: 0.05, Elapsed: 7 * time.Second, Left: 133 * time.Second})
+	if want := "runs 3/100 done, elapsed 7s, about 2m13s left"; got != want {
+		t.Errorf("progress %q, want %q", got, want)
+	}
+	if n := strings.Count(got, "left"); n != 1 {
+		t.Errorf("%d time-left figures in %q", n, got)
 	}
 }

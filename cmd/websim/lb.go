@@ -127,6 +127,9 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 		return errors.New("interrupted: nothing was written")
 	}
 	if opts.json {
+		for _, o := range report.Overloads() {
+			fmt.Fprintln(stderr, o)
+		}
 		err = report.WriteJSON(stdout)
 	} else {
 		err = report.WriteText(stdout)

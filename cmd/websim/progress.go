@@ -28,6 +28,10 @@ func newProgressBar(w io.Writer, enabled bool, what string) *progressBar {
 		progressbar.OptionSetDescription(what),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionShowElapsedTimeOnFinish(),
+		// One time-left figure: the study's own (runs weighted by their
+		// progress), in the description; not the bar's guess beside it.
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(false),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)}
@@ -38,7 +42,7 @@ func (p *progressBar) update(pr study.Progress) {
 	if p.bar == nil {
 		return
 	}
-	p.bar.Describe(fmt.Sprintf("runs %d/%d done, %d left, about %s to go", pr.RunsDone, pr.Runs, pr.Runs-pr.RunsDone, pr.Left.Round(time.Second)))
+	p.bar.Describe(progressText(pr))
 	_ = p.bar.Set(int(pr.Fraction * 1000))
 }
 
@@ -46,4 +50,14 @@ func (p *progressBar) finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
 	}
+}
+
+// progressText is the bar's description: runs done and the one estimate
+// of the time left ("runs 3/100 done, about 2m10s left").
+func progressText(pr study.Progress) string {
+	left := "estimating the time left"
+	if pr.Fraction > 0 {
+		left = "about " + pr.Left.Round(time.Second).String() + " left"
+	}
+	return fmt.Sprintf("runs %d/%d done, elapsed %s, %s", pr.RunsDone, pr.Runs, pr.Elapsed.Round(time.Second), left)
 }

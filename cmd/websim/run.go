@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -74,8 +75,8 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 			if c.NArg() != 1 {
 				return invalidInput(errors.New("websim run needs one MODEL folder; for example: websim run samples/asum"))
 			}
-			if c.IsSet("observations") && c.Int64("observations") < 1 {
-				return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", c.Int64("observations")))
+			if err := checkObservations(c); err != nil {
+				return err
 			}
 			o := runOptions{
 				model: modelFolder(c.Args().First()), out: c.String("out"), json: c.Bool("json"),
@@ -85,11 +86,26 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 				writeBack: c.Bool("write-back"), quiet: c.Bool("quiet"), trace: c.String("trace"),
 				shard: c.String("shard"), partial: c.String("partial"), shards: c.Int("shards"),
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return runModel(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// checkObservations refuses an --observations below 1 or above the limit
+// of the Observations setting.
+func checkObservations(c *cli.Context) error {
+	if !c.IsSet("observations") {
+		return nil
+	}
+	switch v := c.Int64("observations"); {
+	case v < 1:
+		return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", v))
+	case v > workbook.MaxObservations:
+		return invalidInput(fmt.Errorf("--observations %d exceeds the limit of %d; expected a whole number from 1 to %d (use TargetPrecision to stop when precise enough)", v, workbook.MaxObservations, workbook.MaxObservations))
+	}
+	return nil
 }
 
 // modelFolder accepts a model's SvcData.xlsx or ProcData.xlsx for its
@@ -157,6 +173,16 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
+	outputs := []string{out}
+	svcData := filepath.Join(o.model, workbook.SvcDataFile)
+	if o.writeBack {
+		outputs = append(outputs, svcData)
+	}
+	release, err := prepareOutputs(outputs...)
+	if err != nil {
+		return err
+	}
+	defer release()
 	opts := study.Options{Jobs: o.jobs, Version: version}
 	if o.trace != "" {
 		f, err := openTrace(o.trace, plan)
@@ -176,13 +202,19 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 		return err
 	}
-	if err := report.Write(out, st); err != nil {
-		return fmt.Errorf("writing the results: %w", err)
-	}
-	if o.writeBack {
-		if err := report.WriteBack(filepath.Join(o.model, workbook.SvcDataFile), st); err != nil {
-			return fmt.Errorf("writing the results back into %s: %w", workbook.SvcDataFile, err)
+	err = writeOutputs(ctx, func() error {
+		if err := report.Write(out, st); err != nil {
+			return fmt.Errorf("writing the results: %w", err)
 		}
+		if o.writeBack {
+			if err := report.WriteBack(svcData, st); err != nil {
+				return fmt.Errorf("writing the results back into %s: %w", workbook.SvcDataFile, err)
+			}
+		}
+		return nil
+	}, outputs...)
+	if err != nil {
+		return err
 	}
 	if o.json {
 		return report.WriteJSON(stdout, st)

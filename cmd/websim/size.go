@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -78,6 +79,20 @@ added to the results already there.`,
 	}
 }
 
+// sizeLimit is the largest value a sized setting may take (the workbook's
+// limits), 0 when unknown.
+func sizeLimit(vary string) int {
+	switch v := strings.ToLower(strings.ReplaceAll(vary, " ", "")); {
+	case v == "appservers":
+		return workbook.MaxAppServers
+	case v == "appcapacity":
+		return workbook.MaxAppCapacity
+	case strings.HasPrefix(v, "capacity:"):
+		return workbook.MaxServerCapacity
+	}
+	return 0
+}
+
 // checkSizeFlags checks what can be checked before the model is read.
 func checkSizeFlags(o sizeOptions, minSet, maxSet bool) error {
 	var errs []error
@@ -89,6 +104,9 @@ func checkSizeFlags(o sizeOptions, minSet, maxSet bool) error {
 	}
 	if maxSet && o.max < 1 {
 		errs = append(errs, fmt.Errorf("--max %d: expected a whole number of at least 1", o.max))
+	}
+	if lim := sizeLimit(o.vary); lim > 0 && (maxSet && o.max > lim || minSet && o.min > lim) {
+		errs = append(errs, fmt.Errorf("--min/--max beyond the limit of %d for %s; expected at most %d", lim, o.vary, lim))
 	}
 	if minSet && maxSet && o.min > o.max {
 		errs = append(errs, fmt.Errorf("--min %d is above --max %d; expected --min <= --max", o.min, o.max))

@@ -509,3 +509,24 @@ func format(name string, args ...float64) string {
 	b.WriteByte(')')
 	return b.String()
 }
+
+// Form is one way to write a distribution in a cell: its name and its
+// parameters in order; Arena marks Arena's spellings.
+type Form struct {
+	Name   string
+	Params []string
+	Arena  bool
+}
+
+// Forms lists the distributions a cell may hold, websim's first, then
+// Arena's (for `websim help distributions`).
+func Forms() []Form {
+	var out []Form
+	for _, s := range websimSpecs {
+		out = append(out, Form{Name: s.name, Params: s.params})
+	}
+	for _, s := range arenaSpecs {
+		out = append(out, Form{Name: s.name, Params: s.params, Arena: true})
+	}
+	return out
+}

@@ -256,3 +256,12 @@ func (p *Percentiles) Merge(o *Percentiles) {
 	p.parts += 1 + o.parts
 	p.hist.Merge(&o.hist)
 }
+
+// Clone returns a copy of p that shares no memory with it (a run that
+// goes on after its figures were read).
+func (p *Percentiles) Clone() *Percentiles {
+	c := *p
+	c.hist = Histogram{}
+	c.hist.Merge(&p.hist)
+	return &c
+}

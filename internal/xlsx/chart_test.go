@@ -10,7 +10,7 @@ import (
 
 // A column chart with lines over it keeps each series' colour, width, dash
 // and marker, the gap between columns and the labels' rotation; titles and
-// axis labels are black.
+// axis labels are dark.
 func TestChartOptions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "C.xlsx")
 	b := New()
@@ -20,10 +20,10 @@ func TestChartOptions(t *testing.T) {
 		b.SetRow("D", i, float64(i), float64(i*i), float64(2*i))
 	}
 	b.AddChart("D", "E1", Chart{
-		Kind: ColumnChart, Title: "T", XTitle: "x", YTitle: "y", GapWidth: 5, XLabelRotation: -45,
-		Series: []Series{{Name: AbsRange("D", 1, 1, 1), Categories: AbsRange("D", 0, 2, 5), Values: AbsRange("D", 1, 2, 5), Colour: "A9C4E2"}},
+		Kind: ColumnChart, Title: "T", XTitle: "x", YTitle: "y", GapWidth: 5, XRotate: -45,
+		Series: []Series{{Name: AbsRange("D", 1, 1, 1), Categories: AbsRange("D", 0, 2, 5), Values: AbsRange("D", 1, 2, 5), Color: "A9C4E2"}},
 		Lines: []Series{{Name: AbsRange("D", 2, 1, 1), Categories: AbsRange("D", 0, 2, 5), Values: AbsRange("D", 2, 2, 5),
-			Colour: "C00000", Width: 2, Dash: Dashed, Marker: MarkerNone}},
+			Color: "C00000", Width: 2, Dash: Dashed, Marker: "none"}},
 	})
 	if err := b.Save(path); err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestChartOptions(t *testing.T) {
 	}
 	x := charts[0]
 	for _, want := range []string{"barChart>", "lineChart>", `"A9C4E2"`, `"C00000"`, `gapWidth val="5"`, `<a:prstDash val="dash"`,
-		`rot="-2700000"`, `symbol val="none"`, `"000000"`} {
+		`rot="-2700000"`, `symbol val="none"`, `"262626"`} {
 		if !strings.Contains(x, want) {
 			t.Errorf("the chart lacks %s", want)
 		}

@@ -84,6 +84,15 @@ func (b *Book) FrozenRows(sheet string) (int, error) {
 	return p.YSplit, nil
 }
 
+// FrozenColumns returns how many left columns of a sheet are frozen.
+func (b *Book) FrozenColumns(sheet string) (int, error) {
+	p, err := b.f.GetPanes(sheet)
+	if err != nil || !p.Freeze {
+		return 0, err
+	}
+	return p.XSplit, nil
+}
+
 // ColWidth returns the width of the 0-based column col, in characters.
 func (b *Book) ColWidth(sheet string, col int) (float64, error) {
 	return b.f.GetColWidth(sheet, ColumnName(col))
@@ -98,6 +107,8 @@ func (b *Book) ColCount(sheet string) (int, error) {
 // Look is what a cell's style shows.
 type Look struct {
 	Bold bool
+	// Strike is a struck-through font.
+	Strike bool
 	// FontColor and Fill are RGB hex colours ("C00000"), "" when none.
 	FontColor, Fill string
 	// NumFormat is the number format code, "" for General.
@@ -116,7 +127,7 @@ func (b *Book) LookOf(sheet, ref string) (Look, error) {
 	}
 	var l Look
 	if st.Font != nil {
-		l.Bold, l.FontColor = st.Font.Bold, st.Font.Color
+		l.Bold, l.FontColor, l.Strike = st.Font.Bold, st.Font.Color, st.Font.Strike
 	}
 	if len(st.Fill.Color) > 0 {
 		l.Fill = st.Fill.Color[0]

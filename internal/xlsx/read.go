@@ -178,6 +178,13 @@ func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
 // be computed and cells holding an Excel error value. Blank cells are only
 // probed for formulas when the whole sheet was read (probing loads it).
 func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe bool) {
+	var g *formulaGraph
+	beyond := 0 // cells further down a chain that is too deep
+	defer func() {
+		if beyond > 0 {
+			pr.add(false, ErrFormula, "", "%d more formulas stand further down chains longer than %d formulas; expected shorter chains", beyond, MaxFormulaDepth)
+		}
+	}()
 	for gi := range grid {
 		rw := &grid[gi]
 		for i, v := range rw.Cells {
@@ -192,6 +199,15 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			}
 			formula, err := b.f.GetCellFormula(sheet, ref)
 			if err != nil || formula == "" {
+				continue
+			}
+			if msg, deeper := b.formulaProblem(&g, sheet, ref); msg != "" {
+				if deeper {
+					beyond++
+				} else {
+					pr.add(false, ErrFormula, ref, "the formula =%s %s; expected a formula that ends in values (or save the workbook in Excel so that its values are stored)", formula, msg)
+				}
+				rw.markBad(i)
 				continue
 			}
 			val, err := b.f.CalcCellValue(sheet, ref, rawValues)

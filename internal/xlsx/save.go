@@ -42,7 +42,8 @@ type WriteFunc func(b *Book, w io.Writer) error
 // rename), the workbook is saved beside it under a new name ("OutPut
 // (2).xlsx") and a *LockedError says where.
 // A write error kept from the calls that built b is returned first, and
-// nothing is written.
+// nothing is written. Temporary files that earlier saves in the folder
+// left behind (a run killed mid-save) are removed once StaleAge old.
 func (b *Book) Save(path string) error {
 	return b.SaveWith(path, (*Book).Write)
 }
@@ -53,6 +54,7 @@ func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
 	if b.err != nil {
 		return b.err
 	}
+	RemoveStaleTemps(filepath.Dir(path), StaleAge)
 	f := b
 	if lockedByExcel(path) {
 		return saveBeside(f, path, writeWorkbook)

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -33,11 +34,40 @@ const (
 	Decimal2       // #,##0.00
 	Decimal4       // 0.0000
 	Left           // left-aligned (numbers among text in a column of details)
+	Warning        // bold dark red on a light red fill: a flag to see first
+	Percent2       // 0.00%
 )
 
+// Muted, added to a style (Time|Muted), draws the cell grey and struck
+// through: figures not to be read as they stand, such as those of a run
+// that is not stable.
+const Muted Style = 1 << 8
+
+// mutedFont is the font of a Muted cell.
+var mutedFont = excelize.Font{Color: "8C8C8C", Strike: true, Italic: true}
+
 func styleDef(s Style) *excelize.Style {
+	if s&Muted != 0 {
+		d := styleDef(s &^ Muted)
+		if d == nil {
+			d = &excelize.Style{}
+		}
+		f := mutedFont
+		if d.Font != nil {
+			f.Bold, f.Size = d.Font.Bold, d.Font.Size
+		}
+		d.Font = &f
+		return d
+	}
 	numFmt := func(code string) *excelize.Style { return &excelize.Style{CustomNumFmt: &code} }
 	switch s {
+	case Warning:
+		return &excelize.Style{
+			Font: &excelize.Font{Bold: true, Color: "9C0006"},
+			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"FFC7CE"}},
+		}
+	case Percent2:
+		return numFmt("0.00%")
 	case Header:
 		return &excelize.Style{
 			Font:      &excelize.Font{Bold: true},
@@ -75,7 +105,7 @@ func styleDef(s Style) *excelize.Style {
 // NumFormat returns the number format code of a number style ("0.0%"), or
 // "" for the others.
 func (s Style) NumFormat() string {
-	if d := styleDef(s); d != nil && d.CustomNumFmt != nil {
+	if d := styleDef(s &^ Muted); d != nil && d.CustomNumFmt != nil {
 		return *d.CustomNumFmt
 	}
 	return ""
@@ -156,6 +186,13 @@ type SavedFormula struct {
 	Value any
 }
 
+// Styled is a cell value with a style of its own, for a cell of a Table
+// that looks unlike its column (SetCell writes the value alone).
+type Styled struct {
+	Value any
+	Style Style
+}
+
 // SetCell writes v to a cell: a number (any Go number type), text, a bool,
 // a time, or a Formula (or a SavedFormula, written as its formula alone).
 // nil and NaN or infinite numbers leave the cell as it is (blank in a new
@@ -164,6 +201,8 @@ func (b *Book) SetCell(sheet, ref string, v any) error {
 	switch x := v.(type) {
 	case nil:
 		return nil
+	case Styled:
+		return b.SetCell(sheet, ref, x.Value)
 	case Formula:
 		return b.SetFormula(sheet, ref, string(x))
 	case SavedFormula:
@@ -310,11 +349,22 @@ func (b *Book) RowHeight(sheet string, row int, height float64) error {
 }
 
 // FreezeRows freezes the top rows of a sheet, so they stay in view.
-func (b *Book) FreezeRows(sheet string, rows int) error {
-	top := fmt.Sprintf("A%d", rows+1)
+func (b *Book) FreezeRows(sheet string, rows int) error { return b.FreezePanes(sheet, 0, rows) }
+
+// FreezePanes freezes the left cols columns and the top rows of a sheet,
+// so they stay in view however far it scrolls.
+func (b *Book) FreezePanes(sheet string, cols, rows int) error {
+	top := CellName(cols, rows+1)
+	pane := "bottomLeft"
+	switch {
+	case cols > 0 && rows > 0:
+		pane = "bottomRight"
+	case cols > 0:
+		pane = "topRight"
+	}
 	return b.keep(b.f.SetPanes(sheet, &excelize.Panes{
-		Freeze: true, YSplit: rows, TopLeftCell: top, ActivePane: "bottomLeft",
-		Selection: []excelize.Selection{{SQRef: top, ActiveCell: top, Pane: "bottomLeft"}},
+		Freeze: true, XSplit: cols, YSplit: rows, TopLeftCell: top, ActivePane: pane,
+		Selection: []excelize.Selection{{SQRef: top, ActiveCell: top, Pane: pane}},
 	}))
 }
 
@@ -397,6 +447,12 @@ type Table struct {
 	Rows [][]any
 	// HeaderHeight is the header row's height in points (0: Excel's).
 	HeaderHeight float64
+	// FrozenColumns are the left columns that stay in view with the header
+	// row (0: the header row alone).
+	FrozenColumns int
+	// Muted, when set, says which rows (from 0) are drawn Muted: grey and
+	// struck through, every cell.
+	Muted func(row int) bool
 }
 
 // WriteTable writes t to a sheet (which must exist) from A1: the header in
@@ -435,10 +491,25 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 		name := ColumnName(i)
 		b.SetStyle(sheet, name+"2", name+strconv.Itoa(len(t.Rows)+1), c.Format)
 	}
+	for r, row := range t.Rows {
+		muted := t.Muted != nil && t.Muted(r)
+		if muted && len(t.Columns) > 0 {
+			for i, c := range t.Columns {
+				ref := CellName(i, r+2)
+				b.SetStyle(sheet, ref, ref, c.Format|Muted)
+			}
+		}
+		for i, v := range row {
+			if st, ok := v.(Styled); ok {
+				ref := CellName(i, r+2)
+				b.SetStyle(sheet, ref, ref, st.Style)
+			}
+		}
+	}
 	if t.HeaderHeight > 0 {
 		b.RowHeight(sheet, 1, t.HeaderHeight)
 	}
-	b.FreezeRows(sheet, 1)
+	b.FreezePanes(sheet, t.FrozenColumns, 1)
 	return b.err
 }
 
@@ -446,6 +517,8 @@ func displayWidth(v any, fm Style) int {
 	switch x := v.(type) {
 	case nil:
 		return 0
+	case Styled:
+		return displayWidth(x.Value, fm)
 	case string:
 		return utf8.RuneCountInString(x)
 	case float64:
@@ -467,8 +540,20 @@ func displayWidth(v any, fm Style) int {
 	return len(fmt.Sprint(v))
 }
 
-// Write writes the workbook's bytes to w (Save is the way to write a file).
-func (b *Book) Write(w io.Writer) error { return b.f.Write(w) }
+// Write writes the workbook's bytes to w (Save is the way to write a file),
+// without the drawing and chart parts of deleted sheets.
+func (b *Book) Write(w io.Writer) error {
+	var buf bytes.Buffer
+	if err := b.f.Write(&buf); err != nil {
+		return err
+	}
+	data, err := pruneParts(buf.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	return err
+}
 
 // QuoteSheet quotes a sheet name for a formula or a chart: 'Summary (websim)'.
 func QuoteSheet(name string) string {

@@ -162,7 +162,7 @@ func Valid() *Model {
 	m.Add("SvcData.xlsx", "Arrivals",
 		[]any{"Entity", "L1", "L2", "L3", "Patience", "RetryProbability", "RetryDelay", "MaxRetries"},
 		[]any{"ASUM", "Exp(100)", "Exp(50)", "Exp(25)", nil, 0.5, "Exp(1000)", 2},
-		[]any{"Ping", "Exp(200)", nil, "Exp(100)"},
+		[]any{"Ping", "Exp(200)", "None", "Exp(100)"},
 	)
 	m.Add("SvcData.xlsx", "Attributes",
 		[]any{"Entity", "Attribute", "Value"},

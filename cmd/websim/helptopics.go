@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/rules"
+)
+
+// distributionNotes say what each distribution is, by its name in
+// dist.Forms; a form without a note is printed with its parameters alone.
+var distributionNotes = map[string]string{
+	"Exp":        "exponential with that mean (Poisson arrivals: the time between them)",
+	"Uniform":    "any value from min to max, evenly",
+	"UniformInt": "a whole number from min to max, each as likely",
+	"Normal":     "normal; values <= 0 are drawn again",
+	"LogNormal":  "log-normal with that mean and standard deviation (of the values, not of their logs)",
+	"Triangular": "from min to max, most likely at mode",
+	"Erlang":     "the sum of k exponentials, of that mean in all",
+	"Gamma":      "gamma with that shape and scale (mean shape × scale)",
+	"Weibull":    "Weibull with that shape and scale",
+	"Const":      "always x; a plain number (12.5) is the same",
+	"EXPO":       "Arena's Exp",
+	"UNIF":       "Arena's Uniform",
+	"NORM":       "Arena's Normal",
+	"TRIA":       "Arena's Triangular",
+	"LOGN":       "Arena's log-normal: the mean and standard deviation of the values",
+	"ERLA":       "Arena's Erlang: the mean of one phase, then k",
+	"GAMM":       "Arena's Gamma: scale (beta), then shape (alpha)",
+	"WEIB":       "Arena's Weibull: scale (beta), then shape (alpha)",
+}
+
+// writeDistributionsHelp is the `distributions` topic, from dist.Forms.
+func writeDistributionsHelp(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("Distributions: what a cell of Arrivals (inter-arrival times), ProcTime,\n" +
+		"Patience, RetryDelay, BackgroundInterArrival, BackgroundServiceTime or\n" +
+		"Attributes may hold. Names ignore case; times are in the model's TimeUnit.\n\n")
+	arena := false
+	for _, f := range dist.Forms() {
+		if f.Arena && !arena {
+			b.WriteString("\nArena's spellings, accepted too:\n")
+			arena = true
+		}
+		form := f.Name + "(" + strings.Join(f.Params, ", ") + ")"
+		fmt.Fprintf(&b, "  %-28s %s\n", form, distributionNotes[f.Name])
+	}
+	b.WriteString("\nNone in a load column of Arrivals: the entity does not arrive at that load.\n" +
+		"Examples: Exp(20)   Uniform(5, 15)   UniformInt(1, 6)   LogNormal(23.1, 8.4)   35\n" +
+		"websim fit DATA ranks distributions for measured times and prints the best as a cell.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeExpressionsHelp is the `expressions` topic.
+func writeExpressionsHelp(w io.Writer) error {
+	text := `Expressions: what SuccessRate, Condition, Count, Mode, RAT, RetryProbability
+and Attributes cells may compute (github.com/expr-lang/expr syntax), compiled
+once when the model is read.
+
+Names every expression sees:
+` + "  " + strings.Join(rules.BuiltinNames(), ", ") + `
+  AppUtil   busy fraction of the request's application server, 0..1
+  Now       the simulated time
+  Load      the load's label ("L5")
+  Attempt   the attempt's number, from 1
+  Copy      a Parallel copy's number, from 1 (0 outside copies)
+  Elapsed   RetryProbability only: the failed attempt's time
+  TimedOut  RetryProbability only: true when a TimeLimit failed it
+  and every attribute of the request and every Settings name (parameters too)
+
+Functions:
+  util(server), queue(server), busy(server)   a server's utilization, queue, busy units
+                                              (server: a ServerInfo name, or "App")
+  exp, log, sqrt, pow, abs, min, max, round, ceil, floor
+  AND, OR, NOT, IF (Excel's, accepted too)
+
+Operators: + - * / % ** == != < <= > >= and or not, cond ? a : b, "text".
+Compare with ==, not =; write and, not AND(...); text is in double quotes.
+
+Examples:
+  Mode         AppUtil < SwitchUtil ? "parallel" : "sequential"
+  SuccessRate  Cards > 3 ? 0.99 : 0.999
+  Condition    Attempt == 1
+  RAT          RATParameter * AppUtil
+  RetryProbability  TimedOut ? 0.5 : 0.9
+`
+	_, err := io.WriteString(w, text)
+	return err
+}
+
+// writeJSONHelp is the `json` topic: what websim run --json prints.
+func writeJSONHelp(w io.Writer) error {
+	text := `websim run --json prints one JSON document on stdout (websim merge --json the
+same). Times are in the model's TimeUnit; shares are 0..1; a figure that has
+no value (no completed request) is null.
+
+  model, timeUnit, version, seed, started, scenarios, loads, inputs (SHA-256
+  of each workbook), warnings
+  runs: one per scenario × load, replications pooled:
+    scenario, load, replications, observations (requests finished after the
+    warm-up), arrivals, completed, failed, abandoned, retries, timeouts,
+    attempts
+    responseTime: mean, sd, p50, p90, p95, p99, ciHalfWidth95 (95% half-width
+      of the mean), p95CiHalfWidth95 and p99CiHalfWidth95 (of p95 and p99),
+      n, min, max
+    attemptResponseTime: the same over attempts
+    appUtilization, appQueue (mean requests waiting for a unit)
+    servers: {NAME: utilization, meanQueue, timeouts, capacity, jobs,
+      orphanJobs, orphanWork}; appServers: the same for App1..AppN
+    entities: {NAME: arrivals, completed, failed, abandoned, responseTime}
+    targets: [{entity, measure, limit, value, ciHalfWidth95, verdict}]
+      (verdict holds, fails or undecided)
+    measured: [{entity, measure, measured, simulated, ciHalfWidth95,
+      differencePercent, inside, note, cell}]: the Measured sheet's rows of
+      this load beside the simulated figures (the Validation sheet);
+      ciHalfWidth95 and inside are null where the run has no interval
+    stable (false: no steady state), unstable (why, which server, when)
+    diffFromBase: {mean, halfWidth95} of mean response against the first
+      scenario at the same load (paired); absent for the first scenario
+    failureShare, instantCaptureShare, parallelShare, attemptsPerRequest
+    inSystem (requests still in the system at the end), lateCopies,
+    wastedWork, warmUp, simTime (simulated time at the end), events,
+    wallSeconds, precisionCapHit
+    timeline: [{start, end, completed, meanResponse, inSystem,
+      appUtilization}], at most 50 intervals of simulated time, warm-up
+      included (the Timeline sheet)
+
+websim size --json prints {setting, points: [{scenario, load, size, runs}]};
+websim fit --json {observations, fits: [{distribution, aic, ks, pValue}]};
+websim lb --json {requests, failed, waited, waitedPercent, totalWait,
+meanWait, waitShareOfService, perServer, byType}.
+`
+	_, err := io.WriteString(w, text)
+	return err
+}
+
+// writeExitCodesHelp is the `exit-codes` topic.
+func writeExitCodesHelp(w io.Writer) error {
+	text := `Exit codes, for scripts:
+  0  done (websim diff: the two models are the same)
+  1  anything else: a run failed, a file could not be written
+     (websim diff: the models differ)
+  2  the input is invalid: every problem is printed, one a line, as
+     File!Sheet!Cell: what is wrong, and what was expected; nothing is written
+An unstable run is not an error: the study goes on, and the run is marked
+(stable false in JSON, greyed in the sheets).
+`
+	_, err := io.WriteString(w, text)
+	return err
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/websim/websim/internal/xlsx"
+)
+
+// probeSize is how much the check before a run writes into each output
+// folder: enough to find a disk that is full.
+const probeSize = 256 << 10
+
+// prepareOutputs is done before a run simulates anything, for each
+// workbook it will write: the folder must exist (else the input is
+// invalid: exit 2) and take a file (a read-only folder or a full disk is a
+// failure: exit 1), and no other websim run may be writing the same
+// workbook (its lock: exit 1). It returns the function that releases the
+// locks.
+func prepareOutputs(paths ...string) (release func(), err error) {
+	var unlocks []func()
+	release = func() {
+		for _, u := range unlocks {
+			u()
+		}
+	}
+	for _, p := range paths {
+		if err := xlsx.CheckWritable(p, probeSize); err != nil {
+			release()
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+				return nil, invalidInput(err)
+			}
+			return nil, err
+		}
+		unlock, err := xlsx.Lock(p)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		unlocks = append(unlocks, unlock)
+	}
+	return release, nil
+}
+
+// writeOutputs runs write (which saves paths, each atomically) unless ctx
+// ends first: then the temporary files of this run's saves are removed
+// and an error says so (exit 1; never 0 after an interrupt). Each path is
+// then either its earlier file or the new one, whole.
+func writeOutputs(ctx context.Context, write func() error, paths ...string) error {
+	if err := ctx.Err(); err != nil {
+		return errors.New("interrupted: nothing was written")
+	}
+	done := make(chan error, 1)
+	go func() { done <- write() }()
+	select {
+	case err := <-done:
+		if err == nil && ctx.Err() != nil {
+			return fmt.Errorf("interrupted while writing; the results were written to %s", strings.Join(paths, " and "))
+		}
+		return err
+	case <-ctx.Done():
+		for _, p := range paths {
+			xlsx.RemoveTemps(p)
+		}
+		return fmt.Errorf("interrupted while writing the results: %s each hold the earlier file or the new one, whole", strings.Join(paths, " and "))
+	}
+}

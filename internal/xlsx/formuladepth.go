@@ -1,0 +1,204 @@
+package xlsx
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// MaxFormulaDepth bounds a chain of formulas that websim computes itself
+// (formulas without a value saved by Excel, each reading the next): the
+// formula engine recurses once per link, so a longer chain is refused
+// (at the first cell past the limit) instead of exhausting the stack.
+const MaxFormulaDepth = 1000
+
+// formulaRef finds cell references in a formula: an optional sheet, a
+// cell, an optional second cell of a range.
+var formulaRef = regexp.MustCompile(`(?:(?:'((?:[^']|'')+)'|([A-Za-z_][A-Za-z0-9_.]*))!)?\$?([A-Za-z]{1,3})\$?([0-9]{1,7})(?::\$?([A-Za-z]{1,3})\$?([0-9]{1,7}))?`)
+
+// formulaString matches a string literal of a formula, whose text holds no
+// reference.
+var formulaString = regexp.MustCompile(`"(?:[^"]|"")*"`)
+
+// cellKey is a cell of a sheet.
+type cellKey struct{ sheet, ref string }
+
+// formulaGraph walks the references between computed formulas, to find a
+// circle or a chain too deep before the formula engine is called.
+type formulaGraph struct {
+	b *Book
+	// depth is the depth of a cell already walked (0 for a value); on
+	// marks the cells of the path being walked.
+	depth map[cellKey]int
+	on    map[cellKey]bool
+	// formulas caches each sheet's formula cells, for ranges.
+	formulas map[string]map[string]string
+}
+
+// formulaProblem says why the formula of sheet!ref cannot be computed
+// safely (a circle of references, or a chain deeper than
+// MaxFormulaDepth), or "" when it can; deeper reports whether the cell
+// only stands beyond another cell whose chain is too deep (reported there).
+func (b *Book) formulaProblem(g **formulaGraph, sheet, ref string) (msg string, deeper bool) {
+	if *g == nil {
+		*g = &formulaGraph{b: b, depth: map[cellKey]int{}, on: map[cellKey]bool{}, formulas: map[string]map[string]string{}}
+	}
+	d, msg := (*g).walk(cellKey{sheet, ref})
+	switch {
+	case msg != "":
+		return msg, false
+	case d == MaxFormulaDepth+1:
+		return fmt.Sprintf("ends a chain of %d formulas, each reading the next, that websim would compute, more than the limit of %d", d, MaxFormulaDepth), false
+	case d > MaxFormulaDepth+1:
+		return fmt.Sprintf("ends a chain of %d formulas, more than the limit of %d", d, MaxFormulaDepth), true
+	}
+	return "", false
+}
+
+// computed returns the formula of a cell that websim would compute (a
+// formula without a saved value), or "".
+func (g *formulaGraph) computed(c cellKey) string {
+	f, err := g.b.f.GetCellFormula(c.sheet, c.ref)
+	if err != nil || f == "" {
+		return ""
+	}
+	if v, err := g.b.f.GetCellValue(c.sheet, c.ref, rawValues); err == nil && v != "" {
+		return "" // Excel saved its value: it is not computed
+	}
+	return f
+}
+
+// walk returns the depth of c's chain of computed formulas (0 for a value,
+// 1 for a formula of values), or a message for a circle. It keeps its own
+// stack, so that a chain of any length is walked without recursion.
+func (g *formulaGraph) walk(root cellKey) (int, string) {
+	type frame struct {
+		c    cellKey
+		deps []cellKey
+		next int
+		max  int
+	}
+	if d, ok := g.depth[root]; ok {
+		return d, ""
+	}
+	var stack []*frame
+	push := func(c cellKey) string {
+		if g.on[c] {
+			start := 0
+			for i, f := range stack {
+				if f.c == c {
+					start = i
+				}
+			}
+			var names []string
+			for _, f := range stack[start:] {
+				names = append(names, g.name(f.c, c.sheet))
+			}
+			names = append(names, g.name(c, c.sheet))
+			return "refers back to itself (" + strings.Join(names, " → ") + ")"
+		}
+		f := g.computed(c)
+		if f == "" {
+			g.depth[c] = 0
+			return ""
+		}
+		g.on[c] = true
+		stack = append(stack, &frame{c: c, deps: g.refs(c.sheet, f)})
+		return ""
+	}
+	fail := func(msg string) (int, string) {
+		for _, f := range stack {
+			delete(g.on, f.c)
+		}
+		return 0, msg
+	}
+	if msg := push(root); msg != "" {
+		return fail(msg)
+	}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		if top.next == len(top.deps) {
+			d := top.max + 1
+			g.depth[top.c] = d
+			delete(g.on, top.c)
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				stack[len(stack)-1].max = max(stack[len(stack)-1].max, d)
+			}
+			continue
+		}
+		dep := top.deps[top.next]
+		top.next++
+		if d, ok := g.depth[dep]; ok {
+			top.max = max(top.max, d)
+			continue
+		}
+		if msg := push(dep); msg != "" {
+			return fail(msg)
+		}
+		if d, ok := g.depth[dep]; ok {
+			top.max = max(top.max, d)
+		}
+	}
+	return g.depth[root], ""
+}
+
+// name is a cell as a message gives it: its sheet only when not home.
+func (g *formulaGraph) name(c cellKey, home string) string {
+	if c.sheet == home {
+		return c.ref
+	}
+	return c.sheet + "!" + c.ref
+}
+
+// refs lists the cells a formula of sheet reads that are computed
+// formulas themselves (a range gives its formula cells).
+func (g *formulaGraph) refs(sheet, formula string) []cellKey {
+	text := formulaString.ReplaceAllStringFunc(formula, func(s string) string { return strings.Repeat(" ", len(s)) })
+	var out []cellKey
+	for _, m := range formulaRef.FindAllStringSubmatchIndex(text, -1) {
+		start, end := m[0], m[1]
+		if start > 0 && isNameByte(text[start-1]) || end < len(text) && (isNameByte(text[end]) || text[end] == '(') {
+			continue // part of a name or a function call (LOG10(...))
+		}
+		sh := sheet
+		if m[2] >= 0 {
+			sh = strings.ReplaceAll(text[m[2]:m[3]], "''", "'")
+		} else if m[4] >= 0 {
+			sh = text[m[4]:m[5]]
+		}
+		if name, ok := g.b.FindSheet(sh); ok {
+			sh = name
+		} else {
+			continue
+		}
+		first := text[m[6]:m[7]] + text[m[8]:m[9]]
+		if m[10] < 0 {
+			out = append(out, cellKey{sh, strings.ToUpper(first)})
+			continue
+		}
+		c1, r1, err1 := CellCoordinates(first)
+		c2, r2, err2 := CellCoordinates(text[m[10]:m[11]] + text[m[12]:m[13]])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		fs, ok := g.formulas[sh]
+		if !ok {
+			fs, _ = g.b.Formulas(sh)
+			g.formulas[sh] = fs
+		}
+		for _, ref := range slices.Sorted(maps.Keys(fs)) {
+			c, r, err := CellCoordinates(ref)
+			if err == nil && c >= min(c1, c2) && c <= max(c1, c2) && r >= min(r1, r2) && r <= max(r1, r2) {
+				out = append(out, cellKey{sh, ref})
+			}
+		}
+	}
+	return out
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}

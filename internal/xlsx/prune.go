@@ -1,0 +1,252 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Deleting a sheet leaves its drawing and chart parts in the package (the
+// Excel library removes the sheet and its relationships only), so each
+// write-back that replaces the result sheets would grow SvcData.xlsx by
+// the charts it replaced. pruneParts drops, from a saved package, every
+// drawing and chart part that no relationship reaches from the package's
+// root, with its relationships and its content type, and numbers the
+// drawings and charts that remain 1, 2, ... again: the library names a new
+// part after the number of parts, so a gap would make it write a new
+// chart into a part that is still in use.
+
+// prunable are the folders whose unreachable parts are dropped.
+var prunable = []string{"xl/drawings/", "xl/charts/"}
+
+type relationships struct {
+	Rels []struct {
+		Target     string `xml:"Target,attr"`
+		TargetMode string `xml:"TargetMode,attr"`
+	} `xml:"Relationship"`
+}
+
+// relsOf is the relationships part of a part: xl/worksheets/sheet1.xml →
+// xl/worksheets/_rels/sheet1.xml.rels ("" → _rels/.rels).
+func relsOf(part string) string {
+	dir, base := path.Split(part)
+	return dir + "_rels/" + base + ".rels"
+}
+
+// pruneParts returns the package data without its unreachable drawing
+// and chart parts (data itself when there are none).
+func pruneParts(data []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]*zip.File{}
+	for _, f := range zr.File {
+		files[f.Name] = f
+	}
+	read := func(name string) []byte {
+		f, ok := files[name]
+		if !ok {
+			return nil
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil
+		}
+		defer rc.Close()
+		b, _ := io.ReadAll(io.LimitReader(rc, 64<<20))
+		return b
+	}
+	reached := map[string]bool{}
+	queue := []string{""}
+	for len(queue) > 0 {
+		part := queue[0]
+		queue = queue[1:]
+		rels := relsOf(part)
+		reached[rels] = true
+		var rs relationships
+		if xml.Unmarshal(read(rels), &rs) != nil {
+			continue
+		}
+		for _, r := range rs.Rels {
+			if strings.EqualFold(r.TargetMode, "External") {
+				continue
+			}
+			target := strings.TrimPrefix(path.Clean("/"+path.Join(path.Dir(part), r.Target)), "/")
+			if strings.HasPrefix(r.Target, "/") {
+				target = strings.TrimPrefix(path.Clean(r.Target), "/")
+			}
+			if !reached[target] {
+				reached[target] = true
+				queue = append(queue, target)
+			}
+		}
+	}
+	drop := map[string]bool{}
+	for name := range files {
+		for _, dir := range prunable {
+			if strings.HasPrefix(name, dir) && !reached[name] {
+				drop[name] = true
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return data, nil
+	}
+	rename := renumber(files, drop)
+	newName := func(name string) string {
+		if n, ok := rename[name]; ok {
+			return n
+		}
+		return name
+	}
+	// A relationships part follows its source part's new name.
+	for name := range files {
+		if src, ok := sourceOf(name); ok && rename[src] != "" {
+			rename[name] = relsOf(rename[src])
+		}
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		if drop[f.Name] {
+			continue
+		}
+		var content []byte
+		switch {
+		case f.Name == "[Content_Types].xml":
+			content = dropOverrides(read(f.Name), drop, rename)
+		case strings.HasSuffix(f.Name, ".rels"):
+			if src, ok := sourceOf(f.Name); ok {
+				content = retarget(read(f.Name), src, rename)
+			}
+		}
+		if content == nil && newName(f.Name) == f.Name {
+			if err := zw.Copy(f); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if content == nil {
+			content = read(f.Name)
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: newName(f.Name), Method: zip.Deflate, Modified: f.Modified})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(content); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// numbered are the parts the library names by their count.
+var numbered = regexp.MustCompile(`^xl/(drawings/drawing|charts/chart)([0-9]+)\.xml$`)
+
+// renumber maps the kept numbered parts to new names, 1, 2, ... per
+// family in their old order (only those whose name changes).
+func renumber(files map[string]*zip.File, drop map[string]bool) map[string]string {
+	byFamily := map[string][]int{}
+	for name := range files {
+		if m := numbered.FindStringSubmatch(name); m != nil && !drop[name] {
+			n, _ := strconv.Atoi(m[2])
+			byFamily[m[1]] = append(byFamily[m[1]], n)
+		}
+	}
+	out := map[string]string{}
+	for family, nums := range byFamily {
+		slices.Sort(nums)
+		for i, n := range nums {
+			if n != i+1 {
+				out[fmt.Sprintf("xl/%s%d.xml", family, n)] = fmt.Sprintf("xl/%s%d.xml", family, i+1)
+			}
+		}
+	}
+	return out
+}
+
+// sourceOf is the part a relationships part belongs to.
+func sourceOf(rels string) (string, bool) {
+	dir, base := path.Split(rels)
+	if !strings.HasSuffix(dir, "_rels/") || !strings.HasSuffix(base, ".rels") {
+		return "", false
+	}
+	return strings.TrimSuffix(dir, "_rels/") + strings.TrimSuffix(base, ".rels"), true
+}
+
+var targetAttr = regexp.MustCompile(`Target="([^"]*)"`)
+
+// retarget rewrites the targets of a relationships part of src that point
+// at renamed parts (nil when none does).
+func retarget(rels []byte, src string, rename map[string]string) []byte {
+	changed := false
+	out := targetAttr.ReplaceAllFunc(rels, func(attr []byte) []byte {
+		t := string(targetAttr.FindSubmatch(attr)[1])
+		abs := strings.HasPrefix(t, "/")
+		full := strings.TrimPrefix(path.Clean("/"+path.Join(path.Dir(src), t)), "/")
+		if abs {
+			full = strings.TrimPrefix(path.Clean(t), "/")
+		}
+		to, ok := rename[full]
+		if !ok {
+			return attr
+		}
+		changed = true
+		if abs {
+			return []byte(`Target="/` + to + `"`)
+		}
+		rel, err := relPath(path.Dir(src), to)
+		if err != nil {
+			return attr
+		}
+		return []byte(`Target="` + rel + `"`)
+	})
+	if !changed {
+		return nil
+	}
+	return out
+}
+
+// relPath is to relative to the folder from ("xl/drawings", "xl/charts/chart1.xml" → "../charts/chart1.xml").
+func relPath(from, to string) (string, error) {
+	f := strings.Split(strings.Trim(from, "/"), "/")
+	t := strings.Split(to, "/")
+	if from == "" || from == "." {
+		f = nil
+	}
+	i := 0
+	for i < len(f) && i < len(t)-1 && f[i] == t[i] {
+		i++
+	}
+	parts := slices.Repeat([]string{".."}, len(f)-i)
+	return strings.Join(append(parts, t[i:]...), "/"), nil
+}
+
+var overrideTag = regexp.MustCompile(`<Override\b[^>]*PartName="([^"]*)"[^>]*/>`)
+
+// dropOverrides removes the content types of the dropped parts and
+// renames those of the renamed ones.
+func dropOverrides(types []byte, drop map[string]bool, rename map[string]string) []byte {
+	return overrideTag.ReplaceAllFunc(types, func(tag []byte) []byte {
+		m := overrideTag.FindSubmatch(tag)
+		part := strings.TrimPrefix(string(m[1]), "/")
+		if drop[part] {
+			return nil
+		}
+		if to, ok := rename[part]; ok {
+			return bytes.Replace(tag, m[1], []byte("/"+to), 1)
+		}
+		return tag
+	})
+}

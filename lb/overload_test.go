@@ -1,0 +1,58 @@
+package lb
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestOverloads(t *testing.T) {
+	// The sample at 30 requests/s: dma offers 30 × 5% × 4.5 s = 6.75 s of
+	// work a second to 20 units (0.34 of them), other 30 × 95% × 1.15 s =
+	// 32.8 to 60 (0.55): no overload. At 200 requests/s dma offers 45 to
+	// 20 units (2.25 times), other 218.5 to 60 (3.64 times).
+	for _, c := range []struct {
+		rate float64
+		want string
+	}{
+		{30, ""},
+		{200, "dma 2.25 -1; other 3.64 -1"},
+	} {
+		p := Sample()
+		p.RequestsPerSec, p.Requests = c.rate, 2000
+		r, err := Run(p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range r.Overloads() {
+			got = append(got, o.Type+" "+strings.TrimRight(strings.TrimRight(fmtFloat(o.Load), "0"), ".")+" "+itoa(o.Server))
+		}
+		if strings.Join(got, "; ") != c.want {
+			t.Errorf("%g requests/s: overloads %q, want %q", c.rate, got, c.want)
+		}
+		var text strings.Builder
+		r.WriteText(&text)
+		if (c.want != "") != strings.Contains(text.String(), "OVERLOADED: type dma") {
+			t.Errorf("%g requests/s: the text says overload %v, want %v", c.rate, !(c.want != ""), c.want != "")
+		}
+	}
+	// Round robin, servers with too few units of their own: 7 dma units
+	// over 6 servers are 2,1,1,1,1,1; each server gets 5 requests/s, so
+	// 5 × 5% × 4.5 s = 1.125 s of dma work a second for 1 unit, though
+	// all 7 units could serve 6.75 (0.96).
+	p := Sample()
+	p.Servers, p.RequestsPerSec, p.Requests = 6, 30, 1000
+	p.Types[0].OutputCapacity = 7
+	r, err := Run(p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os := r.Overloads(); len(os) != 1 || os[0].Server != 1 || os[0].Units != 1 {
+		t.Errorf("overloads %+v, want dma on server 1 (1 unit)", os)
+	}
+}
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,167 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/study"
+)
+
+// timelineRun is where a run's intervals stand on the Timeline sheet.
+type timelineRun struct {
+	run         *study.Run
+	first, last int // 1-based rows
+}
+
+// Timeline columns (0-based) that the charts read.
+const (
+	tlColTo       = 5
+	tlColResponse = 7
+	tlColInSystem = 8
+	tlColRun      = 10
+)
+
+// writeTimeline writes every run's timeline (engine.Result.Timeline: at
+// most engine.TimelineIntervals intervals a run, warm-up included), a row
+// per interval, and beside it, one under the other, scatter charts over
+// simulated time (the sheet's print area): the
+// requests in the system and the mean response of the baseline scenario
+// (the first) at each of its loads, and the requests in the system of the
+// first unstable runs, so that a warm-up, a growing queue or a deadlock
+// shows.
+func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
+	u := unitSuffix(s.TimeUnit)
+	cols := []xlsx.Column{
+		{Header: "Scenario"}, {Header: "Load"}, {Header: "Stable"},
+		{Header: "Interval", Format: xlsx.Count}, {Header: "From" + u, Format: xlsx.Count}, {Header: "To" + u, Format: xlsx.Count},
+		{Header: "Completed", Format: xlsx.Count}, {Header: "Mean response" + u, Format: xlsx.Time},
+		{Header: "In system (mean)", Format: xlsx.Time}, {Header: "App utilization", Format: xlsx.Share},
+		{Header: "Run"},
+	}
+	var rows [][]any
+	var placed []timelineRun
+	for i := range s.Runs {
+		run := &s.Runs[i]
+		if len(run.Result.Timeline) == 0 {
+			continue
+		}
+		cells := runCells(run)
+		tr := timelineRun{run: run, first: len(rows) + 2}
+		for k, iv := range run.Result.Timeline {
+			rows = append(rows, []any{cells[0], cells[1], cells[2], float64(k + 1), iv.Start, iv.End,
+				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, run.Scenario + " " + run.Load})
+		}
+		tr.last = len(rows) + 1
+		placed = append(placed, tr)
+	}
+	if err := b.WriteTable(sheet, xlsx.Table{Columns: cols, Rows: rows, HeaderHeight: 30, FrozenColumns: frozenColumns}); err != nil {
+		return err
+	}
+	if len(placed) == 0 {
+		return nil
+	}
+	var charts []xlsx.Chart
+	if len(s.Scenarios) > 0 {
+		var base []timelineRun
+		for _, tr := range placed {
+			if tr.run.Scenario == s.Scenarios[0] {
+				base = append(base, tr)
+			}
+		}
+		for _, part := range splitRuns(base) {
+			what := fmt.Sprintf("Timeline of %s (the baseline)", s.Scenarios[0])
+			if len(part) < len(base) {
+				what += fmt.Sprintf(", loads %s to %s", part[0].run.Load, part[len(part)-1].run.Load)
+			}
+			charts = append(charts,
+				timelineChart(sheet, what+": requests in the system", "In system", tlColInSystem, part, u),
+				timelineChart(sheet, what+": mean response", "Mean response"+u, tlColResponse, part, u))
+		}
+	}
+	var unstable []timelineRun
+	for _, tr := range placed {
+		if !tr.run.Result.Stable && len(unstable) < xlsx.MaxSeries {
+			unstable = append(unstable, tr)
+		}
+	}
+	if len(unstable) > 0 {
+		c := timelineChart(sheet, "Timeline of the unstable runs: requests in the system", "In system", tlColInSystem, unstable, u)
+		c.Note = "Each line ends where its run was stopped"
+		if n := countUnstable(s); n > len(unstable) {
+			c.Note += fmt.Sprintf("; the first %d of %d unstable runs", len(unstable), n)
+		}
+		charts = append(charts, c)
+	}
+	// The charts stand in one column right of the table; printing the
+	// sheet prints them (the table is for reading on screen and filtering).
+	anchorCol := len(cols) + 1
+	for i, c := range charts {
+		anchor := xlsx.CellName(anchorCol, 2+i*chartRows)
+		if err := b.AddChart(sheet, anchor, c); err != nil {
+			return fmt.Errorf("chart %q: %w", c.Title, err)
+		}
+		if i > 0 && i%chartsPerPage == 0 {
+			b.PageBreakBefore(sheet, 1+i*chartRows)
+		}
+	}
+	for j := range chartCols {
+		b.ColWidths(sheet, anchorCol+j, chartColWidth)
+	}
+	b.PrintCharts(sheet, xlsx.CellName(anchorCol, 1), xlsx.CellName(anchorCol+chartCols, 2+len(charts)*chartRows))
+	return b.Err()
+}
+
+// timelineChart draws column col of each run's rows against the ends of
+// its intervals, a line per run.
+func timelineChart(sheet, title, axis string, col int, runs []timelineRun, u string) xlsx.Chart {
+	var series []xlsx.Series
+	var values []float64
+	for _, tr := range runs {
+		series = append(series, xlsx.Series{
+			Name:       xlsx.AbsRange(sheet, tlColRun, tr.first, tr.first),
+			Categories: xlsx.AbsRange(sheet, tlColTo, tr.first, tr.last),
+			Values:     xlsx.AbsRange(sheet, col, tr.first, tr.last),
+		})
+		for _, iv := range tr.run.Result.Timeline {
+			v := iv.InSystem
+			if col == tlColResponse {
+				v = iv.MeanResponse()
+			}
+			if !math.IsNaN(v) {
+				values = append(values, v)
+			}
+		}
+	}
+	return xlsx.Chart{
+		Kind: xlsx.ScatterChart, Series: series, Title: title, Markers: true, MarkerSize: 4,
+		XTitle: "Simulated time" + u + ", end of interval", YTitle: axis,
+		YFormat: axisFormat(values, false), XFormat: "#,##0",
+		Width: chartWidth, Height: chartHeight, Legend: "right",
+		AltText: title + " over simulated time, a line per run",
+	}
+}
+
+// splitRuns cuts runs into even parts of at most xlsx.MaxSeries.
+func splitRuns(runs []timelineRun) [][]timelineRun {
+	if len(runs) == 0 {
+		return nil
+	}
+	parts := (len(runs) + xlsx.MaxSeries - 1) / xlsx.MaxSeries
+	per := (len(runs) + parts - 1) / parts
+	var out [][]timelineRun
+	for p := 0; p < len(runs); p += per {
+		out = append(out, runs[p:min(p+per, len(runs))])
+	}
+	return out
+}
+
+func countUnstable(s *study.Study) int {
+	n := 0
+	for i := range s.Runs {
+		if !s.Runs[i].Result.Stable {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,255 @@
+package workbook
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
+)
+
+// Limits on every size that a study's memory or time grows with. A model
+// beyond one of them is refused when it is read, at the cell that sets the
+// size, with the limit and a hint; the same limits stand in the Limits
+// column of BuiltinSettings, in the README and in `websim help sheets`.
+const (
+	// MaxAppServers bounds AppServers.
+	MaxAppServers = 10_000
+	// MaxAppCapacity bounds AppCapacity.
+	MaxAppCapacity = 100_000
+	// MaxAppUnits bounds AppServers × AppCapacity in each scenario (the
+	// engine holds up to 50 requests a unit before it calls a run
+	// unstable; models built in code may go to engine.MaxAppUnits).
+	MaxAppUnits = 100_000
+	// MaxServerCapacity bounds a ServerInfo Capacity.
+	MaxServerCapacity = engine.MaxServerCapacity
+	// MaxCount bounds a Count (a constant is refused when read; an
+	// expression that gives more fails its request at run time).
+	MaxCount = engine.MaxCount
+	// MaxObservations bounds Observations (and --observations).
+	MaxObservations = 100_000_000
+	// MaxReplications bounds Replications.
+	MaxReplications = 10_000
+	// MaxRuns bounds the runs of a study: scenarios × loads ×
+	// replications (each run's results are kept until the workbook is
+	// written).
+	MaxRuns = 10_000
+	// MaxWarmUpArrivals bounds the arrivals a WarmUp lets in (WarmUp times
+	// the load's total arrival rate): a warm-up is simulated in full.
+	MaxWarmUpArrivals = 100_000_000
+	// MaxBackgroundJobs bounds the background jobs the servers' background
+	// load brings during a run (the run's expected length, WarmUp plus
+	// Observations over the arrival rate, times the background rates): a
+	// run whose requests arrive far more slowly than the background load
+	// would simulate the background without end.
+	MaxBackgroundJobs = 100_000_000
+	// maxClock is the largest simulated time a run may expect to reach:
+	// far below the largest float64, so that sums of times stay finite.
+	maxClock = 1e290
+)
+
+// limitHints say what to do instead of a size over its limit.
+var limitHints = map[string]string{
+	"AppServers":   "model a few servers and scale the arrival rates, or run fewer scenarios",
+	"AppCapacity":  "a server rarely runs more than a few thousand processes",
+	"Observations": "100000 (the default) gives a mean within a few percent; use TargetPrecision to stop when precise enough",
+	"Replications": "use fewer replications with more Observations each, or TargetPrecision",
+}
+
+// limitMessage is the message for a value above its limit.
+func limitMessage(name string, v, limit float64) string {
+	msg := fmt.Sprintf("%s %s exceeds the limit of %d; expected a whole number up to %d", name, formatNumber(v), int64(limit), int64(limit))
+	if h := limitHints[name]; h != "" {
+		msg += " (" + h + ")"
+	}
+	return msg
+}
+
+// settingCells records where a state's settings were last written.
+type settingCells map[string][3]string
+
+// cellOf is where state s took the setting name from: its own cell, or
+// else the Settings sheet (the setting's default, when it is not written).
+func (r *reader) cellOf(s *state, name string) (file, sheet, ref string) {
+	if c, ok := s.cells[name]; ok {
+		return c[0], c[1], c[2]
+	}
+	return SvcDataFile, "Settings", ""
+}
+
+// checkBudget checks the sizes that memory and time grow with, once every
+// scenario is read: the units of each scenario, the runs of the study, the
+// warm-up against each load's arrival rate, and the simulated time a run
+// needs against what the clock can hold.
+func (r *reader) checkBudget(scenarios []scenarioRow) {
+	if len(r.problems.Errors()) > 0 {
+		return // sizes read from wrong cells would mislead
+	}
+	runs := 0
+	reported := map[string]bool{}
+	once := func(file, sheet, ref, format string, args ...any) {
+		key := file + "!" + sheet + "!" + ref + "!" + format
+		if !reported[key] {
+			reported[key] = true
+			r.errorf(file, sheet, ref, format, args...)
+		}
+	}
+	for _, sc := range scenarios {
+		s := &sc.st
+		if units := int64(s.app.Servers) * int64(s.app.Capacity); units > MaxAppUnits {
+			// The cell of the scenario's own row if it has one, else the
+			// larger of the two against its limit.
+			name := "AppServers"
+			if float64(s.app.Capacity)/MaxAppCapacity > float64(s.app.Servers)/MaxAppServers {
+				name = "AppCapacity"
+			}
+			for _, n := range []string{"AppServers", "AppCapacity"} {
+				if c, ok := s.cells[n]; ok && c[1] != "Settings" {
+					name = n
+					break
+				}
+			}
+			file, sheet, ref := r.cellOf(s, name)
+			once(file, sheet, ref, "scenario %s has %d application servers of %d units, %d units in all, more than the limit of %d; expected fewer servers or units (AppServers × AppCapacity at most %d)",
+				sc.name, s.app.Servers, s.app.Capacity, units, MaxAppUnits, MaxAppUnits)
+		}
+		loads := r.loads(s)
+		runs += len(loads) * max(s.run.Replications, 1)
+		r.checkArrivalBudget(sc, loads, once)
+	}
+	if runs > MaxRuns {
+		file, sheet, ref := r.cellOf(&r.base, "Replications")
+		if _, ok := r.base.cells["Replications"]; !ok {
+			file, sheet, ref = r.cellOf(&r.base, "Loads")
+		}
+		once(file, sheet, ref, "the study has %d runs (scenarios × loads × replications), more than the limit of %d; expected fewer: choose loads with the Loads setting, fewer scenarios or fewer Replications",
+			runs, MaxRuns)
+	}
+}
+
+// checkArrivalBudget checks, at each load a scenario runs, that its warm-up
+// lets in at most MaxWarmUpArrivals requests and that its run fits in the
+// clock.
+func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file, sheet, ref, format string, args ...any)) {
+	s := &sc.st
+	for _, l := range loads {
+		rate := 0.0
+		for _, e := range r.model.Entities {
+			if l < len(e.InterArrival) && e.InterArrival[l] != nil {
+				if m := e.InterArrival[l].Mean(); m > 0 {
+					rate += 1 / m
+				}
+			}
+		}
+		label := r.model.Loads[l]
+		if rate == 0 && len(r.model.Entities) > 0 {
+			// No request would ever arrive: the run could not finish one.
+			file, sheet, ref := splitCell(r.model.Entities[0].InterArrivalCells[l])
+			if allNone := r.loadHasNoBlank(l); allNone {
+				once(file, sheet, ref, "no entity arrives at load %s (every one is %s there), which runs, so a run there could never finish a request; expected an inter-arrival time for at least one entity, or leave %s out of Loads",
+					label, noArrivals, label)
+			}
+			continue
+		}
+		if math.IsInf(rate, 0) {
+			continue
+		}
+		background, most, mostRate := 0.0, -1, 0.0
+		for i, sv := range r.model.Servers {
+			if sv.BackgroundInterArrival != nil && sv.BackgroundInterArrival.Mean() > 0 {
+				background += 1 / sv.BackgroundInterArrival.Mean()
+				if 1/sv.BackgroundInterArrival.Mean() > mostRate {
+					most, mostRate = i, 1/sv.BackgroundInterArrival.Mean()
+				}
+			}
+		}
+		if length := s.run.WarmUp + float64(s.run.Observations)/rate; background*length > MaxBackgroundJobs {
+			file, sheet, ref := SvcDataFile, "Arrivals", ""
+			for _, e := range r.model.Entities {
+				if l < len(e.InterArrivalCells) && e.InterArrival[l] != nil {
+					file, sheet, ref = splitCell(e.InterArrivalCells[l])
+					break
+				}
+			}
+			sv := r.model.Servers[most]
+			once(file, sheet, ref, "at load %s requests arrive %s a time unit, so %d observations take about %s time units, in which the servers' background load (most of it %s of %s, %s) brings about %s jobs, more than the limit of %d; expected faster arrivals, fewer Observations or less background load",
+				label, formatNumber(rate), s.run.Observations, formatNumber(length), sv.BackgroundInterArrival.String(), sv.Name, sv.Cell, formatNumber(math.Round(background*length)), MaxBackgroundJobs)
+		}
+		if !s.run.AutoWarmUp && s.run.WarmUp*rate > MaxWarmUpArrivals {
+			file, sheet, ref := r.cellOf(s, "WarmUp")
+			once(file, sheet, ref, "WarmUp %s lets about %s requests arrive at load %s before statistics start, more than the limit of %d; expected a warm-up of at most %s (or auto)",
+				formatNumber(s.run.WarmUp), formatNumber(math.Round(s.run.WarmUp*rate)), label, MaxWarmUpArrivals, formatNumber(roundDown(MaxWarmUpArrivals/rate)))
+		}
+		// The run lasts about (WarmUp + Observations) arrivals' time: past
+		// maxClock, adding a time no longer moves the clock.
+		for i, e := range r.model.Entities {
+			d := e.InterArrival[l]
+			if d == nil || l >= len(e.InterArrivalCells) {
+				continue
+			}
+			if m := d.Mean(); m*float64(s.run.Observations)+s.run.WarmUp > maxClock {
+				file, sheet, ref := splitCell(e.InterArrivalCells[l])
+				once(file, sheet, ref, "inter-arrival time %s of %s: %d observations would take the simulated clock past %g, where it can no longer advance; expected a mean inter-arrival time below %s",
+					d.String(), r.model.Entities[i].Name, s.run.Observations, maxClock, formatNumber(roundDown(maxClock/float64(max(s.run.Observations, 1)))))
+			}
+		}
+	}
+}
+
+// roundDown rounds v down to two significant digits, for a limit in a hint.
+func roundDown(v float64) float64 {
+	if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v))-1)
+	return math.Floor(v/p) * p
+}
+
+// splitCell splits "File!Sheet!A1" into its parts (the sheet may hold !).
+func splitCell(loc string) (file, sheet, ref string) {
+	i, j := strings.Index(loc, "!"), strings.LastIndex(loc, "!")
+	if i < 0 || i == j {
+		return loc, "", ""
+	}
+	return loc[:i], loc[i+1 : j], loc[j+1:]
+}
+
+// Limit is one documented bound on a model's size.
+type Limit struct {
+	// What is the size bounded, Max its largest value, Why what grows
+	// with it.
+	What string
+	Max  int
+	Why  string
+}
+
+// Limits lists the bounds a model is checked against when it is read (the
+// README and `websim help sheets` show this list).
+func Limits() []Limit {
+	return []Limit{
+		{"AppServers", MaxAppServers, "memory per server"},
+		{"AppCapacity", MaxAppCapacity, "memory per unit"},
+		{"AppServers × AppCapacity, in each scenario", MaxAppUnits, "memory: up to 50 requests a unit are held before a run is called unstable"},
+		{"Capacity of a ServerInfo server", MaxServerCapacity, "memory per unit"},
+		{"Count of a nested step (a constant; an expression fails its request beyond it)", MaxCount, "memory: each run of a service, in parallel all at once"},
+		{"Observations (and --observations)", MaxObservations, "time"},
+		{"Replications", MaxReplications, "memory: each run's results are kept until the workbook is written"},
+		{"runs of a study: scenarios × loads × replications", MaxRuns, "memory, as Replications"},
+		{"requests arriving during WarmUp (WarmUp × the load's arrival rate)", MaxWarmUpArrivals, "time: a warm-up is simulated in full"},
+		{"background jobs during a run (its expected length × the background rates)", MaxBackgroundJobs, "time: slow arrivals make a long run of background load"},
+		{"a chain of formulas websim computes itself (no value saved by Excel)", xlsx.MaxFormulaDepth, "the formula engine's stack"},
+	}
+}
+
+// LimitsMarkdown is the README's table of limits, made from Limits (a
+// test keeps the README equal to it).
+func LimitsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| size | at most | what grows with it |\n|---|---|---|\n")
+	for _, l := range Limits() {
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.What, thousands(l.Max), l.Why)
+	}
+	b.WriteString("| an inter-arrival time's mean × Observations | 1e290 | the clock: past it, adding a time no longer moves it |\n")
+	return b.String()
+}

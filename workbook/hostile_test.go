@@ -1,0 +1,237 @@
+package workbook
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/websim/websim/engine"
+	"github.com/websim/websim/study"
+	"github.com/websim/websim/workbook/wbtest"
+)
+
+// hostileCases are the inputs of issue 11 that crashed, hung or silently
+// gave wrong answers: each must now be refused at its cell (want: every
+// string must be in one problem line, and notWant in none), or, with run
+// set, be accepted and end in a run-time error located at want.
+var hostileCases = []struct {
+	name    string
+	change  func(t *testing.T, m *wbtest.Model)
+	want    []string
+	notWant []string
+	run     bool
+}{
+	// Crashes: sizes beyond what memory holds.
+	{name: "AppServers 1e9 in Settings", change: set("SvcData.xlsx", "Settings", "B5", 1e9),
+		want: []string{"SvcData.xlsx!Settings!B5: AppServers 1e+09 exceeds the limit of 10000"}},
+	{name: "AppServers 1e9 in Experiments", change: set("SvcData.xlsx", "Experiments", "B3", 1e9),
+		want: []string{"SvcData.xlsx!Experiments!B3: AppServers 1e+09 exceeds the limit of 10000"}},
+	{name: "AppServers 1e7", change: set("SvcData.xlsx", "Settings", "B5", 1e7),
+		want: []string{"SvcData.xlsx!Settings!B5: AppServers 1e+07 exceeds the limit"}},
+	{name: "units of a scenario", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "B6", 50_000)
+		m.Set(t, "SvcData.xlsx", "Experiments", "B3", 400)
+	}, want: []string{"SvcData.xlsx!Experiments!B3: scenario Big has 400 application servers of 50000 units, 20000000 units in all, more than the limit of 100000"}},
+	{name: "Replications 1e9", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Replications")
+		m.Set(t, "SvcData.xlsx", "Settings", "B14", 1e9)
+	}, want: []string{"SvcData.xlsx!Settings!B14: Replications 1e+09 exceeds the limit of 10000"}},
+	{name: "runs of the study", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Replications")
+		m.Set(t, "SvcData.xlsx", "Settings", "B14", 5000)
+	}, want: []string{"SvcData.xlsx!Settings!B14: the study has 20000 runs (scenarios × loads × replications), more than the limit of 10000"}},
+	{name: "external Capacity 1e9 with background load", change: set("SvcData.xlsx", "ServerInfo", "B2", 1e9),
+		want: []string{"SvcData.xlsx!ServerInfo!B2: capacity 1e+09 exceeds the limit of 1000000"}},
+	{name: "Parallel Count 10^6", change: set("ProcData.xlsx", "ASumSvc", "F2", 1e6),
+		want: []string{"ProcData.xlsx!ASumSvc!F2: Count 1e+06 exceeds the limit of 10000"}},
+	{name: "constant Count 1e9", change: set("ProcData.xlsx", "ASumSvc", "F2", 1e9),
+		want: []string{"ProcData.xlsx!ASumSvc!F2: Count 1e+09 exceeds the limit of 10000"}},
+	{name: "constant Count expression", change: set("ProcData.xlsx", "ASumSvc", "F2", "1000 * 1000"),
+		want: []string{`ProcData.xlsx!ASumSvc!F2: expression "1000 * 1000" is always Count 1e+06 exceeds the limit`}},
+	{name: "Count expression beyond the limit at run time", change: set("ProcData.xlsx", "ASumSvc", "F2", "Cards * 100000"),
+		run: true, want: []string{"ProcData.xlsx!ASumSvc!A2", "expected a whole number from 0 to 10000"}},
+
+	// Hangs.
+	{name: "blank inter-arrival cell of a load that runs", change: set("SvcData.xlsx", "Arrivals", "C3", nil),
+		want: []string{"SvcData.xlsx!Arrivals!C3: blank inter-arrival time of Ping at load L2, which runs; expected a distribution such as Exp(20), or None"}},
+	{name: "WarmUp 1e12", change: set("SvcData.xlsx", "Settings", "B12", 1e12),
+		want: []string{"SvcData.xlsx!Settings!B12: WarmUp 1e+12 lets about 1.5e+10 requests arrive at load L1 before statistics start, more than the limit of 100000000; expected a warm-up of at most 6.6e+09 (or auto)"}},
+	{name: "inter-arrival mean so large that the clock stops", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e300)"),
+		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time Exp(1e+300) of ASUM: 5000 observations would take the simulated clock past 1e+290"}},
+	{name: "arrivals far slower than the background load", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "9223372036854775807")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "9223372036854775807")
+	}, want: []string{"SvcData.xlsx!Arrivals!B2: at load L1 requests arrive 2.168404344971009e-19 a time unit, so 5000 observations take about 2.305843009213694e+22 time units, in which the servers' background load (most of it Exp(10) of GWay, SvcData.xlsx!ServerInfo!A2) brings about 2.305843009213694e+21 jobs, more than the limit of 100000000"}},
+	{name: "no entity arrives at a load that runs", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "None")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "none")
+	}, want: []string{"SvcData.xlsx!Arrivals!B2: no entity arrives at load L1 (every one is None there), which runs"}},
+	{name: "inter-arrival mean so small that requests pile up", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e-300)"),
+		run: true, want: []string{"requests in the system at", "arrivals outpace what the application can serve"}},
+
+	// Silently wrong.
+	{name: "Const(1e308) inter-arrival times", change: set("SvcData.xlsx", "Arrivals", "B2", "Const(1e308)"),
+		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time 1e+308 of ASUM"}},
+	{name: "circular formulas", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "B4", wbtest.Formula("=B5+1"))
+		m.Set(t, "SvcData.xlsx", "Settings", "B5", wbtest.Formula("=B4+1"))
+	}, want: []string{"SvcData.xlsx!Settings!B4: the formula =B5+1 refers back to itself (B4 → B5 → B4)"}},
+	{name: "attribute AppUtil", change: set("SvcData.xlsx", "Attributes", "B3", "AppUtil"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "AppUtil" is the built-in name AppUtil`}},
+	{name: "attribute Now", change: set("SvcData.xlsx", "Attributes", "B3", "Now"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "Now" is the built-in name Now`}},
+	{name: "attribute Attempt", change: set("SvcData.xlsx", "Attributes", "B3", "attempt"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "attempt" is the built-in name Attempt`}},
+	{name: "attribute true", change: set("SvcData.xlsx", "Attributes", "B3", "true"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "true" is the built-in name true`}},
+	{name: "attribute Copy", change: set("SvcData.xlsx", "Attributes", "B3", "Copy"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "Copy" is the built-in name Copy`}},
+	{name: "parameter Now", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Now")
+		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)
+	}, want: []string{`SvcData.xlsx!Settings!A14: parameter name "Now" is the built-in name Now`}},
+	{name: "deleted ProcTime column", change: func(t *testing.T, m *wbtest.Model) {
+		s := m.Sheet(t, "ProcData.xlsx", "Start")
+		for i := range s.Rows {
+			s.Rows[i] = append(s.Rows[i][:1:1], s.Rows[i][2:]...)
+		}
+	}, want: []string{`ProcData.xlsx!Start: missing column "ProcTime"; expected it in the header row (row 1): steps "Auth", "Log"`}},
+	{name: "blank ProcTime on a call step", change: set("ProcData.xlsx", "Start", "B2", nil),
+		want: []string{`ProcData.xlsx!Start!B2: step "Auth" calls server GWay but its ProcTime is blank`}},
+	{name: "blank ProcTime on a local step", change: set("ProcData.xlsx", "Start", "B3", nil),
+		want: []string{`ProcData.xlsx!Start!B3: step "Log" processes on the application server but its ProcTime is blank`}},
+	{name: "deleted Server column", change: func(t *testing.T, m *wbtest.Model) {
+		s := m.Sheet(t, "ProcData.xlsx", "GetASum")
+		s.Rows = [][]any{{"Step", "ProcTime"}, {"Gw", "Exp(3)"}}
+	}, want: []string{`ProcData.xlsx!GetASum: missing column "Server"; expected it in the header row (row 1): without it every step processes on the application server, and no step calls MTC`}},
+	{name: "renamed ServerInfo", change: rename("ServerInfo", "Backends"),
+		want:    []string{`SvcData.xlsx!ServerInfo: missing sheet; expected a sheet "ServerInfo" with the servers the steps call (GWay, MTC) (sheet "Backends" has its columns: rename it ServerInfo)`},
+		notWant: []string{"unknown server"}},
+	{name: "a call to an unknown server without ProcTime and without ServerInfo", change: func(t *testing.T, m *wbtest.Model) {
+		m.Remove(t, "SvcData.xlsx", "ServerInfo")
+		m.Set(t, "ProcData.xlsx", "Start", "B2", nil)
+	}, want: []string{`ProcData.xlsx!Start!B2: step "Auth" calls a server but its ProcTime is blank`, `SvcData.xlsx!ServerInfo: missing sheet; expected a sheet "ServerInfo" with the servers the steps call (GWay, MTC)`}},
+	{name: "renamed Settings", change: rename("Settings", "Parameters"),
+		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" (sheet "Parameters" has its columns Name and Value`}},
+	{name: "decimal comma in a distribution", change: set("ProcData.xlsx", "Start", "B2", "Exp(1,5)"),
+		want: []string{`ProcData.xlsx!Start!B2: distribution "Exp(1,5)"`, "(a decimal comma? arguments are separated by commas, so write 1.5 with a point"}},
+	{name: "Observations 1e12", change: set("SvcData.xlsx", "Settings", "B4", 1e12),
+		want:    []string{"SvcData.xlsx!Settings!B4: Observations 1e+12 exceeds the limit of 100000000"},
+		notWant: []string{"not a whole number"}},
+	{name: "zero inter-arrival time", change: set("SvcData.xlsx", "Arrivals", "B2", 0),
+		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time 0 has a mean of 0, so requests would arrive without end at one instant"}},
+	{name: "zero inter-arrival Const(0)", change: set("SvcData.xlsx", "Arrivals", "D3", "Const(0)"),
+		want: []string{"SvcData.xlsx!Arrivals!D3: inter-arrival time 0 has a mean of 0"}},
+	{name: "zero background inter-arrival", change: set("SvcData.xlsx", "ServerInfo", "D2", "Uniform(0,0)"),
+		want: []string{"SvcData.xlsx!ServerInfo!D2: inter-arrival time Uniform(0,0) has a mean of 0"}},
+}
+
+// TestClockGuardCells checks that the reader locates what the engine's
+// clock guard names: each inter-arrival cell, each entity's and server's
+// row.
+func TestClockGuardCells(t *testing.T) {
+	dir := t.TempDir()
+	wbtest.Valid().Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := plan.Scenarios[0].Model
+	ping := m.Entities[1]
+	if got := strings.Join(ping.InterArrivalCells, " "); got != "SvcData.xlsx!Arrivals!B3 SvcData.xlsx!Arrivals!C3 SvcData.xlsx!Arrivals!D3" || ping.Cell != "SvcData.xlsx!Arrivals!A3" {
+		t.Errorf("Ping's cells %q, row %q", got, ping.Cell)
+	}
+	if ping.InterArrival[1] != nil {
+		t.Errorf("None read as %v", ping.InterArrival[1])
+	}
+	if got := m.Servers[1].Cell; got != "SvcData.xlsx!ServerInfo!A3" {
+		t.Errorf("MTC's cell %q", got)
+	}
+}
+
+func set(file, sheet, ref string, v any) func(t *testing.T, m *wbtest.Model) {
+	return func(t *testing.T, m *wbtest.Model) { m.Set(t, file, sheet, ref, v) }
+}
+
+func rename(from, to string) func(t *testing.T, m *wbtest.Model) {
+	return func(t *testing.T, m *wbtest.Model) { m.Sheet(t, "SvcData.xlsx", from).Name = to }
+}
+
+func TestHostileInput(t *testing.T) {
+	for _, tc := range hostileCases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := wbtest.Valid()
+			tc.change(t, m)
+			m.Write(t, dir)
+			start := time.Now()
+			plan, err := Read(dir)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("Read took %v", d)
+			}
+			var lines []string
+			if tc.run {
+				if err != nil {
+					t.Fatalf("Read: %v", err)
+				}
+				lines = []string{runTiny(t, plan)}
+			} else {
+				var problems Problems
+				if !errors.As(err, &problems) {
+					t.Fatalf("Read: %v, want problems", err)
+				}
+				for _, p := range problems {
+					lines = append(lines, p.Error())
+				}
+			}
+			all := strings.Join(lines, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("no problem says %q; got:\n%s", w, all)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(all, w) {
+					t.Errorf("a problem says %q; got:\n%s", w, all)
+				}
+			}
+		})
+	}
+}
+
+// runTiny runs every scenario of the plan at its first load for a few
+// observations, within a deadline, and returns the error it must end with,
+// or else why its runs are unstable.
+func runTiny(t *testing.T, plan *study.Plan) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for i := range plan.Scenarios {
+		run := &plan.Scenarios[i].Run
+		run.Observations, run.Replications, run.WarmUp, run.AutoWarmUp = 200, 1, 0, false
+		run.Loads = run.Loads[:1]
+	}
+	st, err := study.Execute(ctx, plan, study.Options{Jobs: 1})
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Fatal("the run did not end in time")
+	}
+	if err != nil {
+		var re *engine.RunError
+		if !errors.As(err, &re) {
+			t.Errorf("error %v is not an engine.RunError", err)
+		}
+		return err.Error()
+	}
+	var why []string
+	for _, r := range st.Runs {
+		if !r.Result.Stable {
+			why = append(why, r.Result.Unstable)
+		}
+	}
+	if len(why) == 0 {
+		t.Fatal("the runs ended stable and without an error")
+	}
+	return strings.Join(why, "\n")
+}
