@@ -258,7 +258,17 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			return fmt.Errorf("chart %q: %w", title, err)
 		}
 	}
-	b.ColWidths(sheet, first, 14)
+	// Wide enough that no header wraps out of its row.
+	b.ColWidths(sheet, first, 14, 12)
+	for j, sc := range scenarios {
+		w := 12
+		if len(s.Scenarios) > 1 {
+			w = max(w, len("Simulated ()")+len(sc)+2)
+		}
+		b.ColWidths(sheet, first+2+j, float64(w))
+	}
+	// Printed landscape, one page wide: the table, the data and the charts.
+	b.PrintCharts(sheet, "A1", xlsx.CellName(chartCol+chartCols, max(len(groups)*block, 1+len(s.Runs)*len(s.Measured))))
 	return b.Err()
 }
 
