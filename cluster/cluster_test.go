@@ -112,8 +112,16 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("0 shards: %v", err)
 	}
 	big := KubernetesJob{Job: Job{Model: "m", Shards: 2}, Image: "w", Files: []File{{Name: "SvcData.xlsx", Data: make([]byte, maxConfigMap+1)}}}
-	if err := Kubernetes(&b, big); err == nil || !strings.Contains(err.Error(), "put the model on a volume") {
+	if err := Kubernetes(&b, big); err == nil || !strings.Contains(err.Error(), "--model-pvc NAME") {
 		t.Errorf("a model too big for a ConfigMap: %v", err)
+	}
+	big.ModelPVC = "models"
+	if err := Kubernetes(&b, big); err != nil {
+		t.Errorf("a model too big for a ConfigMap, on a claim: %v", err)
+	}
+	big.ModelPVC = "My_Models"
+	if err := Kubernetes(&b, big); err == nil || !strings.Contains(err.Error(), "--model-pvc") {
+		t.Errorf("a claim name that is not a DNS name: %v", err)
 	}
 	if err := Kubernetes(&b, KubernetesJob{Job: Job{Model: "m", Shards: 2}, Files: big.Files[:0]}); err == nil {
 		t.Error("no image: accepted")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"strings"
 	"text/template"
 )
@@ -27,6 +28,12 @@ type KubernetesJob struct {
 	Parallelism int
 	// Storage is the size asked for the parts' volume; default 1Gi.
 	Storage string
+	// ModelPVC, when set, names an existing PersistentVolumeClaim that
+	// holds the model instead of a ConfigMap (for a model too big for
+	// one): the claim is mounted read-only at /models, so the model folder
+	// must stand at its top under the model's name (/models/asum holding
+	// SvcData.xlsx and ProcData.xlsx). Files are not used then.
+	ModelPVC string
 }
 
 // maxConfigMap bounds the workbooks a ConfigMap may carry: Kubernetes
@@ -43,7 +50,8 @@ const maxConfigMap = 700 << 10
 // The model comes from a ConfigMap rather than a volume: the manifest is
 // then whole (nothing to copy into the cluster first) and every pod reads
 // the same bytes, which the merge checks by their hashes. A model too big
-// for a ConfigMap is refused with that advice.
+// for a ConfigMap is refused with the advice to put it on a claim and name
+// it in ModelPVC; the manifest then has no ConfigMap.
 func Kubernetes(w io.Writer, j KubernetesJob) error {
 	job, err := j.Job.withDefaults()
 	if err != nil {
@@ -61,15 +69,22 @@ func Kubernetes(w io.Writer, j KubernetesJob) error {
 	}
 	size := 0
 	files := map[string]string{}
-	for _, f := range j.Files {
-		size += len(f.Data)
-		files[f.Name] = base64.StdEncoding.EncodeToString(f.Data)
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("%w: no model workbooks for the ConfigMap", ErrJob)
+	if j.ModelPVC != "" {
+		if !validDNSName(j.ModelPVC) {
+			return fmt.Errorf("%w: --model-pvc %q: expected the name of a PersistentVolumeClaim (lower-case letters, digits, '-' and '.')", ErrJob, j.ModelPVC)
+		}
+		j.Files = nil
+	} else {
+		for _, f := range j.Files {
+			size += len(f.Data)
+			files[f.Name] = base64.StdEncoding.EncodeToString(f.Data)
+		}
+		if len(files) == 0 {
+			return fmt.Errorf("%w: no model workbooks for the ConfigMap", ErrJob)
+		}
 	}
 	if size > maxConfigMap {
-		return fmt.Errorf("%w: the model's workbooks are %d KiB, more than a ConfigMap carries (about %d KiB); put the model on a volume and point the Job at it", ErrJob, size>>10, maxConfigMap>>10)
+		return fmt.Errorf("%w: the model's workbooks are %d KiB, more than a ConfigMap carries (about %d KiB); copy the model folder to the top of a PersistentVolumeClaim (as %s/) and give its name with --model-pvc NAME", ErrJob, size>>10, maxConfigMap>>10, j.name())
 	}
 	name := dnsLabel("websim-"+j.name(), 50)
 	modelDir := path.Join("/models", j.name())
@@ -90,7 +105,7 @@ exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, shellQuote(j.W
 		"Image": yamlString(j.Image), "Websim": yamlString(j.Websim), "CPUs": j.CPUs, "Storage": yamlString(j.Storage),
 		"Files": fileNames, "Data": files, "ModelDir": yamlString(modelDir), "Parts": partsDir,
 		"Args": yamlList(run, "        "), "Merge": indent(merge, "          "),
-		"Results": path.Join(partsDir, path.Base(j.Results)),
+		"Results": path.Join(partsDir, path.Base(j.Results)), "ModelPVC": j.ModelPVC, "ModelName": j.name(),
 	}
 	return k8sTemplate.Execute(w, data)
 }
@@ -117,6 +132,12 @@ var k8sTemplate = template.Must(template.New("k8s").Funcs(template.FuncMap{"q": 
 # The workbook is {{.Results}} on the volume {{.Name}}-parts. The image
 # {{.Image}} must hold websim and /bin/sh. Delete with:
 #   kubectl delete -f THIS_FILE
+{{- if .ModelPVC}}
+#
+# The model is read from the existing PersistentVolumeClaim {{.ModelPVC}},
+# mounted read-only at /models: it must hold the model folder {{.ModelName}}
+# (SvcData.xlsx and ProcData.xlsx) at its top, read as /models/{{.ModelName}}.
+{{- else}}
 apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -129,6 +150,7 @@ binaryData:
   {{q $f}}: {{$d}}
 {{- end}}
 ---
+{{- end}}
 apiVersion: v1
 kind: PersistentVolumeClaim
 metadata:
@@ -180,18 +202,24 @@ spec:
             cpu: "{{.CPUs}}"
         volumeMounts:
         - name: model
-          mountPath: {{.ModelDir}}
+          mountPath: {{if .ModelPVC}}/models{{else}}{{.ModelDir}}{{end}}
           readOnly: true
         - name: parts
           mountPath: {{.Parts}}
       volumes:
       - name: model
+{{- if .ModelPVC}}
+        persistentVolumeClaim:
+          claimName: {{q .ModelPVC}}
+          readOnly: true
+{{- else}}
         configMap:
           name: {{.Name}}-model
           items:
 {{- range .Files}}
           - key: {{q .}}
             path: {{q .}}
+{{- end}}
 {{- end}}
       - name: parts
         persistentVolumeClaim:
@@ -235,3 +263,9 @@ spec:
         persistentVolumeClaim:
           claimName: {{.Name}}-parts
 `))
+
+// dnsSubdomain is the form of a PersistentVolumeClaim's name.
+var dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
+// validDNSName reports whether s can name a PersistentVolumeClaim.
+func validDNSName(s string) bool { return len(s) <= 253 && dnsSubdomain.MatchString(s) }

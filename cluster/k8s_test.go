@@ -130,6 +130,9 @@ type manifest struct {
 	configMaps map[string]*configMap
 	pvcs       map[string]*pvc
 	jobs       []*job
+	// existing are claims that exist in the cluster already (--model-pvc),
+	// which a volume may name though the manifest does not hold them.
+	existing map[string]bool
 }
 
 var dns1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
@@ -212,7 +215,7 @@ func (m *manifest) checkPod(j *job) error {
 				}
 			}
 		case v.PersistentVolumeClaim != nil:
-			if m.pvcs[v.PersistentVolumeClaim.ClaimName] == nil {
+			if m.pvcs[v.PersistentVolumeClaim.ClaimName] == nil && !m.existing[v.PersistentVolumeClaim.ClaimName] {
 				return fmt.Errorf("%s: volume %s: no PersistentVolumeClaim %s", j.Metadata.Name, v.Name, v.PersistentVolumeClaim.ClaimName)
 			}
 		default:
@@ -291,6 +294,53 @@ func TestKubernetesManifest(t *testing.T) {
 	if merge.Spec.CompletionMode != "" || !strings.Contains(script, `-ge "$n"`) || !strings.Contains(script, "n=4\n") ||
 		!strings.Contains(script, "exec websim merge --json --out /parts/OutPut.xlsx /parts/part-*.wsp") {
 		t.Errorf("merge Job script:\n%s", script)
+	}
+}
+
+// With --model-pvc the model is read from an existing claim, mounted
+// read-only at /models: no ConfigMap, and the shards run /models/asum.
+func TestKubernetesManifestModelOnAClaim(t *testing.T) {
+	kj := KubernetesJob{Job: sampleJob, Image: "websim:test", ModelPVC: "websim-models",
+		Files: []File{{Name: "SvcData.xlsx", Data: []byte("unused")}}}
+	var b bytes.Buffer
+	if err := Kubernetes(&b, kj); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "k8s-model-pvc.golden", b.Bytes())
+	m, err := decodeStrict(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.configMaps) != 0 || len(m.pvcs) != 1 || len(m.jobs) != 2 {
+		t.Fatalf("want no ConfigMap, the parts' PVC and two Jobs; got %d, %d, %d", len(m.configMaps), len(m.pvcs), len(m.jobs))
+	}
+	if err := m.checkPod(m.jobs[0]); err == nil || !strings.Contains(err.Error(), "no PersistentVolumeClaim websim-models") {
+		t.Errorf("the model's claim is not in the manifest, so the check must see it: %v", err)
+	}
+	m.existing = map[string]bool{"websim-models": true}
+	for _, j := range m.jobs {
+		if err := m.checkPod(j); err != nil {
+			t.Error(err)
+		}
+	}
+	spec := m.jobs[0].Spec.Template.Spec
+	var claim *volume
+	for i, v := range spec.Volumes {
+		if v.Name == "model" {
+			claim = &spec.Volumes[i]
+		}
+	}
+	if claim == nil || claim.PersistentVolumeClaim == nil || claim.PersistentVolumeClaim.ClaimName != "websim-models" || !claim.PersistentVolumeClaim.ReadOnly {
+		t.Errorf("model volume %+v, want the claim websim-models, read-only", claim)
+	}
+	c := spec.Containers[0]
+	for _, vm := range c.VolumeMounts {
+		if vm.Name == "model" && (vm.MountPath != "/models" || !vm.ReadOnly) {
+			t.Errorf("model mount %+v, want /models read-only", vm)
+		}
+	}
+	if !strings.HasPrefix(strings.Join(c.Args, " "), "run /models/asum ") {
+		t.Errorf("shard args %q, want run /models/asum ...", c.Args)
 	}
 }
 

@@ -92,9 +92,25 @@ func roundOut(x float64, decimals int, dir func(float64) float64) float64 {
 	return dir(x*p) / p
 }
 
+// maxDecimals and maxPlain bound the plain form a cell prints: a number that needs
+// more decimals (below about 0.0001), or that is 10^15 or above, prints
+// with an exponent (2.5e-7, 1.2e15), which the model's cells read too.
+const (
+	maxDecimals = 6
+	maxPlain    = 1e15
+)
+
 // roundAt prints x rounded to decimals decimals (to 10^-decimals when
-// decimals is below 0), without trailing zeros.
+// decimals is below 0), without trailing zeros; with an exponent when the
+// plain form would be long (see maxDecimals).
 func roundAt(x float64, decimals int) string {
+	if a := math.Abs(x); a != 0 && !math.IsInf(x, 0) && !math.IsNaN(x) && (decimals > maxDecimals || a >= maxPlain) {
+		sig := decimals + 1 + int(math.Floor(math.Log10(a)))
+		if sig < 1 {
+			return "0"
+		}
+		return tidyExp(strconv.FormatFloat(x, 'e', sig-1, 64))
+	}
 	if decimals < 0 {
 		p := math.Pow(10, float64(-decimals))
 		return strconv.FormatFloat(math.Round(x/p)*p, 'f', 0, 64)
@@ -107,6 +123,24 @@ func roundAt(x float64, decimals int) string {
 		s = "0"
 	}
 	return s
+}
+
+// tidyExp drops the trailing zeros of an 'e' form's mantissa and the
+// padding of its exponent: "2.50e-07" is "2.5e-7", "1.2e+15" is "1.2e15".
+func tidyExp(s string) string {
+	m, e, _ := strings.Cut(s, "e")
+	if strings.Contains(m, ".") {
+		m = strings.TrimRight(strings.TrimRight(m, "0"), ".")
+	}
+	sign := ""
+	if e[0] == '-' {
+		sign = "-"
+	}
+	e = strings.TrimLeft(e[1:], "0")
+	if e == "" {
+		return m
+	}
+	return m + "e" + sign + e
 }
 
 // significantDigits is how many digits a cell gets for n values: 3 up to

@@ -16,7 +16,7 @@ func TestRoundText(t *testing.T) {
 		want   string
 	}{
 		{23.14159, 3, "23.1"}, {8.412, 3, "8.41"}, {12345, 3, "12300"}, {0.0041234, 3, "0.00412"},
-		{1.0001, 3, "1"}, {99.96, 3, "100"}, {2.5e-7, 3, "0.00000025"}, {7.26, 2, "7.3"}, {123456.7, 5, "123460"},
+		{1.0001, 3, "1"}, {99.96, 3, "100"}, {2.5e-7, 3, "2.5e-7"}, {2.5123e-300, 3, "2.51e-300"}, {0.000123456, 3, "0.000123"}, {1.23456e-5, 3, "1.23e-5"}, {3.2e17, 2, "3.2e17"}, {-4.56e-9, 2, "-4.6e-9"}, {7.26, 2, "7.3"}, {123456.7, 5, "123460"},
 	}
 	for _, tc := range tests {
 		if got := roundText(tc.x, tc.digits); got != tc.want {
@@ -115,5 +115,42 @@ func TestConstWhenEveryValueIsOne(t *testing.T) {
 	}
 	if v, ok := dist.IsConst(dist.MustParse(res.Fits[0].Cell)); !ok || v != 12.5 {
 		t.Errorf("%s does not read as the constant 12.5", res.Fits[0].Cell)
+	}
+}
+
+// On extreme scales a cell stays short, with an exponent (Exp(2.5e-7),
+// not 300 digits), and the model's parser reads it back as fitted.
+func TestCellsOnExtremeScales(t *testing.T) {
+	base := draw(t, "Gamma(2,5)", 500, 7)
+	for _, scale := range []float64{1e-8, 1e-30, 1e-200, 1e20, 1e200} {
+		xs := make([]float64, len(base))
+		for i, x := range base {
+			xs[i] = x * scale
+		}
+		res, err := Distributions(xs, Options{Replicates: -1})
+		if err != nil {
+			t.Fatalf("scale %g: %v", scale, err)
+		}
+		digits := significantDigits(len(xs))
+		for _, f := range res.Fits {
+			if len(f.Cell) > 60 {
+				t.Errorf("scale %g: %d characters: %s", scale, len(f.Cell), f.Cell)
+			}
+			d, err := dist.Parse(f.Cell)
+			if err != nil || !strings.HasPrefix(d.String(), f.Family+"(") {
+				t.Errorf("scale %g: %s reads as %v (%v)", scale, f.Cell, d, err)
+				continue
+			}
+			got := numbersOf(t, f.Cell)
+			for j, p := range f.Params {
+				ref := math.Abs(p)
+				if f.Family == "Uniform" || f.Family == "Triangular" {
+					ref = f.Params[len(f.Params)-1] - f.Params[0]
+				}
+				if math.Abs(got[j]-p) > math.Pow(10, 1-float64(digits))*ref*1.0001 {
+					t.Errorf("scale %g: %s: parameter %d reads as %v, fitted %v", scale, f.Cell, j+1, got[j], p)
+				}
+			}
+		}
 	}
 }

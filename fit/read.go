@@ -101,7 +101,10 @@ func ReadCSVFile(path, column string) (*Data, error) {
 // ("name:17") and size, when known, presizes the values.
 //
 // The delimiter is the one of comma, semicolon and tab that the first line
-// holds most of. The first line is a header when one of its fields is not a
+// holds most of. With semicolon or tab, a value may have a decimal comma
+// (12,5), as European spreadsheets write CSV; with comma, a line with more
+// fields than the header is a problem (most often a decimal comma). The
+// first line is a header when one of its fields is not a
 // number. Fields may be quoted ("1,5" is one field); a quoted field may not
 // span lines. Blank lines and blank cells are skipped. A field that is not
 // a number, or a number that is not above 0, is a problem at its line;
@@ -139,7 +142,16 @@ type collector struct {
 	problems Problems
 	more     int    // bad rows beyond maxRowProblems
 	lastBad  string // where the last bad row is
-	comma    bool   // the delimiter is not a comma, so 12,5 may be a decimal comma
+	comma    bool   // the delimiter is not a comma, so 12,5 is a decimal comma
+}
+
+// number reads a field as a number, with a decimal comma (12,5) when the
+// delimiter is not a comma, as European spreadsheets write CSV.
+func (c *collector) number(s string) (float64, bool) {
+	if c.comma && strings.Count(s, ",") == 1 && !strings.Contains(s, ".") {
+		s = strings.Replace(s, ",", ".", 1)
+	}
+	return parseNumber(s)
 }
 
 // take reads one field's text: a value, or a problem at where().
@@ -148,15 +160,15 @@ func (c *collector) take(t []byte, where func() string) {
 	if len(t) == 0 {
 		return
 	}
-	v, ok := parseNumber(string(t))
+	v, ok := c.number(string(t))
 	switch {
 	case !ok:
 		what := fmt.Sprintf("%q is not a number", t)
 		switch {
-		case c.comma && decimalComma(t):
-			what += "; write the decimal separator as a point (12.5, not 12,5)"
 		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
 			what += "; write it without thousands separators (1234.5, not 1,234.5)"
+		default:
+			what += "; expected a time such as 12.5"
 		}
 		c.bad(where(), what)
 	case v == 0:
@@ -241,9 +253,10 @@ func (rd *csvReader) first(b []byte) error {
 	}
 	fields := splitFields(b, rd.delim)
 	isHeader := false
+	rd.comma = rd.delim != ','
 	for _, f := range fields {
 		if t := strings.TrimSpace(f); t != "" {
-			if _, ok := parseNumber(t); !ok {
+			if _, ok := rd.number(t); !ok {
 				isHeader = true
 			}
 		}
@@ -288,7 +301,7 @@ func (rd *csvReader) row(b []byte) {
 		// is a number.
 		fields := splitFields(b, rd.delim)
 		for i, f := range fields {
-			if _, ok := parseNumber(strings.TrimSpace(f)); ok {
+			if _, ok := rd.number(strings.TrimSpace(f)); ok {
 				rd.col = i
 				break
 			}
@@ -306,6 +319,14 @@ func (rd *csvReader) row(b []byte) {
 		}
 	}
 	var ok bool
+	if rd.delim == ',' && rd.header != nil {
+		// A line with more fields than the header: most often a decimal
+		// comma, which would otherwise silently read as two fields.
+		if rd.field, ok = fieldAt(b, ',', len(rd.header), rd.field[:0]); ok {
+			rd.bad(rd.where(), fmt.Sprintf("the line has %d fields, the header %d; a decimal comma? write 12.5, or save the CSV with ; as separator", len(splitFields(b, ',')), len(rd.header)))
+			return
+		}
+	}
 	rd.field, ok = fieldAt(b, rd.delim, rd.col, rd.field[:0])
 	if !ok {
 		rd.bad(rd.where(), fmt.Sprintf("the line has no field %d (column %q); expected a value in it", rd.col+1, rd.colName))
@@ -378,17 +399,6 @@ func parseNumber(s string) (float64, bool) {
 		return 0, false
 	}
 	return v, true
-}
-
-// decimalComma reports whether b reads as a number written with a decimal
-// comma, such as 12,5.
-func decimalComma(b []byte) bool {
-	i := bytes.IndexByte(b, ',')
-	if i < 0 {
-		return false
-	}
-	_, ok := parseNumber(string(b[:i]) + "." + string(b[i+1:]))
-	return ok
 }
 
 // thousands reports whether b reads as a number once its commas are gone.

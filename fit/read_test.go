@@ -60,6 +60,8 @@ func TestReadGoodCSV(t *testing.T) {
 		{"tabs", "id\tms\n" + strings.Repeat("3\t12.5\n", 35), "ms", "ms", 12.5, 35},
 		{"quoted fields", "name,ms\n" + strings.Repeat(`"a, b","12.5"`+"\n", 35), "ms", "ms", 12.5, 35},
 		{"BOM, CRLF, blank lines and blank cells", "\ufeffms\r\n\r\n" + strings.Repeat("12.5\r\n \r\n", 35) + "\n", "", "ms", 12.5, 35},
+		{"decimal commas in a semicolon file, first column", "t;x\n" + strings.Repeat("12,5;3\n", 35), "", "t", 12.5, 35},
+		{"decimal commas in a tab file", "t\tx\n" + strings.Repeat("12,5\t3\n", 35), "", "t", 12.5, 35},
 		{"exponents", column("s", slices.Repeat([]string{"1.25e-3"}, 35)...), "", "s", 0.00125, 35},
 	}
 	for _, tc := range tests {
@@ -84,7 +86,8 @@ func TestBadData(t *testing.T) {
 	}
 	csv := []struct{ name, text, column string }{
 		{"rows that are not numbers", column("ms", append(numbers(40), "abc", "12.5.3", "NaN", "", "Inf", `"1,234.5"`)...), ""},
-		{"decimal commas in a semicolon file", "id;ms\n" + strings.Repeat("1;12.5\n", 35) + "2;12,5\n", "ms"},
+		{"a decimal comma in a one-column comma file", column("t", append(numbers(40), "12,5", "13,25")...), ""},
+		{"decimal commas in a comma file, first of two columns", "t,x\n" + strings.Repeat("12,5,3\n", 3), ""},
 		{"values not above 0", column("ms", append(numbers(40), "0", "-2.5", "-0")...), ""},
 		{"fewer than 30 values", column("ms", numbers(12)...), ""},
 		{"one value", column("ms", "3"), ""},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,16 +69,27 @@ type RequestType struct {
 	DeviationServiceTimeSecs float64 // its standard deviation, >= 0
 }
 
-// Sample returns the parameters of the original tool's example, which
-// samples/loadbalancer/sample1.yaml holds.
+// Sample returns the parameters of the original tool's tests/sample1.yaml,
+// which samples/loadbalancer/sample1.yaml holds: deviations 2.5 (dma) and
+// 0.15 (other).
 func Sample() Params {
 	return Params{
 		Servers: 6, RequestsPerSec: 30, Requests: 50000, Method: RoundRobin, Seed: defaultSeed,
 		Types: []RequestType{
-			{Name: "dma", OutputCapacity: 20, Proportion: 0.05, AvgServiceTimeSecs: 4.5, DeviationServiceTimeSecs: 1.5},
-			{Name: "other", OutputCapacity: 60, Proportion: 0.95, AvgServiceTimeSecs: 1.15, DeviationServiceTimeSecs: 0.25},
+			{Name: "dma", OutputCapacity: 20, Proportion: 0.05, AvgServiceTimeSecs: 4.5, DeviationServiceTimeSecs: 2.5},
+			{Name: "other", OutputCapacity: 60, Proportion: 0.95, AvgServiceTimeSecs: 1.15, DeviationServiceTimeSecs: 0.15},
 		},
 	}
+}
+
+// ReadmeExample returns the example of the original tool's README, which
+// samples/loadbalancer/readme-example.yaml holds: Sample with deviations
+// 1.5 (dma) and 0.25 (other).
+func ReadmeExample() Params {
+	p := Sample()
+	p.Types = slices.Clone(p.Types)
+	p.Types[0].DeviationServiceTimeSecs, p.Types[1].DeviationServiceTimeSecs = 1.5, 0.25
+	return p
 }
 
 // Validate reports every value out of range, each located by its key

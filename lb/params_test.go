@@ -37,6 +37,17 @@ func TestSampleYAMLIsTheSeed(t *testing.T) {
 	}
 }
 
+// readme-example.yaml is the seed README's example: sample1.yaml with
+// deviations 1.5 and 0.25.
+func TestReadmeExampleYAML(t *testing.T) {
+	if got := load(t, "../samples/loadbalancer/readme-example.yaml").Params; !reflect.DeepEqual(got, ReadmeExample()) {
+		t.Errorf("readme-example.yaml reads as %+v, want %+v", got, ReadmeExample())
+	}
+	if Sample().Types[0].DeviationServiceTimeSecs != 2.5 || Sample().Types[1].DeviationServiceTimeSecs != 0.15 {
+		t.Errorf("Sample() is not the original's tests/sample1.yaml (deviations 2.5 and 0.15): %+v", Sample().Types)
+	}
+}
+
 // The committed workbook twin reads back to the same parameters as
 // sample1.yaml; go test ./lb -update writes it anew.
 func TestSampleWorkbookIsTheTwin(t *testing.T) {

@@ -37,8 +37,14 @@ func reorderArgs(app *cli.App, args []string) []string {
 			positional = append(positional, a)
 			continue
 		}
-		flags = append(flags, a)
 		name := strings.TrimLeft(a, "-")
+		if name == "help" || name == "h" {
+			// `websim cluster slurm --help`: the command's help, whatever
+			// stands around it (urfave would look for a help topic "slurm"
+			// and fail with exit 3).
+			return []string{args[0], args[1], "--help"}
+		}
+		flags = append(flags, a)
 		if strings.Contains(name, "=") {
 			continue
 		}

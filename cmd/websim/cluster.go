@@ -23,7 +23,8 @@ func clusterCommand() *cli.Command {
 		Description: `"websim cluster slurm MODEL --shards N" writes a bash script that submits a
 Slurm job array of N tasks (one shard each) and a merge job that runs once the
 whole array has succeeded. "websim cluster k8s MODEL --shards N" writes a
-manifest for kubectl apply: the model in a ConfigMap, a volume for the parts,
+manifest for kubectl apply: the model in a ConfigMap (or, with --model-pvc
+NAME, read from an existing claim at /models/MODELNAME), a volume for the parts,
 an Indexed Job of N completions and a merge Job. --observations, --loads,
 --scenarios and --seed go to every shard's "websim run". The model is checked
 first; an invalid one is refused (exit 2) and nothing is written.`,
@@ -41,6 +42,7 @@ first; an invalid one is refused (exit 2) and nothing is written.`,
 			&cli.StringFlag{Name: "image", Usage: "(k8s) container image holding websim and /bin/sh", Value: "websim:" + version},
 			&cli.IntFlag{Name: "parallelism", Usage: "(k8s) shards running at once", DefaultText: "all"},
 			&cli.StringFlag{Name: "storage", Usage: "(k8s) size of the parts' volume", Value: "1Gi"},
+			&cli.StringFlag{Name: "model-pvc", Usage: "(k8s) read the model from this existing PersistentVolumeClaim instead of a ConfigMap (for a model above about 700 KiB): the claim is mounted read-only at /models and must hold the model folder at its top (/models/asum for samples/asum)", DefaultText: "a ConfigMap"},
 		},
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
@@ -96,11 +98,15 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 	case "slurm":
 		err = cluster.Slurm(&buf, job)
 	case "k8s":
-		kj := cluster.KubernetesJob{Job: job, Image: c.String("image"), Parallelism: c.Int("parallelism"), Storage: c.String("storage")}
+		kj := cluster.KubernetesJob{Job: job, Image: c.String("image"), Parallelism: c.Int("parallelism"), Storage: c.String("storage"),
+			ModelPVC: c.String("model-pvc")}
 		if kj.Results == "" {
 			kj.Results = "OutPut.xlsx"
 		}
 		for _, name := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+			if kj.ModelPVC != "" {
+				break // the model is on the claim
+			}
 			b, err := os.ReadFile(filepath.Join(model, name))
 			if err != nil {
 				return invalidInput(err)

@@ -28,6 +28,10 @@ func TestClusterCommand(t *testing.T) {
 		!strings.Contains(stdout, `"SvcData.xlsx": `) {
 		t.Errorf("k8s: exit %d, %s\n%s", code, stderr, stdout)
 	}
+	code, stdout, stderr = runCLI(t, "cluster", "k8s", dir, "--shards", "3", "--image", "websim:t", "--model-pvc", "models")
+	if code != 0 || strings.Contains(stdout, "kind: ConfigMap") || !strings.Contains(stdout, `claimName: "models"`) {
+		t.Errorf("k8s --model-pvc: exit %d, %s\n%s", code, stderr, stdout)
+	}
 	code, _, stderr = runCLI(t, "cluster", "slurm", dir, "--shards", "300", "--loads", "L1")
 	if code != 0 || !strings.Contains(stderr, "warning: --shards 300: the study has 10 runs, so 290 shards will have none") {
 		t.Errorf("too many shards: exit %d, %s", code, stderr)

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -85,13 +88,23 @@ func isSilent(err error) bool {
 
 // checkModel reads the model as websim run would and prints its problems,
 // each prefixed with the model's path. A model from a text file is
-// written into a temporary folder to be read; a single workbook is not
-// checked.
+// written into a temporary folder to be read, and must hold both
+// workbooks, as a folder must; a single workbook is not checked.
 func checkModel(path string, m *modeltext.Model, stderr io.Writer) (bool, error) {
 	dir := path
 	if info, err := os.Stat(path); err != nil || !info.IsDir() {
-		if len(m.Books) < 2 {
+		if strings.EqualFold(filepath.Ext(path), ".xlsx") {
 			return true, nil
+		}
+		ok := true
+		for _, want := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+			if !slices.ContainsFunc(m.Books, func(b *modeltext.Book) bool { return strings.EqualFold(b.Name, want) }) {
+				fmt.Fprintf(stderr, "%s: no %s in it; expected both %s and %s, as websim export writes them\n", path, want, workbook.SvcDataFile, workbook.ProcDataFile)
+				ok = false
+			}
+		}
+		if !ok {
+			return false, nil
 		}
 		tmp, err := os.MkdirTemp("", "websim-diff-")
 		if err != nil {

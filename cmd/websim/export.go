@@ -44,6 +44,11 @@ EXIT STATUS:
 
 // runExport writes the model at path as text to out, or stdout.
 func runExport(path, out string, stdout, stderr io.Writer) error {
+	if out != "" {
+		if err := checkWritable(out); err != nil {
+			return err
+		}
+	}
 	m, err := modeltext.Load(path)
 	if err != nil {
 		return textProblems(err, stderr)

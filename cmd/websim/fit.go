@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/websim/websim/fit"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 func fitCommand() *cli.Command {
@@ -77,6 +79,12 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 			problems = append(problems, fit.Problem{Where: "--out", What: fmt.Sprintf("%q must end in .xlsx", opts.out)})
 		case sameFile(opts.out, workbookOf(spec)):
 			problems = append(problems, fit.Problem{Where: "--out", What: "is the data workbook itself; expected a new workbook, such as Fit.xlsx"})
+		default:
+			if err := xlsx.CheckWritable(opts.out, probeSize); errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+				problems = append(problems, fit.Problem{Where: "--out", What: err.Error()})
+			} else if err != nil {
+				return err
+			}
 		}
 	}
 	data, err := fit.Read(spec, opts.column)
@@ -110,6 +118,9 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	}
 	if opts.out != "" {
 		if err := fit.WriteWorkbook(opts.out, data, res); err != nil {
+			if strings.Contains(err.Error(), opts.out) {
+				return err // it names the file already
+			}
 			return fmt.Errorf("writing %s: %w", opts.out, err)
 		}
 		fmt.Fprintf(stderr, "wrote %s\n", opts.out)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/websim/websim/engine/dist"
 	"github.com/websim/websim/report"
@@ -141,5 +144,39 @@ func TestProgressTextHasOneTimeLeft(t *testing.T) {
 	}
 	if n := strings.Count(got, "left"); n != 1 {
 		t.Errorf("%d time-left figures in %q", n, got)
+	}
+}
+
+// Every command's --help, wherever it stands, prints that command's help
+// and exits 0 (`cluster slurm --help` once looked for a help topic "slurm"
+// and exited 3).
+func TestEveryCommandHelp(t *testing.T) {
+	app := newApp(io.Discard, io.Discard)
+	for _, cmd := range app.Commands {
+		for _, args := range [][]string{
+			{cmd.Name, "--help"},
+			{cmd.Name, "-h"},
+			{cmd.Name, "slurm", "--help"},
+			{cmd.Name, "k8s", "samples/asum", "--help"},
+		} {
+			var out, errb bytes.Buffer
+			code := run(append([]string{"websim"}, args...), &out, &errb)
+			if code != 0 || !strings.Contains(out.String(), "websim "+cmd.Name) {
+				t.Errorf("websim %s: exit %d, stdout %q, stderr %q; want 0 and the help of %s", strings.Join(args, " "), code, out.String(), errb.String(), cmd.Name)
+			}
+		}
+	}
+}
+
+// No error gives an exit code other than 0, 1 and 2.
+func TestExitCodesAreZeroOneTwo(t *testing.T) {
+	for _, code := range []int{1, 2, 3, 4, 127} {
+		want := code
+		if code > 2 {
+			want = exitFailure
+		}
+		if got := exitCode(cli.Exit("x", code), io.Discard); got != want {
+			t.Errorf("exit %d became %d, want %d", code, got, want)
+		}
 	}
 }

@@ -60,8 +60,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitInvalid
 	}
 	var exitCoder cli.ExitCoder
-	if errors.As(err, &exitCoder) && exitCoder.ExitCode() != 0 {
-		return exitCoder.ExitCode()
+	if errors.As(err, &exitCoder) && exitCoder.ExitCode() == exitInvalid {
+		return exitInvalid // never any code but 0, 1 and 2
 	}
 	return exitFailure
 }

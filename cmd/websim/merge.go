@@ -50,6 +50,9 @@ func runMerge(o mergeOptions, stdout, stderr io.Writer) error {
 	if err := checkOut(o.out, "."); err != nil {
 		return invalidInput(err)
 	}
+	if err := checkWritable(o.out); err != nil {
+		return err
+	}
 	st, err := study.Merge(o.parts)
 	var problems study.PartErrors
 	if errors.As(err, &problems) {

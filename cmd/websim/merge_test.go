@@ -130,6 +130,9 @@ func TestMergeEqualsOneMachineRun(t *testing.T) {
 		for _, n := range []int{1, 2, 3, 7} {
 			t.Run(fmt.Sprintf("reps=%d/N=%d", reps, n), func(t *testing.T) {
 				var parts []string
+				if err := os.MkdirAll(filepath.Join(work, fmt.Sprintf("n%d", n)), 0o755); err != nil {
+					t.Fatal(err)
+				}
 				for k := range n {
 					part := filepath.Join(work, fmt.Sprintf("n%d", n), fmt.Sprintf("part-%d.wsp", k))
 					args := append([]string{"run", dir, "--shard", fmt.Sprintf("%d/%d", k, n), "--partial", part, "--quiet"}, sel...)

@@ -68,3 +68,14 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 		return fmt.Errorf("interrupted while writing the results: %s each hold the earlier file or the new one, whole", strings.Join(paths, " and "))
 	}
 }
+
+// checkWritable is done before any work, for an output that a command
+// other than run writes: a missing folder is invalid input (exit 2, as for
+// run), a folder that takes no file a failure (exit 1).
+func checkWritable(path string) error {
+	err := xlsx.CheckWritable(path, probeSize)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+		return invalidInput(err)
+	}
+	return err
+}

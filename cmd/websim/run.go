@@ -63,7 +63,7 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per run (overrides the setting)", DefaultText: "the Observations setting"},
 			&cli.StringFlag{Name: "loads", Usage: "comma list of load labels to run (default: the Loads setting)"},
 			&cli.StringFlag{Name: "scenarios", Usage: "comma list of Experiments scenarios to run (default: all)"},
-			&cli.IntFlag{Name: "jobs", Usage: "runs at once; results do not depend on it", DefaultText: "one per core"},
+			&cli.IntFlag{Name: "jobs", Usage: "runs at once (0: one per core); results do not depend on it", DefaultText: "one per core"},
 			&cli.BoolFlag{Name: "write-back", Usage: "also add the result sheets to SvcData.xlsx, keeping everything in it"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress bar and no summary table"},
 			&cli.StringFlag{Name: "shard", Usage: "run only share `K/N` of the study's runs (K from 0), or auto: K and N from a Slurm job array or a Kubernetes Indexed Job; needs --partial"},
@@ -76,6 +76,9 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 				return invalidInput(errors.New("websim run needs one MODEL folder; for example: websim run samples/asum"))
 			}
 			if err := checkObservations(c); err != nil {
+				return err
+			}
+			if err := checkJobs(c); err != nil {
 				return err
 			}
 			o := runOptions{
@@ -91,6 +94,14 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 			return runModel(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// checkJobs refuses a negative --jobs; 0 (the default) is one per core.
+func checkJobs(c *cli.Context) error {
+	if v := c.Int("jobs"); v < 0 {
+		return invalidInput(fmt.Errorf("--jobs %d: expected a whole number of at least 1, or 0 for one per core", v))
+	}
+	return nil
 }
 
 // checkObservations refuses an --observations below 1 or above the limit

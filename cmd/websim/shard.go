@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/websim/websim/study"
@@ -65,10 +64,10 @@ func runShard(ctx context.Context, plan *study.Plan, o runOptions, stdout, stder
 	if err != nil {
 		return invalidInput(err)
 	}
-	if dir := filepath.Dir(o.partial); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("--partial %s: %w", o.partial, err)
-		}
+	// As for --out: a missing folder is refused before anything runs
+	// (a typo would otherwise scatter partial files in new folders).
+	if err := checkWritable(o.partial); err != nil {
+		return fmt.Errorf("--partial: %w", err)
 	}
 	bar := newProgressBar(stderr, !o.quiet, "simulating shard "+shard.String())
 	opts := study.Options{Jobs: o.jobs, Version: version, Progress: bar.update}

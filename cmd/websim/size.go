@@ -49,12 +49,15 @@ added to the results already there.`,
 			&cli.Int64Flag{Name: "observations", Usage: "requests finished after the warm-up, per probe (overrides the setting)", DefaultText: "the Observations setting"},
 			&cli.StringFlag{Name: "loads", Usage: "comma list of load labels to size (default: the Loads setting)"},
 			&cli.StringFlag{Name: "scenarios", Usage: "comma list of Experiments scenarios to size (default: all)"},
-			&cli.IntFlag{Name: "jobs", Usage: "simulations at once; results do not depend on it", DefaultText: "one per core"},
+			&cli.IntFlag{Name: "jobs", Usage: "simulations at once (0: one per core); results do not depend on it", DefaultText: "one per core"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress and no table"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return invalidInput(errors.New("websim size needs one MODEL folder; for example: websim size samples/asum --vary AppServers"))
+			}
+			if err := checkJobs(c); err != nil {
+				return err
 			}
 			if c.IsSet("observations") && c.Int64("observations") < 1 {
 				return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", c.Int64("observations")))
@@ -136,6 +139,9 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 		out = filepath.Join(o.model, "OutPut.xlsx")
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
+	}
+	if err := checkWritable(out); err != nil {
+		return err
 	}
 	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, Jobs: o.jobs, Version: version}
 	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {

@@ -110,6 +110,13 @@ func TestDiffExitCodes(t *testing.T) {
 	if code != exitInvalid || !strings.Contains(out, "90 -> lots") || !strings.Contains(errs, b+": SvcData.xlsx!ServerInfo!B5:") {
 		t.Errorf("diff with an invalid model: exit %d\n%s%s", code, out, errs)
 	}
+	// A text that lacks ProcData.xlsx is invalid, as the folder would be.
+	svcOnly, _, _ := strings.Cut(string(orig), "ProcData.xlsx:")
+	os.WriteFile(b, []byte(svcOnly), 0o644)
+	code, _, errs = runCLI(t, "diff", a, b)
+	if code != exitInvalid || !strings.Contains(errs, b+": no ProcData.xlsx in it") {
+		t.Errorf("diff with a text of SvcData.xlsx only: exit %d\n%s", code, errs)
+	}
 	// A model that cannot be read at all.
 	code, _, errs = runCLI(t, "diff", a, filepath.Join(t.TempDir(), "none"))
 	if code != exitInvalid || errs == "" {

@@ -179,10 +179,16 @@ func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
 // probed for formulas when the whole sheet was read (probing loads it).
 func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe bool) {
 	var g *formulaGraph
-	beyond := 0 // cells further down a chain that is too deep
+	// Cells further down a chain that is too deep (reported at its end):
+	// one problem, at the first of them, says how many.
+	beyond, firstBeyond := 0, ""
 	defer func() {
 		if beyond > 0 {
-			pr.add(false, ErrFormula, "", "%d more formulas stand further down chains longer than %d formulas; expected shorter chains", beyond, MaxFormulaDepth)
+			more := ""
+			if beyond > 1 {
+				more = fmt.Sprintf(" (and %s more formulas after it)", thousands(beyond-1))
+			}
+			pr.add(false, ErrFormula, firstBeyond, "this formula%s stands further down a chain longer than %s formulas, each using the next; expected at most %s (compute the chain in fewer steps, or save the workbook in Excel so that its values are stored)", more, thousands(MaxFormulaDepth), thousands(MaxFormulaDepth))
 		}
 	}()
 	for gi := range grid {
@@ -203,9 +209,12 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			}
 			if msg, deeper := b.formulaProblem(&g, sheet, ref); msg != "" {
 				if deeper {
+					if beyond == 0 {
+						firstBeyond = ref
+					}
 					beyond++
 				} else {
-					pr.add(false, ErrFormula, ref, "the formula =%s %s; expected a formula that ends in values (or save the workbook in Excel so that its values are stored)", formula, msg)
+					pr.add(false, ErrFormula, ref, "the formula =%s %s", formula, msg)
 				}
 				rw.markBad(i)
 				continue

@@ -100,6 +100,10 @@ func writeTemp(f *Book, path string, writeWorkbook WriteFunc) (string, error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".websim-*.tmp")
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // its path is the temporary file's pattern, not the user's
+		}
 		return "", fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	name := tmp.Name()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,15 @@ func TestSaveAndTheExcelLock(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 3 {
 		t.Errorf("files: %v, want the workbook, the lock and the copy", entries)
+	}
+}
+
+// A save into a missing folder names the file asked for, once, and not the
+// temporary file's name.
+func TestSaveErrorNamesThePathOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "F.xlsx")
+	err := New().Save(path)
+	if err == nil || strings.Count(err.Error(), path) != 1 || strings.Contains(err.Error(), ".websim-") {
+		t.Errorf("Save into a missing folder: %v; want the path once and no temporary name", err)
 	}
 }
