@@ -26,6 +26,6 @@
 // Above Options.TestSize values the test runs on a seeded random subsample.
 //
 // WriteWorkbook writes the ranking with a histogram of the data under the
-// best fits' densities and a Q-Q plot of the best fit; every use of
-// excelize in this package is in workbook.go.
+// best fits' densities and a Q-Q plot of the best fit, through websim's
+// Excel layer (internal/xlsx), as readWorkbook reads a workbook's column.
 package fit

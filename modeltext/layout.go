@@ -73,6 +73,8 @@ func svcKind(name string, entity map[string]bool) templates.SheetKind {
 		return templates.ExperimentsSheet
 	case "targets":
 		return templates.TargetsSheet
+	case "measured":
+		return templates.MeasuredSheet
 	}
 	if entity[strings.ToLower(name)] {
 		return templates.EntitySheet
@@ -116,6 +118,7 @@ func modelNames(m *Model) templates.ModelNames {
 	if b := m.bookFold(SvcData); b != nil {
 		if s := b.sheetFold("Arrivals"); s != nil {
 			n.Entities = values(s, "entity")
+			n.Loads = loadHeaders(s)
 		}
 		if s := b.sheetFold("ServerInfo"); s != nil {
 			n.Servers = values(s, "server")
@@ -127,6 +130,22 @@ func modelNames(m *Model) templates.ModelNames {
 		}
 	}
 	return n
+}
+
+// arrivalsColumns are the Arrivals columns that are not load levels.
+var arrivalsColumns = map[string]bool{"entity": true, "patience": true, "retryprobability": true, "retrydelay": true, "maxretries": true,
+	"note": true, "notes": true, "comment": true, "comments": true, "description": true, "remark": true, "remarks": true}
+
+// loadHeaders lists the load levels of an Arrivals sheet: the headers of
+// the columns after Entity that are not its other known columns or notes.
+func loadHeaders(s *Sheet) []string {
+	var out []string
+	for _, h := range s.Header {
+		if v := strings.TrimSpace(h.Value); v != "" && !arrivalsColumns[normKey(v)] {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // column finds the column whose header is key (compared as the reader

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // Model is one or more workbooks as text: what Export writes and Import
@@ -129,13 +129,7 @@ func number(raw string) Cell {
 }
 
 // colName is the letter name of the 0-based column i ("A").
-func colName(i int) string {
-	s, err := excelize.ColumnNumberToName(i + 1)
-	if err != nil {
-		return "?"
-	}
-	return s
-}
+func colName(i int) string { return xlsx.ColumnName(i) }
 
 // cellRef is the A1 name of the 0-based column i in row n.
 func cellRef(i, n int) string { return colName(i) + strconv.Itoa(n) }

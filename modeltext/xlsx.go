@@ -1,47 +1,35 @@
 package modeltext
 
-// This file is the package's only use of excelize: reading a workbook's
-// cells as written, and writing a workbook laid out as the templates lay
-// theirs out, saved atomically.
+// This file reads a workbook's cells as written, and writes a workbook
+// laid out as the templates lay theirs out, both through the Excel layer.
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/xuri/excelize/v2"
-
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/templates"
 )
 
-// Limits on what a workbook may expand to, as the model reader's.
-const (
-	unzipSizeLimit    = 64 << 20
-	unzipXMLSizeLimit = 16 << 20
-	// emptyRunLimit is how many empty rows in a row end a sheet.
-	emptyRunLimit = 10000
-)
-
-var rawValues = excelize.Options{RawCellValue: true}
-
 // readBook reads the workbook at path into a Book named name.
 func readBook(path, name string) (*Book, error) {
-	info, err := os.Stat(path)
+	x, err := xlsx.Open(path)
 	if err != nil {
+		var p xlsx.Problem
+		if errors.As(err, &p) {
+			return nil, &Problem{File: name, Msg: p.Msg}
+		}
 		return nil, &Problem{File: name, Msg: fmt.Sprintf("cannot read the workbook (%v)", err)}
-	}
-	if info.Size() > unzipSizeLimit {
-		return nil, &Problem{File: name, Msg: fmt.Sprintf("the file is %d bytes, larger than websim reads (%d); expected a model workbook", info.Size(), unzipSizeLimit)}
-	}
-	x, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: unzipSizeLimit, UnzipXMLSizeLimit: unzipXMLSizeLimit, RawCellValue: true})
-	if err != nil {
-		return nil, &Problem{File: name, Msg: fmt.Sprintf("cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)}
 	}
 	defer x.Close()
 	b := &Book{Name: name}
-	for _, sheet := range x.GetSheetList() {
+	for _, sheet := range x.Sheets() {
 		s, err := readSheet(x, sheet)
 		if err != nil {
 			return nil, &Problem{File: name, Sheet: sheet, Msg: fmt.Sprintf("cannot read the sheet (%v)", err)}
@@ -52,32 +40,16 @@ func readBook(path, name string) (*Book, error) {
 }
 
 // readSheet reads a sheet: its first non-empty row is the header.
-func readSheet(x *excelize.File, name string) (*Sheet, error) {
+func readSheet(x *xlsx.Book, name string) (*Sheet, error) {
 	s := &Sheet{Name: name}
-	// A damaged sheet can read as no rows without an error: probe it.
-	if _, err := x.GetCellValue(name, "A1"); err != nil {
-		return nil, err
-	}
-	rows, err := x.Rows(name)
+	grid, err := x.RawGrid(name)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	n, last := 0, 0
-	for rows.Next() {
-		n++
-		raw, err := rows.Columns(rawValues)
-		if err != nil {
-			return nil, fmt.Errorf("row %d: %w", n, err)
-		}
-		if len(raw) == 0 {
-			if n-last >= emptyRunLimit {
-				break
-			}
-			continue
-		}
-		cells := make([]Cell, len(raw))
-		for i, v := range raw {
+	for _, rw := range grid {
+		n := rw.Num
+		cells := make([]Cell, len(rw.Cells))
+		for i, v := range rw.Cells {
 			if cells[i], err = readCell(x, name, cellRef(i, n), v); err != nil {
 				return nil, err
 			}
@@ -87,17 +59,13 @@ func readSheet(x *excelize.File, name string) (*Sheet, error) {
 			continue
 		}
 		if s.HeaderRow == 0 {
-			s.HeaderRow, s.Header, last = n, cells, n
+			s.HeaderRow, s.Header = n, cells
 			continue
 		}
 		for len(s.Rows) < n-s.HeaderRow-1 {
 			s.Rows = append(s.Rows, nil)
 		}
 		s.Rows = append(s.Rows, cells)
-		last = n
-	}
-	if err := rows.Error(); err != nil {
-		return nil, err
 	}
 	if s.HeaderRow == 0 {
 		s.HeaderRow = 1
@@ -107,21 +75,21 @@ func readSheet(x *excelize.File, name string) (*Sheet, error) {
 }
 
 // readCell reads one cell given its raw value.
-func readCell(x *excelize.File, sheet, ref, raw string) (Cell, error) {
-	formula, err := x.GetCellFormula(sheet, ref)
+func readCell(x *xlsx.Book, sheet, ref, raw string) (Cell, error) {
+	formula, err := x.Formula(sheet, ref)
 	if err != nil {
 		return Cell{}, err
 	}
-	typ, err := x.GetCellType(sheet, ref)
+	typ, err := x.TypeOf(sheet, ref)
 	if err != nil {
 		return Cell{}, err
 	}
 	var c Cell
 	switch {
 	case raw == "":
-	case typ == excelize.CellTypeBool:
+	case typ == xlsx.BoolCell:
 		c = Cell{Kind: Bool, Value: strconv.FormatBool(raw == "1" || strings.EqualFold(raw, "true"))}
-	case typ == excelize.CellTypeUnset || typ == excelize.CellTypeNumber:
+	case typ == xlsx.Unset || typ == xlsx.NumberCell:
 		c = number(raw)
 	default: // strings, a formula's text, an error value, an ISO date
 		c = Cell{Kind: Text, Value: raw}
@@ -136,26 +104,26 @@ func readCell(x *excelize.File, sheet, ref, raw string) (Cell, error) {
 // none: every workbook is made in memory before any file is written, and
 // each file is written beside its target and renamed over it.
 func writeBooks(dir string, books []*Book, lay func(*Book, *Sheet) sheetLayout) error {
-	files := make([]*excelize.File, len(books))
+	made := make([]*xlsx.Book, len(books))
 	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Close()
+		for _, x := range made {
+			if x != nil {
+				x.Close()
 			}
 		}
 	}()
 	for i, b := range books {
-		f, err := makeBook(b, lay)
+		x, err := makeBook(b, lay)
 		if err != nil {
 			return fmt.Errorf("%s: %w", b.Name, err)
 		}
-		files[i] = f
+		made[i] = x
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for i, b := range books {
-		if err := saveAtomic(files[i], filepath.Join(dir, b.Name)); err != nil {
+		if err := made[i].Save(filepath.Join(dir, b.Name)); err != nil {
 			return err
 		}
 	}
@@ -163,113 +131,78 @@ func writeBooks(dir string, books []*Book, lay func(*Book, *Sheet) sheetLayout) 
 }
 
 // makeBook lays out one workbook in memory.
-func makeBook(b *Book, lay func(*Book, *Sheet) sheetLayout) (*excelize.File, error) {
-	f := excelize.NewFile()
-	header, err := f.NewStyle(&excelize.Style{
-		Font:      &excelize.Font{Bold: true},
-		Fill:      excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
-		Border:    []excelize.Border{{Type: "bottom", Color: "8EA9DB", Style: 1}},
-		Alignment: &excelize.Alignment{Vertical: "top"},
-	})
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
+func makeBook(b *Book, lay func(*Book, *Sheet) sheetLayout) (*xlsx.Book, error) {
+	x := xlsx.New()
 	for i, s := range b.Sheets {
-		if err := writeSheet(f, i, s, lay(b, s), header); err != nil {
-			f.Close()
+		if err := writeSheet(x, i, s, lay(b, s)); err != nil {
+			x.Close()
 			return nil, fmt.Errorf("sheet %s: %w", s.Name, err)
 		}
 	}
-	f.SetActiveSheet(0)
-	if err := f.SetCustomProps(excelize.CustomProperty{Name: templates.VersionProperty, Value: strconv.Itoa(templates.Version)}); err != nil {
-		f.Close()
+	x.SetActiveSheet(0)
+	x.SetProperty(templates.VersionProperty, strconv.Itoa(templates.Version))
+	x.SetDocInfo("websim", "websim model "+b.Name, "written by websim import from the model's text")
+	if err := x.Err(); err != nil {
+		x.Close()
 		return nil, err
 	}
-	if err := f.SetDocProps(&excelize.DocProperties{Creator: "websim", Title: "websim model " + b.Name,
-		Description: "written by websim import from the model's text"}); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return x, nil
 }
 
-// writeSheet writes sheet number i: the header in row 1, bold, frozen and
-// commented, the rows under it, widths and drop-down lists as laid out.
-func writeSheet(f *excelize.File, i int, s *Sheet, l sheetLayout, headerStyle int) error {
+// writeSheet writes sheet number i: the header in row 1, styled, frozen
+// and commented, the rows under it, widths and drop-down lists as laid
+// out. The rows are streamed, so that a formula keeps its saved value.
+func writeSheet(x *xlsx.Book, i int, s *Sheet, l sheetLayout) error {
 	if i == 0 {
-		if err := f.SetSheetName("Sheet1", s.Name); err != nil {
-			return err
-		}
-	} else if _, err := f.NewSheet(s.Name); err != nil {
-		return err
+		x.RenameSheet(x.Sheets()[0], s.Name)
+	} else {
+		x.NewSheet(s.Name)
 	}
-	sw, err := f.NewStreamWriter(s.Name)
-	if err != nil {
-		return err
-	}
+	// Layout first: the streamed rows keep it, and carry the header's style.
 	for col, w := range l.widths {
 		if w > 0 {
-			if err := sw.SetColWidth(col+1, col+1, w); err != nil {
-				return err
-			}
+			x.ColWidths(s.Name, col, w)
 		}
 	}
+	for _, d := range l.dropDowns {
+		x.AddDropList(s.Name, d.sqref, dropList(d))
+	}
+	var rows []xlsx.NumberedRow
 	if len(s.Header) > 0 {
-		if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
-			Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}}); err != nil {
-			return err
-		}
-		values := make([]any, len(s.Header))
-		for c, h := range s.Header {
-			values[c] = excelize.Cell{StyleID: headerStyle, Formula: strings.TrimPrefix(h.Formula, "="), Value: cellValue(h)}
-		}
-		if err := sw.SetRow("A1", values); err != nil {
-			return err
-		}
+		x.FreezeRows(s.Name, 1)
+		rows = append(rows, xlsx.NumberedRow{Num: 1, Values: cellValues(s.Header), Style: xlsx.Header})
 	}
 	for r, row := range s.Rows {
-		if len(row) == 0 {
-			continue
-		}
-		values := make([]any, len(row))
-		for c, cell := range row {
-			switch {
-			case cell.IsBlank():
-			case cell.Formula != "":
-				values[c] = excelize.Cell{Formula: strings.TrimPrefix(cell.Formula, "="), Value: cellValue(cell)}
-			default:
-				values[c] = cellValue(cell)
-			}
-		}
-		if err := sw.SetRow(cellRef(0, r+2), values); err != nil {
-			return err
+		if len(row) > 0 {
+			rows = append(rows, xlsx.NumberedRow{Num: r + 2, Values: cellValues(row)})
 		}
 	}
-	// Data validations must be added before the stream is flushed.
-	for _, d := range l.dropDowns {
-		if err := addDropDown(f, s.Name, d); err != nil {
-			return err
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		return err
-	}
+	x.StreamRows(s.Name, rows)
 	for col, note := range l.comments {
-		if note == "" {
-			continue
-		}
-		h := s.Header[col].Value
-		if err := f.AddComment(s.Name, excelize.Comment{Cell: cellRef(col, 1), Author: templates.CommentAuthor,
-			Paragraph: []excelize.RichTextRun{{Text: h + ": ", Font: &excelize.Font{Bold: true}}, {Text: note}},
-			Width:     300, Height: 110}); err != nil {
-			return err
+		if note != "" {
+			x.Comment(s.Name, cellRef(col, 1), s.Header[col].Value, note)
 		}
 	}
-	return nil
+	return x.Err()
 }
 
-// cellValue is the Go value the stream writer writes for a cell's value.
+// cellValues are the values the layer writes for a row's cells: a
+// formula with its saved value, a number, a bool, text, or nil (blank).
+func cellValues(row []Cell) []any {
+	values := make([]any, len(row))
+	for c, cell := range row {
+		switch {
+		case cell.IsBlank():
+		case cell.Formula != "":
+			values[c] = xlsx.SavedFormula{Formula: cell.Formula, Value: cellValue(cell)}
+		default:
+			values[c] = cellValue(cell)
+		}
+	}
+	return values
+}
+
+// cellValue is the Go value written for a cell's value.
 func cellValue(c Cell) any {
 	switch c.Kind {
 	case Number:
@@ -283,69 +216,41 @@ func cellValue(c Cell) any {
 	return nil
 }
 
-// addDropDown adds a drop-down list as the templates word theirs.
-func addDropDown(f *excelize.File, sheet string, d cellDropDown) error {
-	dv := excelize.NewDataValidation(true)
-	dv.SetSqref(d.sqref)
-	if err := dv.SetDropList(d.Items); err != nil {
-		return err
-	}
+// dropList is a drop-down list worded as the templates word theirs.
+func dropList(d cellDropDown) xlsx.DropList {
 	list := strings.Join(d.Items, ", ")
 	if d.Strict {
-		dv.SetError(excelize.DataValidationErrorStyleStop, "Not "+d.What, "Choose "+d.What+" from the list: "+list+".")
-	} else {
-		dv.SetError(excelize.DataValidationErrorStyleWarning, "Not "+d.What+" in the list",
-			"This is not "+d.What+" known when the template was made ("+list+"). Keep it if you added it, or an expression.")
+		return xlsx.DropList{Items: d.Items, Strict: true, Title: "Not " + d.What, Message: "Choose " + d.What + " from the list: " + list + "."}
 	}
-	return f.AddDataValidation(sheet, dv)
-}
-
-// saveAtomic writes f to a temporary file in path's folder and renames it
-// over path, so that no half-written workbook is ever left at path.
-func saveAtomic(f *excelize.File, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
-	if _, err := f.WriteTo(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return xlsx.DropList{Items: d.Items, Title: "Not " + d.What + " in the list",
+		Message: "This is not " + d.What + " known when the template was made (" + list + "). Keep it if you added it, or an expression."}
 }
 
 // layoutText describes how a workbook is laid out, for tests to compare
-// with the templates': per sheet, the frozen panes, column widths, header
-// comments and drop-down lists, and the template version property.
+// with the templates': per sheet, the frozen rows, column widths, header
+// comments and drop-down lists, and the document properties.
 func layoutText(path string) (string, error) {
-	x, err := excelize.OpenFile(path, excelize.Options{UnzipSizeLimit: unzipSizeLimit, UnzipXMLSizeLimit: unzipXMLSizeLimit, RawCellValue: true})
+	x, err := xlsx.Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer x.Close()
 	var b strings.Builder
-	props, err := x.GetCustomProps()
+	props, err := x.Properties()
 	if err != nil {
 		return "", err
 	}
-	for _, p := range props {
-		fmt.Fprintf(&b, "property %s=%v\n", p.Name, p.Value)
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		fmt.Fprintf(&b, "property %s=%s\n", name, props[name])
 	}
-	for _, sheet := range x.GetSheetList() {
+	for _, sheet := range x.Sheets() {
 		fmt.Fprintf(&b, "sheet %s\n", sheet)
-		panes, err := x.GetPanes(sheet)
+		frozen, err := x.FrozenRows(sheet)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "  frozen %v rows %d from %s\n", panes.Freeze, panes.YSplit, panes.TopLeftCell)
-		rows, err := x.GetRows(sheet, rawValues)
+		fmt.Fprintf(&b, "  frozen rows %d\n", frozen)
+		rows, err := x.Rows(sheet)
 		if err != nil {
 			return "", err
 		}
@@ -354,45 +259,30 @@ func layoutText(path string) (string, error) {
 			width = len(rows[0])
 		}
 		for col := range width {
-			w, err := x.GetColWidth(sheet, colName(col))
+			w, err := x.ColWidth(sheet, col)
 			if err != nil {
 				return "", err
 			}
-			style, err := x.GetCellStyle(sheet, cellRef(col, 1))
+			look, err := x.LookOf(sheet, cellRef(col, 1))
 			if err != nil {
 				return "", err
 			}
-			st, err := x.GetStyle(style)
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(&b, "  column %s width %g bold %v\n", colName(col), w, st.Font != nil && st.Font.Bold)
+			fmt.Fprintf(&b, "  column %s width %g bold %v\n", colName(col), w, look.Bold)
 		}
-		comments, err := x.GetComments(sheet)
+		comments, err := x.Comments(sheet)
 		if err != nil {
 			return "", err
 		}
 		for _, c := range comments {
-			var text strings.Builder
-			for _, p := range c.Paragraph {
-				text.WriteString(p.Text)
-			}
-			fmt.Fprintf(&b, "  comment %s by %s: %s\n", c.Cell, c.Author, text.String())
+			fmt.Fprintf(&b, "  comment %s by %s: %s\n", c.Cell, c.Author, c.Text)
 		}
-		dvs, err := x.GetDataValidations(sheet)
+		dvs, err := x.Validations(sheet)
 		if err != nil {
 			return "", err
 		}
 		for _, d := range dvs {
-			fmt.Fprintf(&b, "  drop-down %s %s %s: %s / %s\n", d.Sqref, d.Formula1, deref(d.ErrorStyle), deref(d.ErrorTitle), deref(d.Error))
+			fmt.Fprintf(&b, "  drop-down %s %s %s: %s / %s\n", d.Sqref, d.Formula1, d.ErrorStyle, d.ErrorTitle, d.ErrorMessage)
 		}
 	}
 	return b.String(), nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

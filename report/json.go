@@ -78,6 +78,9 @@ type JSONRun struct {
 	// Targets are the Targets sheet's rows judged at this run.
 	Targets  []JSONTarget   `json:"targets"`
 	Timeline []JSONInterval `json:"timeline"`
+	// Measured are the Measured sheet's rows of this run's load, set
+	// beside its figures.
+	Measured []JSONMeasured `json:"measured"`
 }
 
 // JSONEntity is one entity's (request type's) figures in a run.
@@ -163,6 +166,7 @@ func NewJSONStudy(s *study.Study) *JSONStudy {
 	for i := range s.Runs {
 		jr := jsonRun(&s.Runs[i])
 		jr.Targets = jsonTargets(study.Judge(s.Targets, &s.Runs[i]))
+		jr.Measured = jsonMeasured(study.Validate(s.Measured, &s.Runs[i]))
 		doc.Runs = append(doc.Runs, jr)
 	}
 	return doc
@@ -190,7 +194,7 @@ func jsonRun(run *study.Run) JSONRun {
 		Attempts:            r.Attempts, InSystem: r.InSystem, LateCopies: r.LateCopies,
 		AttemptsPerRequest: ratioNumber(r.Attempts, finished(r)),
 		WastedWork:         Number(r.WastedWork), WarmUp: Number(r.WarmUp), SimTime: Number(r.SimTime),
-		PrecisionCapHit: run.PrecisionCapHit,
+		PrecisionCapHit: run.PrecisionCapHit, Measured: []JSONMeasured{},
 	}
 	if run.Diff != nil {
 		out.DiffFromBase = &JSONDiff{Number(run.Diff.Mean), Number(run.Diff.HalfWidth95)}

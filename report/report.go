@@ -146,5 +146,11 @@ func addResults(b *xlsx.Book, names sheetNames, s *study.Study) error {
 	if err := writeRun(b, names.Run, s); err != nil {
 		return err
 	}
-	return b.MarkOwned(names.list()...)
+	owned := names.list()
+	if v, err := writeValidation(b, s); err != nil {
+		return err
+	} else if v != "" {
+		owned = append(owned, v)
+	}
+	return b.MarkOwned(owned...)
 }

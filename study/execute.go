@@ -131,6 +131,7 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 		Inputs:           p.Inputs,
 		Warnings:         p.Warnings,
 		Targets:          p.Targets,
+		Measured:         p.Measured,
 	}
 	if len(p.Scenarios) == 0 {
 		return nil, nil, fmt.Errorf("the plan has no scenario to run")

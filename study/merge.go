@@ -263,7 +263,7 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 	st := &Study{
 		Model: h.Model, TimeUnit: h.TimeUnit, Version: h.Version, Seed: h.Seed, Started: h.Started,
 		Scenarios: h.Scenarios, Loads: h.Loads, Charts: h.Charts, ArrivalRates: h.ArrivalRates, Settings: h.Settings, ScenarioSettings: h.ScenarioSettings,
-		Inputs: h.Inputs, Warnings: h.Warnings, Targets: h.Targets,
+		Inputs: h.Inputs, Warnings: h.Warnings, Targets: h.Targets, Measured: h.Measured,
 	}
 	if st.ScenarioSettings == nil {
 		st.ScenarioSettings = map[string][]Setting{}

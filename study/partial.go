@@ -60,6 +60,8 @@ type PartialHeader struct {
 	Warnings         []string
 	// Targets are the Targets sheet's rows, judged at every merged run.
 	Targets []Target
+	// Measured are the Measured sheet's rows, set beside every merged run.
+	Measured []Measured
 	// SettingsHash is the SHA-256 of everything that steers the runs: the
 	// settings, each scenario's overrides and run settings.
 	SettingsHash string
@@ -222,7 +224,7 @@ func partialHeader(p *Plan, st *Study, tasks []task, version string) *PartialHea
 	h := &PartialHeader{
 		Format: PartialFormat, Version: version,
 		Model: st.Model, TimeUnit: st.TimeUnit, Inputs: st.Inputs, Seed: st.Seed,
-		Settings: st.Settings, ScenarioSettings: st.ScenarioSettings, Warnings: st.Warnings, Targets: st.Targets,
+		Settings: st.Settings, ScenarioSettings: st.ScenarioSettings, Warnings: st.Warnings, Targets: st.Targets, Measured: st.Measured,
 		SettingsHash: settingsHash(p), Started: st.Started,
 		Scenarios: st.Scenarios, Loads: st.Loads,
 		Charts: st.Charts, ArrivalRates: st.ArrivalRates,

@@ -20,6 +20,8 @@ type Plan struct {
 	Warnings []string
 	// Targets are the rows of the optional Targets sheet.
 	Targets []Target
+	// Measured are the rows of the optional Measured sheet.
+	Measured []Measured
 }
 
 // Scenario is one row of the Experiments sheet (or the base settings): a

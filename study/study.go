@@ -42,6 +42,9 @@ type Study struct {
 	Warnings []string
 	// Targets are the Targets sheet's rows; Judge gives their verdicts.
 	Targets []Target
+	// Measured are the Measured sheet's rows; Validate sets them beside
+	// the runs' figures.
+	Measured []Measured
 }
 
 // Setting is a name and its value as text.

@@ -66,6 +66,7 @@ func asumModel() *model {
 			{"", "p95", 1000},
 			{"", "failed", 0.05},
 		},
+		measured: true,
 		services: []service{
 			{name: "Start", steps: []step{
 				{name: "Auth", procTime: "Exp(30)", successRate: 0.998, server: "DSS"},

@@ -25,6 +25,7 @@ const (
 	ExperimentsSheet
 	ServiceSheet
 	TargetsSheet
+	MeasuredSheet
 )
 
 // DropDownRows is the last row the templates' drop-down lists cover (from
@@ -64,6 +65,8 @@ func ColumnLayout(kind SheetKind, header string) (c Column, ok bool) {
 		cols = stepColumns
 	case TargetsSheet:
 		cols = targetColumns
+	case MeasuredSheet:
+		cols = measuredColumns
 	default:
 		return Column{}, false
 	}
@@ -90,6 +93,8 @@ type ModelNames struct {
 	Entities, Services, Servers []string
 	// Steps are the steps of the service sheet being laid out.
 	Steps []string
+	// Loads are the load levels (the Arrivals headers of their columns).
+	Loads []string
 }
 
 // DropDown is a drop-down list on a column's cells (rows 2 to
@@ -112,6 +117,12 @@ func ColumnDropDown(kind SheetKind, header string, names ModelNames) (DropDown, 
 	switch key := layoutKey(header); {
 	case kind == AttributesSheet && key == "entity":
 		d = DropDown{Items: names.Entities, What: "an entity"}
+	case kind == MeasuredSheet && key == "entity":
+		d = DropDown{Items: names.Entities, What: "an entity"}
+	case kind == MeasuredSheet && key == "load":
+		d = DropDown{Items: names.Loads, What: "a load"}
+	case kind == MeasuredSheet && key == "measure":
+		d = DropDown{Items: MeasuredChoices(names.Servers), What: "a measure"}
 	case kind == EntitySheet && key == "service":
 		d = DropDown{Items: names.Services, What: "a service"}
 	case kind == EntitySheet && (key == "onsuccess" || key == "onfailure"):

@@ -22,7 +22,10 @@ type model struct {
 	// columns and rows.
 	experiments *experiments
 	// targets are the Targets sheet's rows; nil for no sheet.
-	targets  []target
+	targets []target
+	// measured adds an empty Measured sheet, laid out for the user's
+	// figures.
+	measured bool
 	services []service
 	// placeholder marks the blank template: its entity and service sheets
 	// are placeholders to rename, not names to offer in drop-down lists.
@@ -286,6 +289,7 @@ func (m *model) svcData(template string) (*xlsx.Book, error) {
 		}
 	}
 	m.writeTargets(w)
+	m.writeMeasured(w)
 	return w.done(template, "websim model: services, servers and load (SvcData)")
 }
 
@@ -361,6 +365,10 @@ func ColumnNote(sheet, header string) string {
 		cols = []column{scenarioColumn, chartColumn}
 	case "<service>":
 		cols = stepColumns
+	case "Targets":
+		cols = targetColumns
+	case "Measured":
+		cols = measuredColumns
 	}
 	for _, c := range cols {
 		if c.header == header {

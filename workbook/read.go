@@ -20,7 +20,7 @@ const (
 
 // resultSheets are the sheets websim itself adds to SvcData.xlsx with
 // --write-back; reading leaves them alone without a warning.
-var resultSheets = map[string]bool{"summary": true, "servers": true, "entities": true, "charts": true, "timeline": true, "run": true, "sizing": true}
+var resultSheets = map[string]bool{"summary": true, "servers": true, "entities": true, "charts": true, "timeline": true, "run": true, "sizing": true, "validation": true}
 
 // reader gathers the problems and the pieces of the model while reading.
 type reader struct {
@@ -112,13 +112,14 @@ func (r *reader) read() *study.Plan {
 	r.checkNesting()
 	scenarios := r.readExperiments()
 	targets := r.readTargets()
+	measured := r.readMeasured()
 	r.checkMissingSheets()
 	r.checkBlankArrivals(scenarios)
 	r.checkBudget(scenarios)
 	r.warnUnusedSheets()
 
 	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,
-		Inputs: []study.Input{{Name: SvcDataFile, SHA256: r.svc.sha256}, {Name: ProcDataFile, SHA256: r.proc.sha256}}, Targets: targets}
+		Inputs: []study.Input{{Name: SvcDataFile, SHA256: r.svc.sha256}, {Name: ProcDataFile, SHA256: r.proc.sha256}}, Targets: targets, Measured: measured}
 	for _, sc := range scenarios {
 		plan.Scenarios = append(plan.Scenarios, r.scenario(sc))
 	}

@@ -32,6 +32,8 @@ func Sheets() []SheetDoc {
 		doc(SvcDataFile, "<entity>", true, entitySpec, "one sheet per entity of Arrivals: its services in order", ""),
 		doc(SvcDataFile, "Experiments", false, experimentsSpec, "scenarios, a row each, overriding settings",
 			"one column per setting it overrides, headed by the setting's name; Chart (optional) names the chart groups the scenario is drawn in, a comma list"),
+		doc(SvcDataFile, TargetsSheet, false, targetsSpec, "what the application must achieve, a row per target (for websim size)", ""),
+		doc(SvcDataFile, MeasuredSheet, false, measuredSpec, "figures measured on the real system, a row per load and measure, set beside the simulated ones in the Validation sheet", ""),
 		doc(ProcDataFile, "<service>", true, serviceSpec, "one sheet per service: its steps, a row each", ""),
 	}
 }

@@ -113,6 +113,10 @@ no value (no completed request) is null.
     entities: {NAME: arrivals, completed, failed, abandoned, responseTime}
     targets: [{entity, measure, limit, value, ciHalfWidth95, verdict}]
       (verdict holds, fails or undecided)
+    measured: [{entity, measure, measured, simulated, ciHalfWidth95,
+      differencePercent, inside, note, cell}]: the Measured sheet's rows of
+      this load beside the simulated figures (the Validation sheet);
+      ciHalfWidth95 and inside are null where the run has no interval
     stable (false: no steady state), unstable (why, which server, when)
     diffFromBase: {mean, halfWidth95} of mean response against the first
       scenario at the same load (paired); absent for the first scenario

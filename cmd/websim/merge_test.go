@@ -10,8 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/workbook/wbtest"
 )
 
@@ -19,12 +18,12 @@ import (
 func setReplications(t *testing.T, dir string, reps int) {
 	t.Helper()
 	path := filepath.Join(dir, "SvcData.xlsx")
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := f.GetRows("Settings")
+	rows, err := f.Rows("Settings")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +33,29 @@ func setReplications(t *testing.T, dir string, reps int) {
 			row = i + 1
 		}
 	}
-	f.SetCellValue("Settings", fmt.Sprintf("A%d", row), "Replications")
-	f.SetCellValue("Settings", fmt.Sprintf("B%d", row), reps)
-	if err := f.SaveAs(path); err != nil {
+	f.SetCell("Settings", fmt.Sprintf("A%d", row), "Replications")
+	f.SetCell("Settings", fmt.Sprintf("B%d", row), reps)
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// addMeasured adds a Measured sheet to the model in dir, so that merged
+// results must carry the Validation sheet and runs[].measured too.
+func addMeasured(t *testing.T, dir string, rows ...[]any) {
+	t.Helper()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.NewSheet("Measured")
+	f.SetRow("Measured", 1, "Entity", "Load", "Measure", "Value")
+	for i, r := range rows {
+		f.SetRow("Measured", i+2, r...)
+	}
+	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -61,14 +80,14 @@ func stripWall(t *testing.T, doc string) string {
 // the wall-clock figures: the Wall seconds column and the Started row.
 func dumpFigures(t *testing.T, path string) string {
 	t.Helper()
-	f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var b strings.Builder
-	for _, sh := range f.GetSheetList() {
-		rows, err := f.GetRows(sh)
+	for _, sh := range f.Sheets() {
+		rows, err := f.Rows(sh)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,6 +115,7 @@ func TestMergeEqualsOneMachineRun(t *testing.T) {
 	for _, reps := range []int{1, 3} {
 		dir := copyModel(t, "asum")
 		setReplications(t, dir, reps)
+		addMeasured(t, dir, []any{nil, "L2", "mean", 700}, []any{nil, "L6", "p95", 2000}, []any{nil, "L6", "utilization:GWay", 0.6})
 		work := t.TempDir()
 		one := filepath.Join(work, "one.xlsx")
 		code, wantJSON, stderr := runCLI(t, append([]string{"run", dir, "--json", "--out", one}, sel...)...)
@@ -104,6 +124,9 @@ func TestMergeEqualsOneMachineRun(t *testing.T) {
 		}
 		if !strings.Contains(wantJSON, `"diffFromBase"`) {
 			t.Fatalf("reps=%d: no paired difference in the study to check", reps)
+		}
+		if !strings.Contains(wantJSON, `"measure": "utilization:GWay"`) {
+			t.Fatalf("reps=%d: no measured figures in the study to check", reps)
 		}
 		want, wantSheets := stripWall(t, wantJSON), dumpFigures(t, one)
 		for _, n := range []int{1, 2, 3, 7} {

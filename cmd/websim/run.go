@@ -48,7 +48,9 @@ func runCommand() *cli.Command {
 		ArgsUsage: "MODEL",
 		Description: `MODEL is a folder holding SvcData.xlsx and ProcData.xlsx. The results go
 to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Charts and
-Run. The input workbooks are never changed unless --write-back is given.
+Run, and Validation when SvcData.xlsx has a Measured sheet (its figures
+beside the simulated ones; they are printed too). The input workbooks are
+never changed unless --write-back is given.
 
 With --shard K/N --partial FILE it runs only the K-th (from 0) of N shares of
 the study's runs and writes them to FILE; "websim merge" of the N files gives
@@ -303,8 +305,9 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 	return err
 }
 
-// printSummary prints a table of the main figures per scenario and load;
-// an unstable run shows dashes where it has no steady-state figure.
+// printSummary prints a table of the main figures per scenario and load
+// (an unstable run shows dashes where it has no steady-state figure), then
+// the Measured rows beside the simulated figures, when there are any.
 func printSummary(w io.Writer, st *study.Study) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "scenario\tload\tcompleted\tfailed\tmean (%s)\t±95%%\tp95\tapp util\tstable\t\n", st.TimeUnit)
@@ -326,5 +329,8 @@ func printSummary(w io.Writer, st *study.Study) {
 		if !r.Result.Stable {
 			fmt.Fprintf(w, "unstable: %s at %s: %s\n", r.Scenario, r.Load, r.Result.Unstable)
 		}
+	}
+	if lines := report.ValidationLines(st); len(lines) > 0 {
+		fmt.Fprintf(w, "Measured against simulated (95%% interval; sheet %s):\n  %s\n", report.ValidationSheet, strings.Join(lines, "\n  "))
 	}
 }

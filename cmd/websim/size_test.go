@@ -9,30 +9,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
-
 	"github.com/websim/websim/engine/stats"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // withTargets adds a Targets sheet with the given rows to dir's SvcData.xlsx.
 func withTargets(t *testing.T, dir string, rows ...[]any) {
 	t.Helper()
 	path := filepath.Join(dir, "SvcData.xlsx")
-	f, err := excelize.OpenFile(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.NewSheet("Targets"); err != nil {
+	if err := f.NewSheet("Targets"); err != nil {
 		t.Fatal(err)
 	}
 	for i, r := range append([][]any{{"Entity", "Measure", "Limit"}}, rows...) {
-		cell, _ := excelize.CoordinatesToCellName(1, i+1)
-		if err := f.SetSheetRow("Targets", cell, &r); err != nil {
+		if err := f.SetRow("Targets", i+1, r...); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := f.Save(); err != nil {
+	if err := f.Save(path); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -171,20 +169,20 @@ func TestSizeWriteBack(t *testing.T) {
 	withTargets(t, dir, []any{nil, "mean", 1.2})
 	svc := filepath.Join(dir, "SvcData.xlsx")
 	sheetsOf := func(path string) []string {
-		f, err := excelize.OpenFile(path)
+		f, err := xlsx.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		return f.GetSheetList()
+		return f.Sheets()
 	}
 	rowsOf := func(path, sheet string) string {
-		f, err := excelize.OpenFile(path, excelize.Options{RawCellValue: true})
+		f, err := xlsx.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		rows, err := f.GetRows(sheet)
+		rows, err := f.Rows(sheet)
 		if err != nil {
 			t.Fatal(err)
 		}

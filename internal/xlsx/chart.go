@@ -25,10 +25,27 @@ type Series struct {
 	Categories string
 	// Values are the y values; a blank cell is a gap.
 	Values string
-	// Color ("D55E00") and Marker ("square") draw the line; "" takes the
-	// series' place in Palette and MarkerShapes.
+	// Color ("D55E00") and Marker ("square", or "none" for no marker even
+	// when the chart has markers) draw the line; "" takes the series' place
+	// in Palette and MarkerShapes.
 	Color, Marker string
+	// Width is the line's width in points (0: 1.75).
+	Width float64
+	// Dash is how the line is drawn.
+	Dash Dash
+	// NoLine leaves the points unjoined (a scatter of points).
+	NoLine bool
 }
+
+// Dash is how a series' line is drawn.
+type Dash int
+
+// The dashes, told apart in print and by the colour-blind.
+const (
+	Solid  Dash = iota // a solid line
+	Dashed             // dashes
+	Dotted             // dots
+)
 
 // Palette are the line colours of a chart's series in order: eight that
 // stay apart for colour-blind readers and in grey print (after Okabe and
@@ -57,6 +74,13 @@ type Chart struct {
 	// runs").
 	Note   string
 	Series []Series
+	// Lines, on a ColumnChart, are series drawn as lines over the columns,
+	// on the same axes (a histogram with densities over it); their places
+	// in Palette follow the columns'.
+	Lines []Series
+	// GapWidth is the gap between columns in percent of a column's width,
+	// 1 to 500 (0: Excel's 150; a histogram wants a few percent).
+	GapWidth int
 	// Width and Height are in pixels (0: 640 × 320).
 	Width, Height uint
 	// Legend is where the legend stands: "right" (the default), "bottom"...
@@ -78,30 +102,7 @@ type Chart struct {
 // before the sheet's rows are streamed out (websim does not stream).
 func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 	kind := map[ChartKind]excelize.ChartType{LineChart: excelize.Line, ScatterChart: excelize.Scatter, ColumnChart: excelize.Col}[c.Kind]
-	var series []excelize.ChartSeries
-	for i, s := range c.Series {
-		color, shape := s.Color, s.Marker
-		if color == "" {
-			color = Palette[i%len(Palette)]
-		}
-		if shape == "" {
-			shape = MarkerShapes[i%len(MarkerShapes)]
-		}
-		fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}
-		cs := excelize.ChartSeries{Name: s.Name, Categories: s.Categories, Values: s.Values,
-			Fill: fill, Line: excelize.LineOptions{Type: excelize.LineSolid, Width: 1.75}}
-		if c.Markers {
-			size := c.MarkerSize
-			if size == 0 {
-				size = 6
-			}
-			cs.Marker = excelize.ChartMarker{Symbol: shape, Size: size, Fill: fill,
-				Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: fill, Width: 0.75}}
-		} else {
-			cs.Marker = excelize.ChartMarker{Symbol: "none"}
-		}
-		series = append(series, cs)
-	}
+	series := c.chartSeries(c.Series, 0)
 	w, h := c.Width, c.Height
 	if w == 0 || h == 0 {
 		w, h = 640, 320
@@ -151,7 +152,59 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 	if c.XFormat != "" {
 		chart.XAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.XFormat}
 	}
-	return b.keep(b.f.AddChart(sheet, anchor, chart))
+	if c.GapWidth > 0 {
+		gap := uint(c.GapWidth)
+		chart.GapWidth = &gap
+	}
+	var combo []*excelize.Chart
+	if len(c.Lines) > 0 {
+		// In a combination chart the axes are drawn from the second chart's.
+		combo = append(combo, &excelize.Chart{Type: excelize.Line, Series: c.chartSeries(c.Lines, len(c.Series)),
+			XAxis: chart.XAxis, YAxis: chart.YAxis})
+	}
+	return b.keep(b.f.AddChart(sheet, anchor, chart, combo...))
+}
+
+// chartSeries are the series of list as the library draws them, the
+// first at place first in Palette and MarkerShapes.
+func (c *Chart) chartSeries(list []Series, first int) []excelize.ChartSeries {
+	var out []excelize.ChartSeries
+	for j, s := range list {
+		i := first + j
+		color, shape := s.Color, s.Marker
+		if color == "" {
+			color = Palette[i%len(Palette)]
+		}
+		if shape == "" {
+			shape = MarkerShapes[i%len(MarkerShapes)]
+		}
+		fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}
+		width := s.Width
+		if width == 0 {
+			width = 1.75
+		}
+		dash := map[Dash]excelize.LineDashType{Solid: excelize.LineDashSolid, Dashed: excelize.LineDashDash, Dotted: excelize.LineDashSysDot}[s.Dash]
+		cs := excelize.ChartSeries{Name: s.Name, Categories: s.Categories, Values: s.Values,
+			Fill: fill, Line: excelize.LineOptions{Type: excelize.LineSolid, Width: width}}
+		if s.Dash != Solid {
+			cs.Line.Dash = dash
+		}
+		if s.NoLine {
+			cs.Line = excelize.LineOptions{Type: excelize.LineNone}
+		}
+		if c.Markers && shape != "none" {
+			size := c.MarkerSize
+			if size == 0 {
+				size = 6
+			}
+			cs.Marker = excelize.ChartMarker{Symbol: shape, Size: size, Fill: fill,
+				Border: excelize.LineOptions{Type: excelize.LineSolid, Fill: fill, Width: 0.75}}
+		} else {
+			cs.Marker = excelize.ChartMarker{Symbol: "none"}
+		}
+		out = append(out, cs)
+	}
+	return out
 }
 
 // PrintCharts sets a sheet of charts up for printing: landscape, the cells

@@ -4,20 +4,26 @@
 // Reading: Open checks a file before the workbook library sees it (its size,
 // every part of the zip package, the limits of what it may unpack to, so a
 // zip bomb or a truncated file is refused with a clear message) and reads
-// values raw (1234.5678, never "1,234.57"). Sheets lists the sheets;
+// values raw (1234.5678, never "1,234.57"); OpenData does the same with a
+// higher limit, for workbooks of measured data. Sheets lists the sheets;
 // ReadGrid reads a sheet as located rows, formulas resolved to the value
 // Excel saved or, where none was saved, the one computed here; ReadTable
 // matches a header row to a Spec (ignoring case, spaces and underscores)
-// and returns located cells; Rows, Value and Formulas give raw values and
-// formulas for tools that show a workbook as it is. Problems are Problem
+// and returns located cells; ScanRows streams a sheet's raw rows (a
+// column of a million values is never held whole); RawGrid, Rows, Value
+// and Formulas give raw values and formulas for tools that show a
+// workbook as it is. Problems are Problem
 // values, located File!Sheet!Cell, keeping a typed cause for errors.Is and
 // errors.As (ErrNotFound, ErrTooLarge, ErrDamaged, ErrFormula, ErrNewer, or
 // the caller's, such as a rules error whose caret Detailed prints).
 //
 // Writing: New makes an empty workbook; SetRow, SetCell, WriteTable,
+// StreamRows (which keeps a SavedFormula's saved value beside its formula),
 // Comment, DropList, ColWidths, FreezeRows and the Style constants lay out
 // sheets with the styles defined once here; AddChart adds a native line,
-// scatter or column chart; MarkOwned and OwnedSheets say which sheets
+// scatter or column chart (columns with lines over them too; series with
+// their colour, dash and markers); FitOnePage sets a sheet to print on one
+// page; MarkOwned and OwnedSheets say which sheets
 // websim wrote, so that a later run replaces its own and never a user's;
 // Save writes atomically, and beside a file Excel holds open.
 //

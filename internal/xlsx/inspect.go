@@ -47,10 +47,12 @@ func (b *Book) Comments(sheet string) ([]Note, error) {
 }
 
 // Validation is a data validation of a sheet: its range, type ("list"),
-// first formula (the list's items, quoted) and error style ("stop",
-// "warning", "information").
+// first formula (the list's items, quoted), error style ("stop",
+// "warning", "information"), and the title and message Excel shows for a
+// value it does not allow.
 type Validation struct {
 	Sqref, Type, Formula1, ErrorStyle string
+	ErrorTitle, ErrorMessage          string
 }
 
 // Validations lists the data validations of a sheet.
@@ -61,6 +63,12 @@ func (b *Book) Validations(sheet string) ([]Validation, error) {
 		v := Validation{Sqref: d.Sqref, Type: d.Type, Formula1: d.Formula1}
 		if d.ErrorStyle != nil {
 			v.ErrorStyle = *d.ErrorStyle
+		}
+		if d.ErrorTitle != nil {
+			v.ErrorTitle = *d.ErrorTitle
+		}
+		if d.Error != nil {
+			v.ErrorMessage = *d.Error
 		}
 		out = append(out, v)
 	}

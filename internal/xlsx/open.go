@@ -27,6 +27,10 @@ const (
 	// UnzipXMLSizeLimit is the size above which a sheet is read from a
 	// temporary file rather than memory.
 	UnzipXMLSizeLimit = 16 << 20
+	// DataSizeLimit is UnzipSizeLimit for a workbook of measured data
+	// (OpenData): a sheet of Excel's 1,048,576 rows unpacks to tens of MB
+	// a column.
+	DataSizeLimit = 512 << 20
 )
 
 // TemplateVersionProperty names the custom document property in which the
@@ -54,7 +58,13 @@ func New() *Book { return &Book{f: excelize.NewFile()} }
 // reasonably sized .xlsx. A problem is returned as a Problem (File is the
 // file's base name) with the cause ErrNotFound, ErrTooLarge or ErrDamaged.
 // The book may be edited and saved; Close it.
-func Open(path string) (*Book, error) {
+func Open(path string) (*Book, error) { return open(path, UnzipSizeLimit) }
+
+// OpenData is Open for a workbook of measured data, which may be far larger
+// than a model: its limit is DataSizeLimit.
+func OpenData(path string) (*Book, error) { return open(path, DataSizeLimit) }
+
+func open(path string, limit int64) (*Book, error) {
 	name := filepath.Base(path)
 	fail := func(cause error, format string, args ...any) (*Book, error) {
 		return nil, Problem{File: name, Msg: fmt.Sprintf(format, args...), Err: cause}
@@ -67,18 +77,18 @@ func Open(path string) (*Book, error) {
 		return fail(err, "cannot read the workbook (%v)", err)
 	case info.IsDir():
 		return fail(ErrDamaged, "is a folder; expected an Excel workbook (.xlsx)")
-	case info.Size() > UnzipSizeLimit:
-		return fail(ErrTooLarge, "the file is %s, larger than websim reads (%s); expected a model workbook", sizeText(info.Size()), sizeText(UnzipSizeLimit))
+	case info.Size() > limit:
+		return fail(ErrTooLarge, "the file is %s, larger than websim reads (%s); expected a model workbook", sizeText(info.Size()), sizeText(limit))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fail(err, "cannot read the workbook (%v)", err)
 	}
-	if cause, msg := checkZip(data); msg != "" {
+	if cause, msg := checkZip(data, limit); msg != "" {
 		return fail(cause, "%s", msg)
 	}
 	x, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
-		UnzipSizeLimit: UnzipSizeLimit, UnzipXMLSizeLimit: UnzipXMLSizeLimit, RawCellValue: true,
+		UnzipSizeLimit: limit, UnzipXMLSizeLimit: UnzipXMLSizeLimit, RawCellValue: true,
 	})
 	if err != nil {
 		return fail(ErrDamaged, "cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)
@@ -133,7 +143,7 @@ func (b *Book) FindSheet(name string) (string, bool) {
 // damaged file, or one that expands past the limits (a zip bomb), is
 // refused with a clear message. Go's zip reader never reads more than a
 // part declares, so the declared sizes bound the work.
-func checkZip(data []byte) (error, string) {
+func checkZip(data []byte, limit int64) (error, string) {
 	const expected = "; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)"
 	if bytes.HasPrefix(data, []byte{0xD0, 0xCF, 0x11, 0xE0}) {
 		return ErrDamaged, "the workbook is encrypted or in the old .xls format" + expected
@@ -148,9 +158,9 @@ func checkZip(data []byte) (error, string) {
 	var total uint64
 	for _, f := range zr.File {
 		total += f.UncompressedSize64
-		if f.UncompressedSize64 > UnzipSizeLimit || total > UnzipSizeLimit {
+		if f.UncompressedSize64 > uint64(limit) || total > uint64(limit) {
 			return ErrTooLarge, fmt.Sprintf("the workbook would expand to more than %s (part %s declares %s); refused as damaged or hostile, expected a model workbook",
-				sizeText(UnzipSizeLimit), f.Name, sizeText(int64(min(f.UncompressedSize64, 1<<62))))
+				sizeText(limit), f.Name, sizeText(int64(min(f.UncompressedSize64, 1<<62))))
 		}
 	}
 	for _, f := range zr.File {

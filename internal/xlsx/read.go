@@ -386,6 +386,54 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 	return t, pr.list
 }
 
+// ScanRows calls fn with each row of a sheet in turn, streamed (a sheet of
+// a million rows is never held whole): its 1-based number and its cells'
+// raw values as saved (a formula's saved value, "" when none was saved),
+// nothing resolved or checked; empty rows too, with no cells. fn returns
+// false to stop. A sheet that reads as no rows is probed, since a
+// truncated sheet can read as empty without an error. Use ReadGrid to read
+// model input.
+func (b *Book) ScanRows(sheet string, fn func(num int, cells []string) bool) error {
+	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+		return err
+	}
+	rows, err := b.f.Rows(sheet)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for n := 1; rows.Next(); n++ {
+		cells, err := rows.Columns(rawValues)
+		if err != nil {
+			return fmt.Errorf("row %d: %w", n, err)
+		}
+		if !fn(n, cells) {
+			break
+		}
+	}
+	return rows.Error()
+}
+
+// RawGrid returns a sheet's non-empty rows as ScanRows reads them, for
+// tools that show a workbook as it is (an export of the model as text).
+// Like ReadGrid it stops after EmptyRunLimit empty rows in a row.
+func (b *Book) RawGrid(sheet string) ([]Row, error) {
+	var grid []Row
+	last := 0
+	err := b.ScanRows(sheet, func(n int, cells []string) bool {
+		if len(cells) == 0 {
+			return n-last < EmptyRunLimit
+		}
+		last = n
+		grid = append(grid, Row{Num: n, Cells: cells})
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return grid, nil
+}
+
 // Rows returns every row of a sheet as raw values (formulas as their saved
 // values), without resolving or checking anything: for inspection and
 // tests. Use ReadGrid to read input.

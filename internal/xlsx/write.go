@@ -31,6 +31,9 @@ const (
 	Good           // a verdict that holds: green fill
 	Bad            // a verdict that fails: red fill
 	Unsure         // an undecided verdict: amber fill
+	Decimal2       // #,##0.00
+	Decimal4       // 0.0000
+	Left           // left-aligned (numbers among text in a column of details)
 	Warning        // bold dark red on a light red fill: a flag to see first
 	Percent2       // 0.00%
 )
@@ -86,6 +89,12 @@ func styleDef(s Style) *excelize.Style {
 		return numFmt("General")
 	case Date:
 		return numFmt("yyyy-mm-dd hh:mm:ss")
+	case Decimal2:
+		return numFmt("#,##0.00")
+	case Decimal4:
+		return numFmt("0.0000")
+	case Left:
+		return &excelize.Style{Alignment: &excelize.Alignment{Horizontal: "left"}}
 	case Good, Bad, Unsure:
 		color := map[Style]string{Good: "C6EFCE", Bad: "FFC7CE", Unsure: "FFEB9C"}[s]
 		return &excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{color}}}
@@ -165,6 +174,18 @@ func (b *Book) SetActiveSheet(i int) { b.f.SetActiveSheet(i) }
 // saved value.
 type Formula string
 
+// SavedFormula is a formula cell together with the value Excel saved for
+// it (a number, text or a bool), as a workbook read back holds it:
+// StreamRows writes both, so that the cell reads back as it was. SetCell
+// writes the formula alone, as for a Formula (the library cannot set a
+// saved value beside a formula cell by cell).
+type SavedFormula struct {
+	// Formula is the formula, with or without the leading "=".
+	Formula string
+	// Value is the saved value; nil for none.
+	Value any
+}
+
 // Styled is a cell value with a style of its own, for a cell of a Table
 // that looks unlike its column (SetCell writes the value alone).
 type Styled struct {
@@ -173,8 +194,9 @@ type Styled struct {
 }
 
 // SetCell writes v to a cell: a number (any Go number type), text, a bool,
-// a time, or a Formula. nil and NaN or infinite numbers leave the cell as
-// it is (blank in a new sheet); "" empties it.
+// a time, or a Formula (or a SavedFormula, written as its formula alone).
+// nil and NaN or infinite numbers leave the cell as it is (blank in a new
+// sheet); "" empties it.
 func (b *Book) SetCell(sheet, ref string, v any) error {
 	switch x := v.(type) {
 	case nil:
@@ -183,6 +205,8 @@ func (b *Book) SetCell(sheet, ref string, v any) error {
 		return b.SetCell(sheet, ref, x.Value)
 	case Formula:
 		return b.SetFormula(sheet, ref, string(x))
+	case SavedFormula:
+		return b.SetFormula(sheet, ref, x.Formula)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil
@@ -205,21 +229,41 @@ func (b *Book) SetFormula(sheet, ref, formula string) error {
 type NumberedRow struct {
 	Num    int
 	Values []any
+	// Style, when set, styles every value of the row (a header row): a
+	// streamed sheet's cells cannot be styled afterwards.
+	Style Style
 }
 
 // StreamRows writes rows, in increasing order of Num, to a sheet that has
 // nothing yet, streamed: a row far down (row 1,000,000) costs no more than
-// row 2. Values are as SetCell takes them.
+// row 2. Values are as SetCell takes them; a SavedFormula keeps its saved
+// value. What is set on the sheet before (ColWidths, FreezeRows,
+// AddDropList) is kept, and comments may be added after; cells are styled
+// only through NumberedRow.Style, since the rows streamed replace any
+// other change to the sheet's cells.
 func (b *Book) StreamRows(sheet string, rows []NumberedRow) error {
 	sw, err := b.f.NewStreamWriter(sheet)
 	if err != nil {
 		return b.keep(err)
 	}
 	for _, r := range rows {
+		style := 0
+		if r.Style != Text {
+			if style, err = b.styleID(r.Style); err != nil {
+				return b.keep(err)
+			}
+		}
 		cells := make([]any, len(r.Values))
 		for i, v := range r.Values {
-			if f, ok := v.(Formula); ok {
-				v = excelize.Cell{Formula: strings.TrimPrefix(string(f), "=")}
+			switch f := v.(type) {
+			case Formula:
+				v = excelize.Cell{StyleID: style, Formula: strings.TrimPrefix(string(f), "=")}
+			case SavedFormula:
+				v = excelize.Cell{StyleID: style, Formula: strings.TrimPrefix(f.Formula, "="), Value: f.Value}
+			default:
+				if style != 0 {
+					v = excelize.Cell{StyleID: style, Value: v}
+				}
 			}
 			cells[i] = v
 		}
@@ -322,6 +366,19 @@ func (b *Book) FreezePanes(sheet string, cols, rows int) error {
 		Freeze: true, XSplit: cols, YSplit: rows, TopLeftCell: top, ActivePane: pane,
 		Selection: []excelize.Selection{{SQRef: top, ActiveCell: top, Pane: pane}},
 	}))
+}
+
+// FitOnePage prints a sheet on one page, landscape or portrait, so that a
+// table and its charts print together.
+func (b *Book) FitOnePage(sheet string, landscape bool) error {
+	orientation, one, yes := "portrait", 1, true
+	if landscape {
+		orientation = "landscape"
+	}
+	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &orientation, FitToWidth: &one, FitToHeight: &one})); err != nil {
+		return err
+	}
+	return b.keep(b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &yes}))
 }
 
 // SetProperty sets a custom document property (text, a number or a bool).

@@ -1,0 +1,56 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A column chart with lines over it keeps each series' colour, width, dash
+// and marker, the gap between columns and the labels' rotation; titles and
+// axis labels are dark.
+func TestChartOptions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "C.xlsx")
+	b := New()
+	b.RenameSheet("Sheet1", "D")
+	b.SetRow("D", 1, "x", "bars", "line")
+	for i := 2; i <= 5; i++ {
+		b.SetRow("D", i, float64(i), float64(i*i), float64(2*i))
+	}
+	b.AddChart("D", "E1", Chart{
+		Kind: ColumnChart, Title: "T", XTitle: "x", YTitle: "y", GapWidth: 5, XRotate: -45,
+		Series: []Series{{Name: AbsRange("D", 1, 1, 1), Categories: AbsRange("D", 0, 2, 5), Values: AbsRange("D", 1, 2, 5), Color: "A9C4E2"}},
+		Lines: []Series{{Name: AbsRange("D", 2, 1, 1), Categories: AbsRange("D", 0, 2, 5), Values: AbsRange("D", 2, 2, 5),
+			Color: "C00000", Width: 2, Dash: Dashed, Marker: "none"}},
+	})
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	var charts []string
+	for _, f := range z.File {
+		if strings.HasPrefix(f.Name, "xl/charts/chart") {
+			rc, _ := f.Open()
+			data, _ := io.ReadAll(rc)
+			rc.Close()
+			charts = append(charts, string(data))
+		}
+	}
+	if len(charts) != 1 {
+		t.Fatalf("%d charts, want one (columns and lines together)", len(charts))
+	}
+	x := charts[0]
+	for _, want := range []string{"barChart>", "lineChart>", `"A9C4E2"`, `"C00000"`, `gapWidth val="5"`, `<a:prstDash val="dash"`,
+		`rot="-2700000"`, `symbol val="none"`, `"262626"`} {
+		if !strings.Contains(x, want) {
+			t.Errorf("the chart lacks %s", want)
+		}
+	}
+}

@@ -1,0 +1,366 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/study"
+)
+
+// ValidationSheet is the sheet that sets the model's Measured rows beside
+// the simulated figures; it is written only when the model has a Measured
+// sheet with rows.
+const ValidationSheet = "Validation"
+
+// validationColumns are the Validation sheet's columns: those of every row
+// about a run (Scenario, Load, Stable, Unstable reason: a run without a
+// steady state is seen as such before its figures are read), then the
+// measure and the figures, each a time or a share by its row.
+var validationColumns = append(append([]column{}, runColumns...), []column{
+	{"Entity", fText}, {"Measure", fText}, {"Unit", fText},
+	{"Measured", fNumber}, {"Simulated", fNumber}, {"± 95%", fNumber},
+	{"Low 95%", fNumber}, {"High 95%", fNumber},
+	{"Difference", fShare}, {"Inside 95%", fText}, {"Note", fText},
+}...)
+
+// validationGap is how many empty columns stand between the table and the
+// chart data.
+const validationGap = 2
+
+// measuredColour draws the measured figures in the charts: dark, apart
+// from the simulated lines' colours.
+const measuredColour = "1F1F1F"
+
+// allRequests is how the sheet names the figures of all requests.
+const allRequests = "all requests"
+
+// writeValidation adds the Validation sheet to b when the study has
+// Measured rows, and returns its name ("" when there is none): a row per
+// run × Measured row of its load (measured, simulated, the simulated
+// figure's 95% interval where the run has one, the difference in percent
+// of the measured figure, whether the measured figure lies inside the
+// interval, and why not when that cannot be said), then, to the right,
+// one native line chart per measure: the measured figure and each
+// scenario's simulated one against load.
+func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
+	if len(s.Measured) == 0 {
+		return "", nil
+	}
+	name := xlsx.FreeName(b.Sheets(), ValidationSheet)
+	if err := b.NewSheet(name); err != nil {
+		return "", err
+	}
+	var rows [][]any
+	var unstable []bool
+	for i := range s.Runs {
+		run := &s.Runs[i]
+		for _, c := range study.Validate(s.Measured, run) {
+			rows = append(rows, validationRow(c, run, s.TimeUnit))
+			unstable = append(unstable, !run.Result.Stable)
+		}
+	}
+	if err := runTable(b, name, validationColumns, rows, unstable); err != nil {
+		return "", err
+	}
+	if err := writeValidationCharts(b, name, s); err != nil {
+		return "", err
+	}
+	return name, b.Err()
+}
+
+// validationRow is one row of the Validation sheet.
+func validationRow(c study.Comparison, run *study.Run, unit string) []any {
+	entity := c.Entity
+	if entity == "" {
+		entity = allRequests
+	}
+	what := unit
+	if c.IsShare() {
+		what = "share"
+	}
+	low, high, inside := any(nil), any(nil), any(nil)
+	if in, known := c.Inside(); known {
+		low, high = c.Simulated-c.HalfWidth95, c.Simulated+c.HalfWidth95
+		if c.IsShare() {
+			low, high = max(low.(float64), 0), min(high.(float64), 1)
+		}
+		inside = "no"
+		if in {
+			inside = "yes"
+		}
+	}
+	note := c.Why
+	if math.IsNaN(c.Simulated) && note == "" {
+		note = "the run has no such figure"
+	}
+	// Each figure is a time or a share by its row, and grey and struck
+	// through when the run is not stable.
+	style := xlsx.Time
+	if c.IsShare() {
+		style = xlsx.Share
+	}
+	diffStyle := xlsx.Share
+	if !run.Result.Stable {
+		style, diffStyle = style|xlsx.Muted, diffStyle|xlsx.Muted
+	}
+	figure := func(v any) any {
+		if f, ok := v.(float64); v == nil || ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return nil
+		}
+		return xlsx.Styled{Value: v, Style: style}
+	}
+	diff := any(nil)
+	if d := c.DifferencePercent(); !math.IsNaN(d) {
+		diff = xlsx.Styled{Value: d / 100, Style: diffStyle}
+	}
+	return append(runCells(run), entity, c.What(), what,
+		figure(c.Value), figure(c.Simulated), figure(c.HalfWidth95), figure(low), figure(high), diff, inside, note)
+}
+
+// validationGroup is one chart: a measure of an entity (or of all
+// requests, or a server's utilization).
+type validationGroup struct {
+	entity, what string
+	share        bool
+}
+
+// figure names the group's figure: "Mean response", "Failed share",
+// "Utilization of GWay".
+func (g validationGroup) figure() string {
+	if server, ok := strings.CutPrefix(g.what, string(study.MeasureUtilization)+":"); ok {
+		return "Utilization of " + server
+	}
+	name := strings.ToUpper(g.what[:1]) + g.what[1:]
+	if g.share {
+		return name + " share"
+	}
+	return name + " response"
+}
+
+func (g validationGroup) title() string {
+	if g.entity == "" && strings.HasPrefix(g.what, string(study.MeasureUtilization)+":") {
+		return g.figure() + ": measured and simulated"
+	}
+	who := g.entity
+	if who == "" {
+		who = allRequests
+	}
+	return g.figure() + " of " + who + ": measured and simulated"
+}
+
+// writeValidationCharts writes, to the right of the table, one data block
+// per measure (a title row, a header row "Load, Measured, Simulated
+// (scenario)...", a row per load) and a line chart of each block beside
+// it. The simulated figure is given at every load; a load without a
+// measured figure, and a run that is not stable or has no such figure,
+// leave their cells blank: a gap in the line.
+func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
+	var groups []validationGroup
+	rep := map[validationGroup]study.Measured{} // the group's first row
+	measured := map[validationGroup]map[string]float64{}
+	for _, m := range s.Measured {
+		g := validationGroup{entity: m.Entity, what: m.What(), share: m.IsShare()}
+		if measured[g] == nil {
+			groups = append(groups, g)
+			rep[g] = m
+			measured[g] = map[string]float64{}
+		}
+		if _, seen := measured[g][m.Load]; !seen {
+			measured[g][m.Load] = m.Value
+		}
+	}
+	// The simulated figure at every load, measured there or not, so that
+	// the simulated line runs over all the loads.
+	simulated := map[validationGroup]map[[2]string]float64{}
+	for _, g := range groups {
+		simulated[g] = map[[2]string]float64{}
+		for i := range s.Runs {
+			run := &s.Runs[i]
+			if !run.Result.Stable {
+				continue
+			}
+			m := rep[g]
+			m.Load = run.Load
+			if c := study.Validate([]study.Measured{m}, run); len(c) == 1 && !math.IsNaN(c[0].Simulated) {
+				simulated[g][[2]string{run.Scenario, run.Load}] = c[0].Simulated
+			}
+		}
+	}
+	// One line for the measured figures, one per scenario: at most
+	// xlsx.MaxSeries in all.
+	scenarios := s.Scenarios[:min(len(s.Scenarios), xlsx.MaxSeries-1)]
+	var notes []string
+	if n := chartNote(s, runsByKey(s), chartGroup{scenarios: scenarios, part: 1, parts: 1}); n != "" {
+		notes = append(notes, n)
+	}
+	if len(scenarios) < len(s.Scenarios) {
+		notes = append(notes, fmt.Sprintf("the first %d scenarios; the table has them all", len(scenarios)))
+	}
+	first := len(validationColumns) + validationGap // 0-based column of the data
+	chartCol := first + len(scenarios) + 3
+	block := max(chartRows, len(s.Loads)+3)
+	u := unitSuffix(s.TimeUnit)
+	for k, g := range groups {
+		top := 1 + k*block
+		title := g.title()
+		cell := func(col, row int) string { return xlsx.CellName(first+col, row) }
+		b.SetCell(sheet, cell(0, top), title+" (chart data)")
+		b.SetStyle(sheet, cell(0, top), cell(0, top), xlsx.Title)
+		hdr := top + 1
+		b.SetCell(sheet, cell(0, hdr), "Load")
+		b.SetCell(sheet, cell(1, hdr), "Measured")
+		for j, sc := range scenarios {
+			label := "Simulated"
+			if len(s.Scenarios) > 1 {
+				label = "Simulated (" + sc + ")"
+			}
+			b.SetCell(sheet, cell(j+2, hdr), label)
+		}
+		b.SetStyle(sheet, cell(0, hdr), cell(len(scenarios)+1, hdr), xlsx.Header)
+		firstRow, lastRow := hdr+1, hdr+len(s.Loads)
+		for i, load := range s.Loads {
+			b.SetCell(sheet, cell(0, firstRow+i), load)
+			if v, ok := measured[g][load]; ok {
+				b.SetCell(sheet, cell(1, firstRow+i), v)
+			}
+			for j, sc := range scenarios {
+				if v, ok := simulated[g][[2]string{sc, load}]; ok {
+					b.SetCell(sheet, cell(j+2, firstRow+i), v)
+				}
+			}
+		}
+		numFmt, yFmt, axis := xlsx.Time, "#,##0.0", g.figure()+u
+		if g.share {
+			numFmt, yFmt, axis = xlsx.Share, "0%", g.figure()
+		}
+		if len(s.Loads) == 0 {
+			continue
+		}
+		b.SetStyle(sheet, cell(1, firstRow), cell(len(scenarios)+1, lastRow), numFmt)
+		series := []xlsx.Series{}
+		for j := 0; j <= len(scenarios); j++ {
+			series = append(series, xlsx.Series{
+				Name:       xlsx.AbsRange(sheet, first+1+j, hdr, hdr),
+				Categories: xlsx.AbsRange(sheet, first, firstRow, lastRow),
+				Values:     xlsx.AbsRange(sheet, first+1+j, firstRow, lastRow),
+			})
+		}
+		// The measured figures stand out: dark, dashed, with circles.
+		series[0].Color, series[0].Dash, series[0].Marker = measuredColour, xlsx.Dashed, "circle"
+		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top), xlsx.Chart{
+			Kind: xlsx.LineChart, Series: series, Markers: true,
+			Title: title, Note: strings.Join(notes, "; "), XTitle: "Load", YTitle: axis, YFormat: yFmt,
+			Width: chartWidth, Height: chartHeight, Legend: "bottom",
+			AltText: title + " against load: the measured figure and one line per scenario",
+		}); err != nil {
+			return fmt.Errorf("chart %q: %w", title, err)
+		}
+	}
+	// Wide enough that no header wraps out of its row.
+	b.ColWidths(sheet, first, 14, 12)
+	for j, sc := range scenarios {
+		w := 12
+		if len(s.Scenarios) > 1 {
+			w = max(w, len("Simulated ()")+len(sc)+2)
+		}
+		b.ColWidths(sheet, first+2+j, float64(w))
+	}
+	// Printed landscape, one page wide: the table, the data and the charts.
+	b.PrintCharts(sheet, "A1", xlsx.CellName(chartCol+chartCols, max(len(groups)*block, 1+len(s.Runs)*len(s.Measured))))
+	return b.Err()
+}
+
+// JSONMeasured is a Measured row beside a run's figure (contract section
+// 5, runs[].measured); differencePercent, inside, note and the row's
+// server and cell are extras. ciHalfWidth95 and inside are null when the
+// run has no interval for the figure.
+type JSONMeasured struct {
+	Entity            string `json:"entity"`
+	Measure           string `json:"measure"`
+	Measured          Number `json:"measured"`
+	Simulated         Number `json:"simulated"`
+	CIHalfWidth95     Number `json:"ciHalfWidth95"`
+	DifferencePercent Number `json:"differencePercent"`
+	Inside            *bool  `json:"inside"`
+	Note              string `json:"note,omitempty"`
+	Cell              string `json:"cell,omitempty"`
+}
+
+// jsonMeasured converts compared rows; never nil, so that JSON has [].
+func jsonMeasured(cs []study.Comparison) []JSONMeasured {
+	out := []JSONMeasured{}
+	for _, c := range cs {
+		jm := JSONMeasured{
+			Entity: c.Entity, Measure: c.What(), Measured: Number(c.Value), Simulated: Number(c.Simulated),
+			CIHalfWidth95: Number(c.HalfWidth95), DifferencePercent: Number(c.DifferencePercent()),
+			Note: c.Why, Cell: c.Cell,
+		}
+		if in, known := c.Inside(); known {
+			jm.Inside = &in
+		}
+		out = append(out, jm)
+	}
+	return out
+}
+
+// ValidationLines are the Validation sheet's rows in words, one a line,
+// for the console: "Base L5, mean response of all requests: measured 10,
+// simulated 9.922 ± 0.351 (-0.8%): inside" (OUTSIDE when it is not, or
+// why there is no interval). Empty when the study has no Measured rows.
+func ValidationLines(s *study.Study) []string {
+	var out []string
+	for i := range s.Runs {
+		run := &s.Runs[i]
+		for _, c := range study.Validate(s.Measured, run) {
+			g := validationGroup{entity: c.Entity, what: c.What(), share: c.IsShare()}
+			who := ""
+			if !strings.HasPrefix(c.What(), string(study.MeasureUtilization)+":") {
+				who = " of " + allRequests
+				if c.Entity != "" {
+					who = " of " + c.Entity
+				}
+			}
+			figure := func(v float64, digits int) string {
+				if c.IsShare() {
+					return fmt.Sprintf("%.*g%%", digits, 100*v)
+				}
+				return fmt.Sprintf("%.*g", digits, v)
+			}
+			name := g.figure()
+			name = strings.ToLower(name[:1]) + name[1:]
+			line := fmt.Sprintf("%s %s, %s%s: measured %s, simulated ", run.Scenario, run.Load, name, who, figure(c.Value, 4))
+			if math.IsNaN(c.Simulated) {
+				out = append(out, line+"none: "+c.Why)
+				continue
+			}
+			line += figure(c.Simulated, 4)
+			if !math.IsNaN(c.HalfWidth95) {
+				line += " ± " + figure(c.HalfWidth95, 3)
+			}
+			if d := c.DifferencePercent(); !math.IsNaN(d) {
+				line += fmt.Sprintf(" (%+.1f%%)", d)
+			}
+			switch in, known := c.Inside(); {
+			case !known:
+				line += "; " + c.Why
+			case in:
+				line += ": inside"
+			default:
+				line += ": OUTSIDE"
+			}
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// runsByKey indexes the study's runs by scenario and load.
+func runsByKey(s *study.Study) map[[2]string]*study.Run {
+	runs := map[[2]string]*study.Run{}
+	for i := range s.Runs {
+		runs[[2]string{s.Runs[i].Scenario, s.Runs[i].Load}] = &s.Runs[i]
+	}
+	return runs
+}
