@@ -99,5 +99,5 @@ func (p *Plan) Apply(e Edit) error {
 			sc.Run.Loads = idx
 		}
 	}
-	return nil
+	return p.CheckRuns()
 }

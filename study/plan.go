@@ -15,6 +15,9 @@ type Plan struct {
 	Inputs []Input
 	// Settings are the Settings sheet's rows as read (name, value as text).
 	Settings []Setting
+	// RunsCell is the cell (File!Sheet!Cell) that sets the study's size,
+	// named when it has more than MaxRuns runs (CheckRuns).
+	RunsCell string
 	// Warnings are problems that do not stop the run (an unknown sheet or
 	// column, say), each located as File!Sheet!Cell: text.
 	Warnings []string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/study"
 )
 
 // Limits on every size that a study's memory or time grows with. A model
@@ -34,7 +35,7 @@ const (
 	// MaxRuns bounds the runs of a study: scenarios × loads ×
 	// replications (each run's results are kept until the workbook is
 	// written).
-	MaxRuns = 10_000
+	MaxRuns = study.MaxRuns
 	// MaxWarmUpArrivals bounds the arrivals a WarmUp lets in (WarmUp times
 	// the load's total arrival rate): a warm-up is simulated in full.
 	MaxWarmUpArrivals = 100_000_000
@@ -79,14 +80,14 @@ func (r *reader) cellOf(s *state, name string) (file, sheet, ref string) {
 }
 
 // checkBudget checks the sizes that memory and time grow with, once every
-// scenario is read: the units of each scenario, the runs of the study, the
+// scenario is read: the units of each scenario, the cell that sets the
+// study's number of runs (checked by study.Plan.CheckRuns), the
 // warm-up against each load's arrival rate, and the simulated time a run
 // needs against what the clock can hold.
 func (r *reader) checkBudget(scenarios []scenarioRow) {
 	if len(r.problems.Errors()) > 0 {
 		return // sizes read from wrong cells would mislead
 	}
-	runs := 0
 	reported := map[string]bool{}
 	once := func(file, sheet, ref, format string, args ...any) {
 		key := file + "!" + sheet + "!" + ref + "!" + format
@@ -115,17 +116,16 @@ func (r *reader) checkBudget(scenarios []scenarioRow) {
 				sc.name, s.app.Servers, s.app.Capacity, units, MaxAppUnits, MaxAppUnits)
 		}
 		loads := r.loads(s)
-		runs += len(loads) * max(s.run.Replications, 1)
 		r.checkArrivalBudget(sc, loads, once)
 	}
-	if runs > MaxRuns {
-		file, sheet, ref := r.cellOf(&r.base, "Replications")
-		if _, ok := r.base.cells["Replications"]; !ok {
-			file, sheet, ref = r.cellOf(&r.base, "Loads")
-		}
-		once(file, sheet, ref, "the study has %d runs (scenarios × loads × replications), more than the limit of %d; expected fewer: choose loads with the Loads setting, fewer scenarios or fewer Replications",
-			runs, MaxRuns)
+	// The study's number of runs is checked once the command line has had
+	// its say (--loads, --scenarios: study.Plan.CheckRuns); here, only the
+	// cell to name is found.
+	file, sheet, ref := r.cellOf(&r.base, "Replications")
+	if _, ok := r.base.cells["Replications"]; !ok {
+		file, sheet, ref = r.cellOf(&r.base, "Loads")
 	}
+	r.runsCell = file + "!" + sheet + "!" + ref
 }
 
 // checkArrivalBudget checks, at each load a scenario runs, that its warm-up
@@ -235,7 +235,7 @@ func Limits() []Limit {
 		{"Count of a nested step (a constant; an expression fails its request beyond it)", MaxCount, "memory: each run of a service, in parallel all at once"},
 		{"Observations (and --observations)", MaxObservations, "time"},
 		{"Replications", MaxReplications, "memory: each run's results are kept until the workbook is written"},
-		{"runs of a study: scenarios × loads × replications", MaxRuns, "memory, as Replications"},
+		{"runs of a study: scenarios × loads × replications, as it will run (after --loads, --scenarios)", MaxRuns, "memory, as Replications"},
 		{"requests arriving during WarmUp (WarmUp × the load's arrival rate)", MaxWarmUpArrivals, "time: a warm-up is simulated in full"},
 		{"background jobs during a run (its expected length × the background rates)", MaxBackgroundJobs, "time: slow arrivals make a long run of background load"},
 		{"a chain of formulas websim computes itself (no value saved by Excel)", xlsx.MaxFormulaDepth, "the formula engine's stack"},

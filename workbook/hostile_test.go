@@ -38,10 +38,6 @@ var hostileCases = []struct {
 		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Replications")
 		m.Set(t, "SvcData.xlsx", "Settings", "B14", 1e9)
 	}, want: []string{"SvcData.xlsx!Settings!B14: Replications 1e+09 exceeds the limit of 10000"}},
-	{name: "runs of the study", change: func(t *testing.T, m *wbtest.Model) {
-		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Replications")
-		m.Set(t, "SvcData.xlsx", "Settings", "B14", 5000)
-	}, want: []string{"SvcData.xlsx!Settings!B14: the study has 20000 runs (scenarios × loads × replications), more than the limit of 10000"}},
 	{name: "external Capacity 1e9 with background load", change: set("SvcData.xlsx", "ServerInfo", "B2", 1e9),
 		want: []string{"SvcData.xlsx!ServerInfo!B2: capacity 1e+09 exceeds the limit of 1000000"}},
 	{name: "Parallel Count 10^6", change: set("ProcData.xlsx", "ASumSvc", "F2", 1e6),
@@ -234,4 +230,36 @@ func runTiny(t *testing.T, plan *study.Plan) string {
 		t.Fatal("the runs ended stable and without an error")
 	}
 	return strings.Join(why, "\n")
+}
+
+// TestRunsLimitAfterTheCommandLine: a study of more than study.MaxRuns runs
+// is refused at the cell that sets its size, but only as it will run:
+// --loads or --scenarios (Plan.Apply) may bring it within the limit.
+func TestRunsLimitAfterTheCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	m := wbtest.Valid() // 2 scenarios × 2 loads
+	m.Set(t, "SvcData.xlsx", "Settings", "A14", "Replications")
+	m.Set(t, "SvcData.xlsx", "Settings", "B14", 5000)
+	m.Write(t, dir)
+	read := func() *study.Plan {
+		plan, err := Read(dir)
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		return plan
+	}
+	want := "SvcData.xlsx!Settings!B14: the study has 20000 runs (scenarios × loads × replications), more than the limit of 10000"
+	if err := read().CheckRuns(); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("CheckRuns = %v, want %q", err, want)
+	}
+	var re *study.RunsError
+	if err := read().Apply(study.Edit{}); !errors.As(err, &re) || re.Runs != 20000 {
+		t.Errorf("Apply without narrowing = %v, want a RunsError of 20000 runs", err)
+	}
+	for _, e := range []study.Edit{{Loads: []string{"L1"}}, {Scenarios: []string{"Base"}}} {
+		p := read()
+		if err := p.Apply(e); err != nil {
+			t.Errorf("Apply(%+v) = %v, want the study within the limit (%d runs)", e, err, p.Runs())
+		}
+	}
 }

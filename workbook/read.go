@@ -24,7 +24,9 @@ var resultSheets = map[string]bool{"summary": true, "servers": true, "entities":
 
 // reader gathers the problems and the pieces of the model while reading.
 type reader struct {
-	dir      string
+	dir string
+	// runsCell is the cell named when the study has too many runs.
+	runsCell string
 	problems Problems
 	svc      *book
 	proc     *book
@@ -118,7 +120,7 @@ func (r *reader) read() *study.Plan {
 	r.checkBudget(scenarios)
 	r.warnUnusedSheets()
 
-	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings,
+	plan := &study.Plan{Model: m.Name, TimeUnit: m.TimeUnit, Settings: r.settings, RunsCell: r.runsCell,
 		Inputs: []study.Input{{Name: SvcDataFile, SHA256: r.svc.sha256}, {Name: ProcDataFile, SHA256: r.proc.sha256}}, Targets: targets, Measured: measured}
 	for _, sc := range scenarios {
 		plan.Scenarios = append(plan.Scenarios, r.scenario(sc))

@@ -57,6 +57,12 @@ func runValidate(dir string, stdout, stderr io.Writer) error {
 	for _, w := range plan.Warnings {
 		fmt.Fprintln(stderr, "warning: "+w)
 	}
+	if err := plan.CheckRuns(); err != nil {
+		// As run would say it, without --loads or --scenarios to narrow it.
+		fmt.Fprintln(stderr, err)
+		fmt.Fprintf(stdout, "%s: %s, %s\n", dir, countOf(1, "problem"), countOf(len(plan.Warnings), "warning"))
+		return &silentError{invalidInput(err)}
+	}
 	fmt.Fprintf(stdout, "%s: valid (%s × %s)\n", dir, countOf(len(plan.Scenarios), "scenario"), countOf(loadsRun(plan), "load"))
 	return nil
 }
