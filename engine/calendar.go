@@ -49,16 +49,19 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 // fires first.
 func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
 	c.seq++
-	h := append(c.h, event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen})
+	e := event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen}
+	h := append(c.h, e)
+	// Sift up with a hole: parents move down, e is written once.
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 	c.h = h
 }
 
@@ -70,8 +73,10 @@ func (c *calendar) pop() event {
 	h := c.h
 	top := h[0]
 	n := len(h) - 1
-	h[0] = h[n]
+	last := h[n]
 	h = h[:n]
+	// Sift down with a hole: the smaller child moves up, last is written
+	// once. The order is the same as swapping, at half the writes.
 	i := 0
 	for {
 		l := 2*i + 1
@@ -82,11 +87,14 @@ func (c *calendar) pop() event {
 		if r := l + 1; r < n && h[r].before(&h[l]) {
 			m = r
 		}
-		if !h[m].before(&h[i]) {
+		if !h[m].before(&last) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
+	}
+	if n > 0 {
+		h[i] = last
 	}
 	c.h = h
 	return top
