@@ -1,6 +1,7 @@
 package lb
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,6 +31,31 @@ func TestOverloads(t *testing.T) {
 		}
 		if strings.Join(got, "; ") != c.want {
 			t.Errorf("%g requests/s: overloads %q, want %q", c.rate, got, c.want)
+		}
+		var js strings.Builder
+		if err := r.WriteJSON(&js); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Overloaded []struct {
+				Type   string
+				Server *int
+				Load   float64
+			}
+		}
+		if err := json.Unmarshal([]byte(js.String()), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var inJSON []string
+		for _, o := range doc.Overloaded {
+			server := -1
+			if o.Server != nil {
+				server = *o.Server
+			}
+			inJSON = append(inJSON, o.Type+" "+strings.TrimRight(strings.TrimRight(fmtFloat(o.Load), "0"), ".")+" "+itoa(server))
+		}
+		if strings.Join(inJSON, "; ") != c.want || !strings.Contains(js.String(), `"overloaded": [`) {
+			t.Errorf("%g requests/s: JSON overloaded %q, want %q", c.rate, inJSON, c.want)
 		}
 		var text strings.Builder
 		r.WriteText(&text)

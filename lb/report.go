@@ -145,6 +145,19 @@ type jsonReport struct {
 	Seed          uint64              `json:"seed"`
 	Replications  int                 `json:"replications"`
 	SimulatedTime float64             `json:"simulatedTime"`
+	// Overloaded lists the request types whose offered work is at least
+	// their units (Report.Overloads), in words; [] when none is.
+	Overloaded []jsonOverload `json:"overloaded"`
+}
+
+// jsonOverload is one Overload: server is null when the type's units over
+// all servers are overloaded.
+type jsonOverload struct {
+	Type    string  `json:"type"`
+	Server  *int    `json:"server"`
+	Load    float64 `json:"load"`
+	Units   int     `json:"units"`
+	Message string  `json:"message"`
 }
 
 // WriteJSON prints the report as one JSON document: the figures of all
@@ -164,6 +177,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		jsonFigures: toJSON(r.All.Mean), CIHalfWidth95: ci(r.All.HalfWidth), ByType: map[string]jsonType{},
 		Servers: r.Params.Servers, RequestsPerS: r.Params.RequestsPerSec, Method: r.Params.Method,
 		Seed: r.Params.Seed, Replications: r.Replications, SimulatedTime: r.SimulatedTime,
+		Overloaded: []jsonOverload{},
+	}
+	for _, o := range r.Overloads() {
+		jo := jsonOverload{Type: o.Type, Load: o.Load, Units: o.Units, Message: o.String()}
+		if o.Server >= 0 {
+			server := o.Server
+			jo.Server = &server
+		}
+		doc.Overloaded = append(doc.Overloaded, jo)
 	}
 	for _, e := range r.PerServer {
 		doc.PerServer = append(doc.PerServer, e.Mean.Requests)

@@ -131,7 +131,10 @@ no value (no completed request) is null.
 websim size --json prints {setting, points: [{scenario, load, size, runs}]};
 websim fit --json {observations, fits: [{distribution, aic, ks, pValue}]};
 websim lb --json {requests, failed, waited, waitedPercent, totalWait,
-meanWait, waitShareOfService, perServer, byType}.
+meanWait, waitShareOfService, perServer, byType}, and overloaded: the
+request types whose offered work is at least their units, [{type, server
+(null: all servers), load (offered work / units), units, message}], [] when
+none is.
 `
 	_, err := io.WriteString(w, text)
 	return err
