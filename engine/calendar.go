@@ -28,9 +28,15 @@ func (e *event) kind() eventKind { return eventKind(e.key & 0xf) }
 
 // calendar is the future-event list: a binary heap of events by value, so
 // scheduling allocates nothing once the heap has grown.
+//
+// pop leaves the event it returns at the root (held) until the next pop or
+// schedule: most events schedule another one, which then takes the root's
+// place in one sift down instead of a removal and an insertion. Keys are
+// unique, so events come out in the same order as with a plain heap.
 type calendar struct {
-	h   []event
-	seq uint64
+	h    []event
+	seq  uint64
+	held bool // h[0] was popped and is no longer pending
 }
 
 func (e *event) before(o *event) bool {
@@ -49,29 +55,56 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 // fires first.
 func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
 	c.seq++
-	h := append(c.h, event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen})
+	e := event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen}
+	if c.held {
+		c.held = false
+		c.down(e)
+		return
+	}
+	h := append(c.h, e)
+	// Sift up with a hole: parents move down, e is written once.
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h[i].before(&h[p]) {
+		if !e.before(&h[p]) {
 			break
 		}
-		h[i], h[p] = h[p], h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
 	c.h = h
 }
 
 // len is the number of pending events.
-func (c *calendar) len() int { return len(c.h) }
+func (c *calendar) len() int {
+	if c.held {
+		return len(c.h) - 1
+	}
+	return len(c.h)
+}
 
-// pop removes and returns the earliest event.
+// pop removes and returns the earliest event. The calendar must not be
+// empty.
 func (c *calendar) pop() event {
+	if c.held {
+		n := len(c.h) - 1
+		last := c.h[n]
+		c.h = c.h[:n]
+		c.down(last)
+	}
+	c.held = true
+	return c.h[0]
+}
+
+// down puts e at the root in place of the root and sifts it down, with a
+// hole: the smaller child moves up, e is written once.
+func (c *calendar) down(e event) {
 	h := c.h
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h = h[:n]
+	n := len(h)
+	if n == 0 {
+		return
+	}
 	i := 0
 	for {
 		l := 2*i + 1
@@ -82,12 +115,11 @@ func (c *calendar) pop() event {
 		if r := l + 1; r < n && h[r].before(&h[l]) {
 			m = r
 		}
-		if !h[m].before(&h[i]) {
+		if !h[m].before(&e) {
 			break
 		}
-		h[i], h[m] = h[m], h[i]
+		h[i] = h[m]
 		i = m
 	}
-	c.h = h
-	return top
+	h[i] = e
 }

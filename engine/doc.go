@@ -67,9 +67,12 @@
 //
 // The calendar is a binary heap of 24-byte events ordered by time, then
 // priority, then sequence number, so that ties are first in, first out and
-// a run is deterministic. A token (a request's line of work, or one
-// Parallel copy) runs until it must wait; tokens woken at the same instant
-// go through a ready queue rather than the calendar. Requests, tokens,
+// a run is deterministic. A popped event stays at the root until the next
+// schedule takes its place in one sift down, since most events schedule
+// another; the keys are unique, so the order is that of a plain heap. A
+// token (a request's line of work, or one Parallel copy) runs until it
+// must wait; tokens woken at the same instant go through a ready queue
+// rather than the calendar. Requests, tokens,
 // jobs and gates live in slices and are recycled through free lists, so a
 // long run allocates nothing per event; events carry generation counters so
 // that a recycled slot never acts on a stale event.

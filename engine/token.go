@@ -94,7 +94,12 @@ func (s *sim) newToken(req, app, gateID int32) int32 {
 		ti = int32(len(s.toks) - 1)
 	}
 	t := &s.toks[ti]
-	*t = token{req: req, app: app, gate: gateID, frames: t.frames[:0], gen: t.gen + 1, job: -1, attempt: s.reqs[req].attempt, inFlight: gateID >= 0}
+	// Cleared in place, then set: a composite literal that reads t would
+	// be built aside and copied.
+	frames, gen := t.frames[:0], t.gen+1
+	*t = token{}
+	t.req, t.app, t.gate, t.frames, t.gen, t.job = req, app, gateID, frames, gen, -1
+	t.attempt, t.inFlight = s.reqs[req].attempt, gateID >= 0
 	s.reqs[req].tokens++
 	return ti
 }

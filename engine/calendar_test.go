@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestCalendarOrder interleaves schedules and pops as the event loop does
+// (a pop, then zero to two schedules), then drains it and checks every pop against a
+// sorted reference: by time, then priority, then first in, first out.
+// Times are drawn from a few values so that ties are common.
+func TestCalendarOrder(t *testing.T) {
+	tests := []struct {
+		name  string
+		times int // distinct times drawn
+		steps int
+	}{
+		{"many ties", 3, 20_000},
+		{"few ties", 1_000, 20_000},
+		{"near empty", 2, 200},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(tc.times)))
+			var c calendar
+			var ref []event // pending, in no order
+			seq := uint64(0)
+			add := func(now float64) {
+				at := now + float64(r.IntN(tc.times))
+				prio := uint8(r.IntN(2))
+				seq++
+				c.scheduleP(at, prio, evResume, int32(seq), 0)
+				ref = append(ref, event{t: at, key: uint64(prio)<<60 | seq<<4 | uint64(evResume), ref: int32(seq)})
+			}
+			for range 5 {
+				add(0)
+			}
+			now := 0.0
+			for step := 0; c.len() > 0 || len(ref) > 0; step++ {
+				if c.len() != len(ref) {
+					t.Fatalf("step %d: len %d, want %d", step, c.len(), len(ref))
+				}
+				got := c.pop()
+				i := 0
+				for k := range ref {
+					if refLess(ref[k], ref[i]) {
+						i = k
+					}
+				}
+				want := ref[i]
+				ref[i] = ref[len(ref)-1]
+				ref = ref[:len(ref)-1]
+				if got != want {
+					t.Fatalf("step %d: popped %+v, want %+v", step, got, want)
+				}
+				if got.t < now {
+					t.Fatalf("step %d: time went back from %g to %g", step, now, got.t)
+				}
+				now = got.t
+				if step < tc.steps { // then it drains
+					for range r.IntN(3) {
+						add(now)
+					}
+					if c.len() == 0 {
+						add(now)
+					}
+				}
+			}
+			if seq < uint64(tc.steps) {
+				t.Fatalf("only %d events scheduled in %d steps", seq, tc.steps)
+			}
+		})
+	}
+}
+
+// refLess is the calendar's order, written out apart from event.before:
+// time, then priority, then sequence.
+func refLess(a, b event) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if pa, pb := a.key>>60, b.key>>60; pa != pb {
+		return pa < pb
+	}
+	return a.key&(1<<60-1)>>4 < b.key&(1<<60-1)>>4
+}
