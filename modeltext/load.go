@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // maxTextSize bounds a model's text file.
@@ -42,7 +44,7 @@ func ReadFolder(dir string) (*Model, error) {
 	m := &Model{Source: dir}
 	var problems Problems
 	for _, name := range []string{SvcData, ProcData} {
-		path, err := findFile(dir, name)
+		path, err := xlsx.Find(dir, name)
 		if err != nil {
 			problems = append(problems, &Problem{File: name, Msg: fmt.Sprintf("missing workbook; expected %s in the model folder %s", name, dir)})
 			continue
@@ -93,25 +95,6 @@ func Write(m *Model, dir string, overwrite bool) error {
 		}
 	}
 	return writeBooks(dir, m.Books, layoutFor(m))
-}
-
-// findFile finds name in dir, ignoring its case when there is no exact
-// match, as the model reader does.
-func findFile(dir, name string) (string, error) {
-	path := filepath.Join(dir, name)
-	if _, err := os.Stat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return path, err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		if strings.EqualFold(e.Name(), name) {
-			return filepath.Join(dir, e.Name()), nil
-		}
-	}
-	return "", fs.ErrNotExist
 }
 
 // asProblems turns an error into Problems.
