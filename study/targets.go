@@ -298,18 +298,17 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	if h := runPercentileHalfWidth(&f.resp, m); !math.IsNaN(h) {
 		return value, h + histogramError*value, true, ""
 	}
-	var t stats.Tally
+	ps := make([]float64, 0, len(reps))
 	for _, rep := range reps {
 		if rep.completed > 0 {
-			t.Add(percentileOf(&rep.resp, m))
+			ps = append(ps, percentileOf(&rep.resp, m))
 		}
 	}
-	n := t.N()
-	if n < 2 {
+	iv := stats.ReplicationCI(ps, 0.95)
+	if iv.Batches < 2 {
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (only p95 and p99 have one); set Replications to 2 or more", m)
 	}
-	mean := t.Mean()
-	return mean, stats.StudentT(0.95, int(n)-1)*t.SD()/math.Sqrt(float64(n)) + histogramError*mean, true, ""
+	return iv.Mean, iv.HalfWidth + histogramError*iv.Mean, true, ""
 }
 
 // shareInterval returns the failed or abandoned share of finished requests
@@ -328,7 +327,7 @@ func shareInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok
 	}
 	value = float64(count) / float64(fin)
 	if len(reps) >= 2 {
-		var t stats.Tally
+		shares := make([]float64, 0, len(reps))
 		for _, rep := range reps {
 			if rep.finished == 0 {
 				continue
@@ -337,12 +336,9 @@ func shareInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok
 			if m == MeasureAbandoned {
 				c = rep.abandoned
 			}
-			t.Add(float64(c) / float64(rep.finished))
+			shares = append(shares, float64(c)/float64(rep.finished))
 		}
-		hw = math.NaN()
-		if n := t.N(); n >= 2 {
-			hw = stats.StudentT(0.95, int(n)-1) * t.SD() / math.Sqrt(float64(n))
-		}
+		hw = stats.ReplicationCI(shares, 0.95).HalfWidth // NaN with fewer than 2
 	} else {
 		hw = batchHW
 	}
