@@ -285,6 +285,9 @@ func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) error {
 	for _, w := range sz.Warnings {
 		rows = append(rows, [2]string{"Warning", w})
 	}
+	// The labels ("Target SvcData.xlsx!Targets!A2", "Input SHA-256 ...")
+	// stand in column A: wide enough to be read.
+	b.ColWidths(sheet, 0, 34)
 	b.SetCell(sheet, cellName(1, top), "How this sheet was made")
 	b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
 	for i, r := range rows {
