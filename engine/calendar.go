@@ -1,5 +1,7 @@
 package engine
 
+import "math"
+
 // eventKind says what an event does when it fires.
 type eventKind uint8
 
@@ -33,10 +35,37 @@ func (e *event) kind() eventKind { return eventKind(e.key & 0xf) }
 // schedule: most events schedule another one, which then takes the root's
 // place in one sift down instead of a removal and an insertion. Keys are
 // unique, so events come out in the same order as with a plain heap.
+//
+// Each entity's next arrival waits in a slot of its own, off the heap
+// (useSlots): an entity always has exactly one arrival pending, which is
+// scheduled as the last one fires, so keeping it aside saves a sift per
+// request, and pop compares the heap's root with the earliest slot. Keys
+// are assigned in the same sequence either way, so the order is the same.
 type calendar struct {
 	h    []event
 	seq  uint64
 	held bool // h[0] was popped and is no longer pending
+	// slots[k] is entity k's pending arrival; its t is +Inf while empty.
+	// first indexes the earliest slot, and filled counts the others.
+	slots  []event
+	first  int
+	filled int
+}
+
+// maxSlots bounds the entities whose arrivals wait in slots: finding the
+// earliest slot again after one fires scans them all.
+const maxSlots = 16
+
+// useSlots keeps the arrivals of n entities in slots, when n is at most
+// maxSlots; otherwise they go on the heap with everything else.
+func (c *calendar) useSlots(n int) {
+	if n > maxSlots {
+		return
+	}
+	c.slots = make([]event, n)
+	for k := range c.slots {
+		c.slots[k].t = math.Inf(1)
+	}
 }
 
 func (e *event) before(o *event) bool {
@@ -56,6 +85,14 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
 	c.seq++
 	e := event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen}
+	if kind == evArrival && int(ref) < len(c.slots) && math.IsInf(c.slots[ref].t, 1) {
+		c.slots[ref] = e
+		c.filled++
+		if e.before(&c.slots[c.first]) {
+			c.first = int(ref)
+		}
+		return
+	}
 	if c.held {
 		c.held = false
 		c.down(e)
@@ -79,9 +116,9 @@ func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, g
 // len is the number of pending events.
 func (c *calendar) len() int {
 	if c.held {
-		return len(c.h) - 1
+		return len(c.h) - 1 + c.filled
 	}
-	return len(c.h)
+	return len(c.h) + c.filled
 }
 
 // pop removes and returns the earliest event. The calendar must not be
@@ -92,6 +129,20 @@ func (c *calendar) pop() event {
 		last := c.h[n]
 		c.h = c.h[:n]
 		c.down(last)
+		c.held = false
+	}
+	if c.filled > 0 {
+		if sl := &c.slots[c.first]; len(c.h) == 0 || sl.before(&c.h[0]) {
+			e := *sl
+			sl.t = math.Inf(1)
+			c.filled--
+			for k := range c.slots {
+				if c.slots[k].before(&c.slots[c.first]) {
+					c.first = k
+				}
+			}
+			return e
+		}
 	}
 	c.held = true
 	return c.h[0]

@@ -8,7 +8,9 @@ import (
 // TestCalendarOrder interleaves schedules and pops as the event loop does
 // (a pop, then zero to two schedules), then drains it and checks every pop against a
 // sorted reference: by time, then priority, then first in, first out.
-// Times are drawn from a few values so that ties are common.
+// Times are drawn from a few values so that ties are common. A third of
+// the events are arrivals of one of four entities, kept in slots off the
+// heap (or on it, when the entity's slot is taken).
 func TestCalendarOrder(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -23,14 +25,19 @@ func TestCalendarOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(tc.times)))
 			var c calendar
+			c.useSlots(4)
 			var ref []event // pending, in no order
 			seq := uint64(0)
 			add := func(now float64) {
 				at := now + float64(r.IntN(tc.times))
 				prio := uint8(r.IntN(2))
+				kind, who := evResume, int32(seq+1)
+				if r.IntN(3) == 0 {
+					kind, who = evArrival, int32(r.IntN(4))
+				}
 				seq++
-				c.scheduleP(at, prio, evResume, int32(seq), 0)
-				ref = append(ref, event{t: at, key: uint64(prio)<<60 | seq<<4 | uint64(evResume), ref: int32(seq)})
+				c.scheduleP(at, prio, kind, who, uint32(seq))
+				ref = append(ref, event{t: at, key: uint64(prio)<<60 | seq<<4 | uint64(kind), ref: who, gen: uint32(seq)})
 			}
 			for range 5 {
 				add(0)

@@ -265,6 +265,20 @@ func TestRetries(t *testing.T) {
 		if r.Retries != r.Attempts-int64(total) {
 			t.Errorf("retries %d, attempts %d, requests %v", r.Retries, r.Attempts, total)
 		}
+		// No unit is ever waited for: a completed request's last attempt
+		// is one Exp(0.1) of work, whatever came before, and its response
+		// is j attempts and j-1 delays, j the attempt that succeeded. The
+		// requests are independent: 99.9% intervals from the SD.
+		if r.AttemptResponse.N != r.Completed || r.Response.N != r.Completed {
+			t.Errorf("attempt responses %d, responses %d, completed %d", r.AttemptResponse.N, r.Response.N, r.Completed)
+		}
+		n := float64(r.Completed)
+		near(t, fmt.Sprintf("attempt response k=%d", k), r.AttemptResponse.Mean, 3.29*r.AttemptResponse.SD/math.Sqrt(n), 0.1, tol)
+		j := 0.0
+		for i := 1; i <= k+1; i++ {
+			j += float64(i) * math.Pow(1-p, float64(i-1)) * p / want
+		}
+		near(t, fmt.Sprintf("response k=%d", k), r.Response.Mean, 3.29*r.Response.SD/math.Sqrt(n), j*(0.1+0.5)-0.5, tol)
 	}
 }
 

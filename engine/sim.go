@@ -155,6 +155,10 @@ type sim struct {
 	res          Result
 	ents         []entityStats
 	resp, tryRsp stats.Tally
+	// tryApart is set once an attempt's response differed from its
+	// request's (a retry): until then the attempt figures are the
+	// response figures, and tryRsp and tryHist stay empty.
+	tryApart bool
 	respPct      stats.Percentiles
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
@@ -310,6 +314,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		s.lbs.init(m.App.Servers)
 		s.lastPicked = -1
 	}
+	s.cal.useSlots(len(m.Entities))
 	for e := range m.Entities {
 		if d := m.Entities[e].InterArrival[cfg.Load]; d != nil {
 			s.schedule(d.Sample(s.rArrival[e]), evArrival, int32(e), 0, srcArrival, int32(e))
@@ -427,14 +432,23 @@ func (s *sim) startMeasuring() {
 
 // recordResponse folds one completed request of entity e into the figures.
 func (s *sim) recordResponse(e int32, response, attempt float64) {
+	if s.tryApart || attempt != response {
+		if !s.tryApart {
+			// The first retried request: the attempts so far were the
+			// requests themselves.
+			s.tryApart = true
+			s.tryRsp = s.resp
+			s.tryHist.Merge(s.respPct.Histogram())
+		}
+		s.tryRsp.Add(attempt)
+		s.tryHist.Add(attempt)
+	}
 	s.resp.Add(response)
 	s.respPct.Add(response)
 	s.batches.Add(response)
 	if len(s.ents) > 1 { // with one entity, its figures are the totals
 		s.ents[e].add(response)
 	}
-	s.tryRsp.Add(attempt)
-	s.tryHist.Add(attempt)
 	if s.cfg.ResponseSeries != nil {
 		s.cfg.ResponseSeries(s.now, response)
 	}
@@ -567,7 +581,11 @@ func (s *sim) result() *Result {
 	pct := s.respPct
 	r.ResponsePercentiles = &pct
 	r.ResponseHist = pct.Histogram()
-	r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)
+	if s.tryApart {
+		r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)
+	} else {
+		r.AttemptResponse = summarize(&s.resp, s.respPct.Histogram())
+	}
 	r.AttemptResponse.CIHalfWidth95 = math.NaN()
 	r.AttemptResponse.P95CIHalfWidth95, r.AttemptResponse.P99CIHalfWidth95 = math.NaN(), math.NaN()
 
