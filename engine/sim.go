@@ -158,7 +158,7 @@ type sim struct {
 	// tryApart is set once an attempt's response differed from its
 	// request's (a retry): until then the attempt figures are the
 	// response figures, and tryRsp and tryHist stay empty.
-	tryApart bool
+	tryApart     bool
 	respPct      stats.Percentiles
 	tryHist      stats.Histogram
 	batches      stats.BatchMeans
