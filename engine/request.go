@@ -231,7 +231,7 @@ func (s *sim) retryProbability(ti int32, q *request, ent *Entity) (float64, bool
 // caller still uses.
 func (s *sim) freeTokenKeep(ti int32) {
 	t := &s.toks[ti]
-	t.frames = t.frames[:0]
+	t.clearFrames()
 	t.free = true
 	s.freeToks = append(s.freeToks, ti)
 	s.reqs[t.req].tokens--

@@ -462,8 +462,8 @@ func (s *sim) setContext(t *token) {
 	s.ctx.Attempt = int(t.attempt) // a late copy works for its own attempt
 	s.ctx.Attrs = s.requestAttrs(t.req)
 	s.ctx.Copy = 0
-	if n := len(t.frames); n > 0 {
-		s.ctx.Copy = int(t.frames[n-1].copyNo)
+	if t.depth > 0 {
+		s.ctx.Copy = int(t.top.copyNo)
 	}
 }
 

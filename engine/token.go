@@ -11,8 +11,14 @@ type token struct {
 	app  int32
 	gate int32 // the gate this copy reports to; -1 for a request's main token
 	// stage is the main token's place in its entity's service sequence.
-	stage  int32
-	frames []frame
+	stage int32
+	// top is the frame the token stands on, when depth > 0; below holds
+	// the depth-1 frames under it, innermost last. The top frame lives in
+	// the token, where every step reads it, and a token in one service
+	// never touches below.
+	top   frame
+	depth int32
+	below []frame
 	// held counts the AppRes units the token holds.
 	held int32
 	// gen changes whenever a wait ends, so that stale timeouts are ignored.
@@ -60,6 +66,31 @@ type frame struct {
 	copyNo    int32
 }
 
+// push enters a service: f becomes the top frame.
+func (t *token) push(f frame) {
+	if t.depth > 0 {
+		t.below = append(t.below, t.top)
+	}
+	t.top = f
+	t.depth++
+}
+
+// pop leaves the top frame's service; the frame under it, if any, becomes
+// the top.
+func (t *token) pop() {
+	t.depth--
+	if n := len(t.below); t.depth > 0 {
+		t.top = t.below[n-1]
+		t.below = t.below[:n-1]
+	}
+}
+
+// clearFrames empties the stack, keeping below's memory.
+func (t *token) clearFrames() {
+	t.depth = 0
+	t.below = t.below[:0]
+}
+
 // contKind says what a token does when it goes on.
 type contKind uint8
 
@@ -96,9 +127,9 @@ func (s *sim) newToken(req, app, gateID int32) int32 {
 	t := &s.toks[ti]
 	// Cleared in place, then set: a composite literal that reads t would
 	// be built aside and copied.
-	frames, gen := t.frames[:0], t.gen+1
+	below, gen := t.below[:0], t.gen+1
 	*t = token{}
-	t.req, t.app, t.gate, t.frames, t.gen, t.job = req, app, gateID, frames, gen, -1
+	t.req, t.app, t.gate, t.below, t.gen, t.job = req, app, gateID, below, gen, -1
 	t.attempt, t.inFlight = s.reqs[req].attempt, gateID >= 0
 	s.reqs[req].tokens++
 	return ti
@@ -107,7 +138,7 @@ func (s *sim) newToken(req, app, gateID int32) int32 {
 func (s *sim) freeToken(ti int32) {
 	t := &s.toks[ti]
 	r := t.req
-	t.frames = t.frames[:0]
+	t.clearFrames()
 	t.free = true
 	s.freeToks = append(s.freeToks, ti)
 	s.reqs[r].tokens--
@@ -130,7 +161,7 @@ func (s *sim) drive(ti int32) {
 				return
 			}
 			cell := ""
-			if len(t.frames) > 0 {
+			if t.depth > 0 {
 				cell = s.step(t).Cell
 			}
 			s.fail(t, cell, fmt.Errorf("%d steps without the clock moving: a routing loop through steps that take no time (a skipped step, or one without ProcTime, that routes back); expected routing that reaches DONE or FAIL", maxStepsPerInstant))
@@ -141,7 +172,7 @@ func (s *sim) drive(ti int32) {
 			t.inFlight = true // admitted: its next units are in flight
 			t.stage = 0
 			st := s.m.Entities[s.reqs[t.req].entity].Stages[0]
-			t.frames = append(t.frames, frame{svc: int32(st.Service)})
+			t.push(frame{svc: int32(st.Service)})
 			t.cont = contStep
 		case contStep:
 			if !s.execStep(ti) {
@@ -172,15 +203,14 @@ func (s *sim) drive(ti int32) {
 
 // step returns the step token t stands on.
 func (s *sim) step(t *token) *Step {
-	f := &t.frames[len(t.frames)-1]
-	return &s.m.Services[f.svc].Steps[f.step]
+	return &s.m.Services[t.top.svc].Steps[t.top.step]
 }
 
 // execStep starts the current step. It returns true when the token goes
 // on at once (the outcome is known), false when it waits.
 func (s *sim) execStep(ti int32) bool {
 	t := &s.toks[ti]
-	f := &t.frames[len(t.frames)-1]
+	f := &t.top
 	steps := s.m.Services[f.svc].Steps
 	if int(f.step) >= len(steps) {
 		// NEXT after the last row: the service succeeds.
@@ -242,7 +272,7 @@ func (s *sim) execStep(ti int32) bool {
 			s.res.SequentialSteps++
 		}
 		f.run, f.runs = 0, count*int32(nestedCount(st))
-		t.frames = append(t.frames, frame{svc: nestedService(st, 0), copyNo: 1})
+		t.push(frame{svc: nestedService(st, 0), copyNo: 1})
 		t.cont = contStep
 		return true
 	}
@@ -326,7 +356,7 @@ func (s *sim) draw(ti int32) bool {
 // when the token goes on.
 func (s *sim) route(ti int32) bool {
 	t := &s.toks[ti]
-	f := &t.frames[len(t.frames)-1]
+	f := &t.top
 	steps := s.m.Services[f.svc].Steps
 	st := &steps[f.step]
 	target := int(st.OnFailure)
@@ -360,14 +390,14 @@ func (s *sim) route(ti int32) bool {
 // gate. It returns true when the token goes on.
 func (s *sim) serviceEnded(ti int32, ok bool) bool {
 	t := &s.toks[ti]
-	t.frames = t.frames[:len(t.frames)-1]
-	if n := len(t.frames); n > 0 {
-		f := &t.frames[n-1]
+	t.pop()
+	if t.depth > 0 {
+		f := &t.top
 		if ok && f.run+1 < f.runs {
 			f.run++
 			st := &s.m.Services[f.svc].Steps[f.step]
 			count := f.runs / int32(nestedCount(st))
-			t.frames = append(t.frames, frame{svc: nestedService(st, int(f.run/count)), copyNo: f.run%count + 1})
+			t.push(frame{svc: nestedService(st, int(f.run/count)), copyNo: f.run%count + 1})
 			t.cont = contStep
 			return true
 		}
@@ -387,7 +417,7 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 	}
 	if next >= 0 && next < len(stages) {
 		t.stage = int32(next)
-		t.frames = append(t.frames, frame{svc: int32(stages[next].Service)})
+		t.push(frame{svc: int32(stages[next].Service)})
 		t.cont = contStep
 		return true
 	}
@@ -456,7 +486,7 @@ func (s *sim) fork(ti int32) {
 			ci := s.newToken(req, app, g)
 			ct := &s.toks[ci]
 			ct.copyNo = k*count + c + 1
-			ct.frames = append(ct.frames, frame{svc: svc, copyNo: c + 1})
+			ct.push(frame{svc: svc, copyNo: c + 1})
 			ct.cont = contStep
 			s.ready.push(ci)
 		}

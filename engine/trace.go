@@ -36,10 +36,10 @@ func (s *sim) trace(ti int32, format string, args ...any) {
 
 // where names the step token t stands on: "Service/Step".
 func (s *sim) where(t *token) string {
-	if len(t.frames) == 0 {
+	if t.depth == 0 {
 		return "-"
 	}
-	f := t.frames[len(t.frames)-1]
+	f := t.top
 	sv := &s.m.Services[f.svc]
 	if int(f.step) >= len(sv.Steps) {
 		return sv.Name + "/end"
