@@ -46,15 +46,21 @@ func (s *sim) schedule(d float64, kind eventKind, ref int32, gen uint32, src del
 // a number or infinite, or that takes the clock past the largest time,
 // stops the run with an error naming the delay's cell.
 func (s *sim) delayOK(from, d float64, src delaySource, srcRef int32) bool {
-	if t := from + d; !(d >= 0) || t > math.MaxFloat64 {
-		what := fmt.Sprintf("drew %g", d)
-		if d >= 0 {
-			what = fmt.Sprintf("drew %g, which takes the clock from %g past the largest time (it overflows)", d, from)
-		}
-		s.clockFault(src, srcRef, fmt.Errorf("%w: %s %s; expected a finite time >= 0", ErrClock, s.delayName(src, srcRef), what))
-		return false
+	if d >= 0 && from+d <= math.MaxFloat64 {
+		return true // kept small to inline: the refusal is apart
 	}
-	return true
+	s.delayFault(from, d, src, srcRef)
+	return false
+}
+
+// delayFault stops the run for a delay d drawn at time from that delayOK
+// refused.
+func (s *sim) delayFault(from, d float64, src delaySource, srcRef int32) {
+	what := fmt.Sprintf("drew %g", d)
+	if d >= 0 {
+		what = fmt.Sprintf("drew %g, which takes the clock from %g past the largest time (it overflows)", d, from)
+	}
+	s.clockFault(src, srcRef, fmt.Errorf("%w: %s %s; expected a finite time >= 0", ErrClock, s.delayName(src, srcRef), what))
 }
 
 // stillArrival counts the arrivals of entity e (src srcArrival) or the
@@ -70,6 +76,12 @@ func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
 		s.stillArrivals[k] = 0
 		return true
 	}
+	return s.stillArrivalAgain(src, e, k)
+}
+
+// stillArrivalAgain counts one more arrival in a row (index k of
+// stillArrivals) that does not move the clock.
+func (s *sim) stillArrivalAgain(src delaySource, e, k int32) bool {
 	if s.stillArrivals[k]++; s.stillArrivals[k] < maxStillArrivals {
 		return true
 	}
