@@ -6,11 +6,14 @@ import "math"
 // completion order) and what their confidence intervals need, in constant
 // memory: a Histogram of every observation and, for batches of
 // observations that double like BatchMeans', the counts in a window of
-// windowCells cells (an eighth of a power of two each, four powers of two
-// in all) placed from a power of two below the 95th percentile once
-// pinAfter observations have been seen, and pinned afresh, with new
-// batches, when the 95th or 99th percentile leaves it or nears its top
-// (checked each time the batches double).
+// windowCells cells (an eighth of a power of two each, eight powers of two
+// in all) placed once pinAfter observations have been seen: from a
+// power of two and a half below the median, so that the median, the 90th,
+// 95th and 99th percentiles all have intervals, or, when the series is too
+// spread for that, from the same distance below the 95th percentile, for
+// the 95th and 99th. It is pinned afresh, with new batches, when a
+// quantile it should cover leaves it or nears its top (checked each time
+// the batches double).
 //
 // The interval of the p-quantile is the indicator method: the batch means
 // of 1{x ≤ q̂}, q̂ the estimated quantile, give the standard error se of
@@ -24,7 +27,8 @@ type Percentiles struct {
 	hist Histogram
 
 	pinned bool
-	lo     int // first chunk (cell) of the window
+	lo     int  // first chunk (cell) of the window
+	wide   bool // the window covers the median too
 	below  [MaxBatches]uint32
 	cells  [MaxBatches][windowCells]uint32
 	full   int
@@ -47,10 +51,10 @@ type Percentiles struct {
 }
 
 // MergedProbs are the probabilities whose intervals survive Merge.
-var MergedProbs = [2]float64{0.95, 0.99}
+var MergedProbs = [4]float64{0.5, 0.9, 0.95, 0.99}
 
 const (
-	windowCells = 32
+	windowCells = 64
 	windowLead  = 12
 	pinAfter    = 2048
 )
@@ -98,38 +102,51 @@ func (p *Percentiles) Add(x float64) {
 	}
 }
 
-// cells95and99 returns the cells (chunks) of the current 95th and 99th
-// percentiles.
-func (p *Percentiles) cells95and99() (c95, c99 int) {
-	c95 = bucket(max(p.hist.Quantile(0.95), MinValue*2)) >> chunkBits
-	c99 = bucket(max(p.hist.Quantile(0.99), MinValue*2)) >> chunkBits
-	return c95, c99
+// cellOf returns the cell (chunk) of the current q-quantile.
+func (p *Percentiles) cellOf(q float64) int {
+	return bucket(max(p.hist.Quantile(q), MinValue*2)) >> chunkBits
 }
 
-// placeAt returns the first cell of a window with cell c95 at windowLead:
+// placeAt returns the first cell of a window with cell c at windowLead:
 // estimates early in a run tend to be low, so most of the window is above.
-func placeAt(c95 int) int {
-	return min(max(c95-windowLead, 0), nChunks-windowCells)
+func placeAt(c int) int {
+	return min(max(c-windowLead, 0), nChunks-windowCells)
 }
 
-// recenter pins the window afresh, with new batches, when the 95th or
-// 99th percentile has left it or come within two cells of its top: counts
-// in cells brought into the window could not be told from those of
-// earlier batches. The observations before are left out of the standard
-// error, which seAt scales to all of them.
+// covers reports whether the window, placed as it is, still holds the
+// quantiles it is for, with two cells to spare at the top: counts in cells
+// brought into the window could not be told from those of earlier
+// batches.
+func (p *Percentiles) covers() bool {
+	low := p.cellOf(0.95)
+	if p.wide {
+		low = p.cellOf(0.5)
+	}
+	return low >= p.lo && p.cellOf(0.99)-p.lo < windowCells-2
+}
+
+// recenter pins the window afresh, with new batches, when it no longer
+// covers its quantiles. The observations before are left out of the
+// standard error, which seAt scales to all of them.
 func (p *Percentiles) recenter() {
-	c95, c99 := p.cells95and99()
-	if c95 >= p.lo && c99-p.lo < windowCells-2 {
+	if p.covers() {
 		return
 	}
 	p.full, p.pBelow, p.pCells, p.inPartial = 0, 0, [windowCells]uint32{}, 0
 	p.pin()
 }
 
-// pin places the window around the current 95th and 99th percentiles.
+// pin places the window from below the median when the 99th percentile
+// then fits with room to grow (a quarter of the window), and from below
+// the 95th percentile otherwise.
 func (p *Percentiles) pin() {
-	c95, _ := p.cells95and99()
-	p.lo = placeAt(c95)
+	c50, c99 := p.cellOf(0.5), p.cellOf(0.99)
+	p.wide = c99-c50 < windowCells-windowLead-windowCells/4
+	if p.wide {
+		p.lo = placeAt(c50)
+	} else {
+		p.lo = placeAt(p.cellOf(0.95))
+	}
 	p.pinned, p.size = true, 1
 }
 

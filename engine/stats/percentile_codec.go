@@ -6,12 +6,15 @@ import (
 )
 
 // percentilesFormat versions the bytes of Percentiles.MarshalBinary.
-const percentilesFormat = 1
+// Format 2: a window of 64 cells that may cover the median, and the
+// merged intervals of p50 and p90 too.
+const percentilesFormat = 2
 
 // percentilesState is what Percentiles keeps besides its histogram, in
 // fixed-size fields for encoding/binary.
 type percentilesState struct {
 	Pinned    bool
+	Wide      bool
 	Lo        int64
 	Below     [MaxBatches]uint32
 	Cells     [MaxBatches][windowCells]uint32
@@ -37,7 +40,7 @@ func (p *Percentiles) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := percentilesState{Pinned: p.pinned, Lo: int64(p.lo), Below: p.below, Cells: p.cells, Full: int64(p.full),
+	st := percentilesState{Pinned: p.pinned, Wide: p.wide, Lo: int64(p.lo), Below: p.below, Cells: p.cells, Full: int64(p.full),
 		Size: p.size, PBelow: p.pBelow, PCells: p.pCells, InPartial: p.inPartial, MergedN: p.mergedN, Parts: int64(p.parts)}
 	for i, m := range p.merged {
 		st.Merged[i].V, st.Merged[i].DF, st.Merged[i].Missing = m.v, m.df, m.missing
@@ -71,7 +74,7 @@ func (p *Percentiles) UnmarshalBinary(data []byte) error {
 	if st.Lo < 0 || st.Lo > int64(nChunks-windowCells) || st.Full < 0 || st.Full >= MaxBatches {
 		return fmt.Errorf("%w: percentiles window %d, batches %d", errHistogramBytes, st.Lo, st.Full)
 	}
-	*p = Percentiles{hist: h, pinned: st.Pinned, lo: int(st.Lo), below: st.Below, cells: st.Cells, full: int(st.Full),
+	*p = Percentiles{hist: h, pinned: st.Pinned, wide: st.Wide, lo: int(st.Lo), below: st.Below, cells: st.Cells, full: int(st.Full),
 		size: st.Size, pBelow: st.PBelow, pCells: st.PCells, inPartial: st.InPartial, mergedN: st.MergedN, parts: int(st.Parts)}
 	for i, m := range st.Merged {
 		p.merged[i].v, p.merged[i].df, p.merged[i].missing = m.V, m.DF, m.Missing
