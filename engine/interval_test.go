@@ -16,7 +16,7 @@ func mm1Truth(lambda, q float64) (mean, quantile float64) {
 }
 
 // The 95% intervals of one run must cover the truth in about 95% of runs:
-// the mean's (batch means) and the 95th percentile's, on an M/M/1 at
+// the mean's (batch means) and the percentiles', on an M/M/1 at
 // utilization 0.8, 100,000 observations, over 200 seeds. With 200 runs a
 // coverage of 0.95 has a standard error of 0.015: the test accepts 0.91 to
 // 0.99 (about -2.6 and +2.6 standard errors). Measured over 600 other
@@ -28,27 +28,34 @@ func TestIntervalCoverageMM1(t *testing.T) {
 		t.Skip("200 runs of 100,000 observations")
 	}
 	const seeds, lambda = 200, 0.8
-	mean, p95 := mm1Truth(lambda, 0.95)
 	m := mm1(lambda)
-	var coverMean, coverP95, coverP99 int
+	checks := []struct {
+		what   string
+		q      float64 // 0 for the mean
+		lowest float64
+		value  func(Summary) (float64, float64)
+		cover  int
+	}{
+		{"mean", 0, 0.91, func(s Summary) (float64, float64) { return s.Mean, s.CIHalfWidth95 }, 0},
+		{"p50", 0.5, 0.91, func(s Summary) (float64, float64) { return s.P50, s.P50CIHalfWidth95 }, 0},
+		{"p90", 0.9, 0.91, func(s Summary) (float64, float64) { return s.P90, s.P90CIHalfWidth95 }, 0},
+		{"p95", 0.95, 0.91, func(s Summary) (float64, float64) { return s.P95, s.P95CIHalfWidth95 }, 0},
+		{"p99", 0.99, 0.87, func(s Summary) (float64, float64) { return s.P99, s.P99CIHalfWidth95 }, 0},
+	}
 	for seed := range uint64(seeds) {
 		r := run(t, m, RunConfig{Seed: seed + 1, Observations: 100_000})
-		s := r.Response
-		if math.Abs(s.Mean-mean) <= s.CIHalfWidth95 {
-			coverMean++
-		}
-		if math.Abs(s.P95-p95) <= s.P95CIHalfWidth95 {
-			coverP95++
-		}
-		if _, p99 := mm1Truth(lambda, 0.99); math.Abs(s.P99-p99) <= s.P99CIHalfWidth95 {
-			coverP99++
+		for i := range checks {
+			mean, quantile := mm1Truth(lambda, checks[i].q)
+			truth := quantile
+			if checks[i].q == 0 {
+				truth = mean
+			}
+			if v, hw := checks[i].value(r.Response); math.Abs(v-truth) <= hw {
+				checks[i].cover++
+			}
 		}
 	}
-	for _, c := range []struct {
-		what   string
-		cover  int
-		lowest float64
-	}{{"mean", coverMean, 0.91}, {"p95", coverP95, 0.91}, {"p99", coverP99, 0.87}} {
+	for _, c := range checks {
 		share := float64(c.cover) / seeds
 		t.Logf("%s: the 95%% interval covers the truth in %d of %d runs (%.3f)", c.what, c.cover, seeds, share)
 		if share < c.lowest || share > 0.99 {
@@ -57,7 +64,7 @@ func TestIntervalCoverageMM1(t *testing.T) {
 	}
 }
 
-// Pooled replications keep intervals for the 95th and 99th percentiles:
+// Pooled replications keep intervals for the percentiles:
 // the same whether pooled in one go or in steps, narrower than one run's
 // (about half with four), and still covering the truth.
 func TestMergePoolsPercentileIntervals(t *testing.T) {
@@ -79,6 +86,8 @@ func TestMergePoolsPercentileIntervals(t *testing.T) {
 		p, pooled, alone float64
 		value            float64
 	}{
+		{"p50", 0.5, once.Response.P50CIHalfWidth95, meanOf(rs, func(s Summary) float64 { return s.P50CIHalfWidth95 }), once.Response.P50},
+		{"p90", 0.9, once.Response.P90CIHalfWidth95, meanOf(rs, func(s Summary) float64 { return s.P90CIHalfWidth95 }), once.Response.P90},
 		{"p95", 0.95, once.Response.P95CIHalfWidth95, meanOf(rs, func(s Summary) float64 { return s.P95CIHalfWidth95 }), once.Response.P95},
 		{"p99", 0.99, once.Response.P99CIHalfWidth95, meanOf(rs, func(s Summary) float64 { return s.P99CIHalfWidth95 }), once.Response.P99},
 	} {
@@ -97,8 +106,7 @@ func TestMergePoolsPercentileIntervals(t *testing.T) {
 	if e := once.Entities[0].Response; e.P95CIHalfWidth95 != once.Response.P95CIHalfWidth95 {
 		t.Errorf("the one entity's p95 interval %v, the total's %v", e.P95CIHalfWidth95, once.Response.P95CIHalfWidth95)
 	}
-	// After Merge, only p95 and p99 keep an interval: the attempt
-	// figures and other quantiles have none.
+	// The attempt figures have no percentile intervals.
 	if !math.IsNaN(once.AttemptResponse.P95CIHalfWidth95) {
 		t.Errorf("attempt p95 interval %v, want NaN", once.AttemptResponse.P95CIHalfWidth95)
 	}

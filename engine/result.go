@@ -173,9 +173,11 @@ type Summary struct {
 	// BatchSize then 0. NaN when there is no interval.
 	CIHalfWidth95           float64
 	BatchesForCI, BatchSize int64
-	// P95CIHalfWidth95 and P99CIHalfWidth95 are the half-widths of the 95%
-	// confidence intervals of P95 and P99 (stats.Percentiles.Interval, in
-	// a run and pooled over replications); NaN when there is none.
+	// P50CIHalfWidth95 to P99CIHalfWidth95 are the half-widths of the 95%
+	// confidence intervals of P50 to P99 (stats.Percentiles.Interval, in a
+	// run and pooled over replications); NaN when there is none (p50 and
+	// p90 of a series too spread for the window to reach them).
+	P50CIHalfWidth95, P90CIHalfWidth95 float64
 	P95CIHalfWidth95, P99CIHalfWidth95 float64
 }
 
@@ -418,6 +420,19 @@ func mergePercentiles(ps []*stats.Percentiles) *stats.Percentiles {
 	return p
 }
 
+// setPercentileIntervals sets the half-widths of the percentiles'
+// intervals from p, or NaN without it.
+func (s *Summary) setPercentileIntervals(p *stats.Percentiles) {
+	s.P50CIHalfWidth95, s.P90CIHalfWidth95, s.P95CIHalfWidth95, s.P99CIHalfWidth95 = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	if p == nil {
+		return
+	}
+	s.P50CIHalfWidth95 = p.Interval(0.5, 0.95).HalfWidth
+	s.P90CIHalfWidth95 = p.Interval(0.9, 0.95).HalfWidth
+	s.P95CIHalfWidth95 = p.Interval(0.95, 0.95).HalfWidth
+	s.P99CIHalfWidth95 = p.Interval(0.99, 0.95).HalfWidth
+}
+
 // finishSummary ends a pooled summary: percentiles from hist, the merged
 // histogram, when there is one, their intervals from pct, and the Student
 // t interval over means (stats.ReplicationCI: NaN with fewer than 2 that
@@ -427,11 +442,7 @@ func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, mea
 	if hist != nil && hist.N() > 0 {
 		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
 	}
-	s.P95CIHalfWidth95, s.P99CIHalfWidth95 = math.NaN(), math.NaN()
-	if pct != nil {
-		s.P95CIHalfWidth95 = pct.Interval(0.95, 0.95).HalfWidth
-		s.P99CIHalfWidth95 = pct.Interval(0.99, 0.95).HalfWidth
-	}
+	s.setPercentileIntervals(pct)
 	s.CIHalfWidth95 = stats.ReplicationCI(means, 0.95).HalfWidth
 	return s
 }

@@ -587,7 +587,7 @@ func (s *sim) result() *Result {
 		r.AttemptResponse = summarize(&s.resp, s.respPct.Histogram())
 	}
 	r.AttemptResponse.CIHalfWidth95 = math.NaN()
-	r.AttemptResponse.P95CIHalfWidth95, r.AttemptResponse.P99CIHalfWidth95 = math.NaN(), math.NaN()
+	r.AttemptResponse.setPercentileIntervals(nil)
 
 	units := 0.0
 	busy := 0.0
@@ -649,14 +649,13 @@ func summarize(t *stats.Tally, h *stats.Histogram) Summary {
 }
 
 // runSummary is the summary of one run's response times with its
-// intervals: the mean's from batch means (BatchMeans.CI), the 95th and
-// 99th percentiles' from the indicator batches of p.
+// intervals: the mean's from batch means (BatchMeans.CI), the
+// percentiles' from the indicator batches of p.
 func runSummary(t *stats.Tally, p *stats.Percentiles, b *stats.BatchMeans) Summary {
 	s := summarize(t, p.Histogram())
 	ci := b.CI(0.95)
 	s.CIHalfWidth95, s.BatchesForCI, s.BatchSize = ci.HalfWidth, int64(ci.Batches), ci.BatchSize
-	s.P95CIHalfWidth95 = p.Interval(0.95, 0.95).HalfWidth
-	s.P99CIHalfWidth95 = p.Interval(0.99, 0.95).HalfWidth
+	s.setPercentileIntervals(p)
 	return s
 }
 

@@ -111,8 +111,10 @@ type JSONSummary struct {
 	P95           Number `json:"p95"`
 	P99           Number `json:"p99"`
 	CIHalfWidth95 Number `json:"ciHalfWidth95"`
-	// P95CIHalfWidth95 and P99CIHalfWidth95 are the 95% half-widths of
-	// P95 and P99 (engine.Summary's).
+	// P50CIHalfWidth95 to P99CIHalfWidth95 are the 95% half-widths of
+	// P50 to P99 (engine.Summary's).
+	P50CIHalfWidth95 Number `json:"p50CiHalfWidth95"`
+	P90CIHalfWidth95 Number `json:"p90CiHalfWidth95"`
 	P95CIHalfWidth95 Number `json:"p95CiHalfWidth95"`
 	P99CIHalfWidth95 Number `json:"p99CiHalfWidth95"`
 	N                int64  `json:"n"`
@@ -222,11 +224,12 @@ func jsonRun(run *study.Run) JSONRun {
 func jsonSummary(s *engine.Summary) JSONSummary {
 	if s.N == 0 {
 		nan := Number(math.NaN())
-		return JSONSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, 0, nan, nan}
+		return JSONSummary{nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, 0, nan, nan}
 	}
 	return JSONSummary{
 		Mean: Number(s.Mean), SD: Number(s.SD), P50: Number(s.P50), P90: Number(s.P90),
 		P95: Number(s.P95), P99: Number(s.P99), CIHalfWidth95: Number(s.CIHalfWidth95),
+		P50CIHalfWidth95: Number(s.P50CIHalfWidth95), P90CIHalfWidth95: Number(s.P90CIHalfWidth95),
 		P95CIHalfWidth95: Number(s.P95CIHalfWidth95), P99CIHalfWidth95: Number(s.P99CIHalfWidth95),
 		N: s.N, Min: Number(s.Min), Max: Number(s.Max),
 	}

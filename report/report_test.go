@@ -58,7 +58,7 @@ func testStudy() *study.Study {
 				Retries: 3, Timeouts: 4, Attempts: 1003, InSystem: 5,
 				Response: engine.Summary{N: 990, Mean: 100 + k, SD: 50 + k, Min: 1, Max: 900,
 					P50: 90 + k, P90: 180 + k, P95: 220 + k, P99: 400 + k, CIHalfWidth95: 1.5,
-					P95CIHalfWidth95: 4 + k/10, P99CIHalfWidth95: 9 + k/10},
+					P50CIHalfWidth95: 1 + k/10, P90CIHalfWidth95: 3 + k/10, P95CIHalfWidth95: 4 + k/10, P99CIHalfWidth95: 9 + k/10},
 				AttemptResponse: engine.Summary{N: 995, Mean: 95 + k},
 				AppUtilization:  0.1 * k / 2, AppQueue: 0.25,
 				InstantCaptures: 10, Captures: 40, ParallelSteps: 30, SequentialSteps: 10,
@@ -83,7 +83,7 @@ func testStudy() *study.Study {
 				r.AttemptResponse = engine.Summary{}
 			}
 			r.Entities = []engine.EntityResult{
-				{Name: "ASUM", Arrivals: 700, Completed: 693, Failed: 5, Abandoned: 2, Response: engine.Summary{N: 693, Mean: 90 + k, SD: 40, P50: 80, P90: 170, P95: 210 + k, P99: 390, CIHalfWidth95: 1.25, P95CIHalfWidth95: 3.5, P99CIHalfWidth95: 8}},
+				{Name: "ASUM", Arrivals: 700, Completed: 693, Failed: 5, Abandoned: 2, Response: engine.Summary{N: 693, Mean: 90 + k, SD: 40, P50: 80, P90: 170, P95: 210 + k, P99: 390, CIHalfWidth95: 1.25, P50CIHalfWidth95: 0.75, P90CIHalfWidth95: 2.5, P95CIHalfWidth95: 3.5, P99CIHalfWidth95: 8}},
 				{Name: "Login", Arrivals: 300, Completed: 0, Failed: 3, Abandoned: 0},
 			}
 			for i := range 3 {

@@ -120,7 +120,9 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"Mean" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.Mean })},
 		{"SD" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.SD })},
 		{"P50" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50 })},
+		{"P50 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50CIHalfWidth95 })},
 		{"P90" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P90 })},
+		{"P90 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P90CIHalfWidth95 })},
 		{"P95" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95 })},
 		{"P95 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95CIHalfWidth95 })},
 		{"P99" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99 })},
@@ -214,8 +216,8 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 	cols := append(slices.Clone(runColumns),
 		column{"Entity", fText}, column{"Arrivals", fCount}, column{"Completed", fCount},
 		column{"Failed", fCount}, column{"Abandoned", fCount}, column{"Failure share", fShare},
-		column{"Mean" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P90" + u, fTime},
-		column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
+		column{"Mean" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P50 ± 95%" + u, fTime},
+		column{"P90" + u, fTime}, column{"P90 ± 95%" + u, fTime}, column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
 		column{"CI half-width 95%" + u, fTime},
 	)
 	targetCols, targetCells := entityTargets(s)
@@ -234,8 +236,8 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 			}
 			rows = append(rows, append(runCells(run), e.Name, float64(e.Arrivals), float64(e.Completed),
 				float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
-				resp(e.Response.Mean), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P90),
-				resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95),
+				resp(e.Response.Mean), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P50CIHalfWidth95),
+				resp(e.Response.P90), resp(e.Response.P90CIHalfWidth95), resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95),
 				resp(e.Response.CIHalfWidth95)))
 			rows[len(rows)-1] = append(rows[len(rows)-1], targetCells(run, e.Name)...)
 			unstable = append(unstable, !run.Result.Stable)

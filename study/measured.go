@@ -82,15 +82,14 @@ func (c Comparison) Inside() (inside, known bool) {
 // Validate sets beside run's figures the rows of measured taken at its
 // load, in their order.
 //
-// The intervals are those the run has, as Judge uses them: for all
-// requests, the mean's Result.Response.CIHalfWidth95 (batch means for one
-// replication, Student t across replications), percentiles and shares
-// across replications (for one replication, shares from batch means, p95
-// and p99 the run's own intervals, p50 and p90 none); for one entity type
-// of several (whose summaries carry no percentile interval), its mean's
-// interval and none for its percentiles and shares; for a utilization none
-// (the engine keeps no interval for it). A run that is not stable has no steady
-// state, so no interval: its figure is given, and Why says so.
+// The intervals are those the run has, as Judge uses them (measureInterval
+// on the figures of all requests or of the entity): the mean's batch
+// means for one replication and Student t across replications, the
+// percentiles' the engine's own (pooled over replications), shares from
+// the batch means of the outcomes or across replications; for a
+// utilization none (the engine keeps no interval for it). A run that is
+// not stable has no steady state, so no interval: its figure is given, and
+// Why says so.
 func Validate(measured []Measured, run *Run) []Comparison {
 	var out []Comparison
 	for _, m := range measured {

@@ -36,8 +36,9 @@ const partialMagic = "websim-partial\n"
 
 // PartialFormat is the version of the partial-file layout; a merge refuses
 // parts of another version. Format 3 adds each run's percentiles (their
-// intervals) to its record.
-const PartialFormat = 3
+// intervals) to its record; format 4 has their wider window, with the
+// intervals of p50 and p90.
+const PartialFormat = 4
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard

@@ -154,25 +154,6 @@ const (
 	MinDefaultSizeMax = 8
 )
 
-// PercentileReplications is the least number of replications a probe runs
-// when a target bounds a p50 or p90: the engine has an interval of its own
-// for p95 and p99 from one run (runPercentileHalfWidth), but for the other
-// percentiles the one honest interval is across replications (see
-// percentileInterval). A model's own Replications setting, when larger,
-// stands.
-const PercentileReplications = 5
-
-// needsReplications reports whether a target bounds a percentile that has
-// no interval from one run.
-func needsReplications(targets []Target) bool {
-	for _, t := range targets {
-		if t.Measure == MeasureP50 || t.Measure == MeasureP90 {
-			return true
-		}
-	}
-	return false
-}
-
 // ExtensionCap bounds how far an undecided probe is extended: up to this
 // many times the Observations setting, doubling.
 const ExtensionCap = 8
@@ -383,9 +364,6 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 	one := *sc
 	one.Model = set.Apply(sc.Model, v)
 	one.Run.Loads = []int{load}
-	if needsReplications(p.Targets) {
-		one.Run.Replications = max(one.Run.Replications, PercentileReplications)
-	}
 	base := one.Run.Observations
 	if base <= 0 {
 		base = 100_000

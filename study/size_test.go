@@ -173,38 +173,42 @@ func TestSizeMMcP95AgainstTheSojournDistribution(t *testing.T) {
 	t.Logf("p95 limit %.4f: %s", limit, pt.Text)
 }
 
-// TestSizeMMcP95OneReplication sizes on p95 with one replication a
-// probe: the run's own percentile interval decides, and the probes are not
-// turned into replications. A p90 target still needs them.
-func TestSizeMMcP95OneReplication(t *testing.T) {
+// TestSizeMMcPercentileOneReplication sizes on p95, then p90, with one
+// replication a probe: the run's own percentile interval decides, and the
+// probes are not turned into replications.
+func TestSizeMMcPercentileOneReplication(t *testing.T) {
 	const lambda = 4.0
-	q6, q7 := mmcSojournQuantile(6, lambda, 1, 0.95), mmcSojournQuantile(7, lambda, 1, 0.95)
-	limit := (q6 + q7) / 2
-	p := mmcSizePlan(lambda, 1, 40_000, Target{Measure: MeasureP95, Limit: limit})
-	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		measure Measure
+		q       float64
+	}{{MeasureP95, 0.95}, {MeasureP90, 0.9}} {
+		t.Run(string(tc.measure), func(t *testing.T) {
+			q6, q7 := mmcSojournQuantile(6, lambda, 1, tc.q), mmcSojournQuantile(7, lambda, 1, tc.q)
+			limit := (q6 + q7) / 2
+			p := mmcSizePlan(lambda, 1, 40_000, Target{Measure: tc.measure, Limit: limit})
+			sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := sz.Points[0]
+			if pt.Outcome != SizeFound || pt.Size != 7 {
+				t.Fatalf("%s %.4f (c=6) %.4f (c=7), limit %.4f: size %d (%s): %s", tc.measure, q6, q7, limit, pt.Size, pt.Outcome, pt.Text)
+			}
+			for _, pr := range pt.Tried {
+				if pr.Run.Replications != 1 {
+					t.Errorf("c=%d ran %d replications, want 1", pr.Value, pr.Run.Replications)
+				}
+			}
+			for _, pr := range []*Probe{pt.At, pt.Below} {
+				tr := pr.Targets[0]
+				th := mmcSojournQuantile(pr.Value, lambda, 1, tc.q)
+				if math.IsNaN(tr.HalfWidth95) || math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95+0.005*th {
+					t.Errorf("c=%d: %s %.4f ± %.4f, closed form %.4f", pr.Value, tc.measure, tr.Value, tr.HalfWidth95, th)
+				}
+			}
+			t.Logf("%s limit %.4f: %s (%d probes)", tc.measure, limit, pt.Text, pt.Probes)
+		})
 	}
-	pt := sz.Points[0]
-	if pt.Outcome != SizeFound || pt.Size != 7 {
-		t.Fatalf("p95 %.4f (c=6) %.4f (c=7), limit %.4f: size %d (%s): %s", q6, q7, limit, pt.Size, pt.Outcome, pt.Text)
-	}
-	for _, pr := range pt.Tried {
-		if pr.Run.Replications != 1 {
-			t.Errorf("c=%d ran %d replications, want 1", pr.Value, pr.Run.Replications)
-		}
-	}
-	for _, pr := range []*Probe{pt.At, pt.Below} {
-		tr := pr.Targets[0]
-		th := mmcSojournQuantile(pr.Value, lambda, 1, 0.95)
-		if math.IsNaN(tr.HalfWidth95) || math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95+0.005*th {
-			t.Errorf("c=%d: p95 %.4f ± %.4f, closed form %.4f", pr.Value, tr.Value, tr.HalfWidth95, th)
-		}
-	}
-	if !needsReplications([]Target{{Measure: MeasureP90, Limit: 1}}) || needsReplications([]Target{{Measure: MeasureP99, Limit: 1}, {Measure: MeasureMean, Limit: 1}}) {
-		t.Error("needsReplications: p90 needs them, p99 and mean do not")
-	}
-	t.Logf("p95 limit %.4f: %s (%d probes)", limit, pt.Text, pt.Probes)
 }
 
 // TestFailedShareInterval: a step that succeeds with probability 0.97

@@ -267,13 +267,18 @@ func percentileOf(s *engine.Summary, m Measure) float64 {
 const histogramError = 1.0 / 512
 
 // runPercentileHalfWidth is the engine's own 95% half-width of a
-// percentile in s, NaN when the engine has none for it: for p95 and p99,
-// Summary.P95CIHalfWidth95 and P99CIHalfWidth95 (stats.Percentiles: batch
-// means of the indicator at the estimate, in a run and pooled over
-// replications); p50 and p90 have none in the Summary.
+// percentile in s, NaN when the engine has none for it: Summary's
+// P50CIHalfWidth95 to P99CIHalfWidth95 (stats.Percentiles: batch means of
+// the indicator at the estimate, in a run and pooled over replications).
+// p50 and p90 have none when the response times are too spread for the
+// engine's window to reach them from p99.
 func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
 	hw := math.NaN()
 	switch m {
+	case MeasureP50:
+		hw = s.P50CIHalfWidth95
+	case MeasureP90:
+		hw = s.P90CIHalfWidth95
 	case MeasureP95:
 		hw = s.P95CIHalfWidth95
 	case MeasureP99:
@@ -306,7 +311,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	}
 	iv := stats.ReplicationCI(ps, 0.95)
 	if iv.Batches < 2 {
-		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (only p95 and p99 have one); set Replications to 2 or more", m)
+		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (the response times are too spread, from it to their p99, for the run's own interval); set Replications to 2 or more", m)
 	}
 	return iv.Mean, iv.HalfWidth + histogramError*iv.Mean, true, ""
 }

@@ -104,8 +104,8 @@ no value (no completed request) is null.
     warm-up), arrivals, completed, failed, abandoned, retries, timeouts,
     attempts
     responseTime: mean, sd, p50, p90, p95, p99, ciHalfWidth95 (95% half-width
-      of the mean), p95CiHalfWidth95 and p99CiHalfWidth95 (of p95 and p99),
-      n, min, max
+      of the mean), p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
+      p99CiHalfWidth95 (of p50 to p99), n, min, max
     attemptResponseTime: the same over attempts
     appUtilization, appQueue (mean requests waiting for a unit)
     servers: {NAME: utilization, meanQueue, timeouts, capacity, jobs,
