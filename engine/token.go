@@ -174,6 +174,10 @@ func (s *sim) drive(ti int32) {
 			st := s.m.Entities[s.reqs[t.req].entity].Stages[0]
 			t.push(frame{svc: int32(st.Service)})
 			t.cont = contStep
+			// Straight on to the first step, as the next turn would.
+			if !s.execStep(ti) {
+				return
+			}
 		case contStep:
 			if !s.execStep(ti) {
 				return
@@ -181,6 +185,10 @@ func (s *sim) drive(ti int32) {
 		case contSuccessDraw:
 			t.ok = s.draw(ti)
 			t.cont = contOutcome
+			// Straight on to the routing, unless the draw failed the run.
+			if s.stop || !s.route(ti) {
+				return
+			}
 		case contOutcome:
 			if !s.route(ti) {
 				return
