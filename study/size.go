@@ -379,10 +379,35 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 		run := &st.Runs[0]
 		res := Judge(p.Targets, run)
 		pr := Probe{Value: v, Verdict: Overall(res), Targets: res, Observations: obs, Run: run}
+		if pr.Verdict == Undecided && one.Run.Replications < PercentileReplications && lacksRunInterval(res) {
+			// A median or p90 of response times too spread for the run's
+			// own interval: replications give one. Same length again.
+			one.Run.Replications = PercentileReplications
+			obs /= 2
+			continue
+		}
 		if pr.Verdict != Undecided || obs*2 > ExtensionCap*base {
 			return pr, runs, nil
 		}
 	}
+}
+
+// PercentileReplications is the number of replications a probe is run
+// again as when a p50 or p90 target has no interval from the run itself
+// (response times too spread for the engine's window: see
+// runPercentileHalfWidth); across replications each replication's
+// percentile is an independent estimate.
+const PercentileReplications = 5
+
+// lacksRunInterval reports whether an undecided p50 or p90 target has no
+// interval at all.
+func lacksRunInterval(res []TargetResult) bool {
+	for _, r := range res {
+		if r.Verdict == Undecided && (r.Measure == MeasureP50 || r.Measure == MeasureP90) && math.IsNaN(r.HalfWidth95) {
+			return true
+		}
+	}
+	return false
 }
 
 // search finds the answer at one point within [pt.Min, pt.Max]: it probes

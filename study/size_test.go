@@ -277,3 +277,35 @@ func TestSizeReportsNotMonotoneOnTimeouts(t *testing.T) {
 		t.Fatalf("%s %d: %s", pt.Outcome, pt.Size, pt.Text)
 	}
 }
+
+// TestSizeSpreadMedianFallsBackOnReplications: service times spread over
+// more powers of two, from the median to p99, than the engine's window
+// holds (log-normal, σ 2 in logs) leave the median of one replication
+// without an interval; a probe undecided for that alone is run again as
+// PercentileReplications replications, and the search decides.
+func TestSizeSpreadMedianFallsBackOnReplications(t *testing.T) {
+	p := mmcSizePlan(4, 1, 20_000, Target{Measure: MeasureP50, Limit: 0.3})
+	p.Scenarios[0].Model.Services[0].Steps[0].ProcTime = dist.MustParse("LogNormal(1, 7.32)")
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 32, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeFound {
+		t.Fatalf("outcome %s: %s", pt.Outcome, pt.Text)
+	}
+	for _, pr := range []*Probe{pt.At, pt.Below} {
+		if pr == nil {
+			continue
+		}
+		if tr := pr.Targets[0]; pr.Run.Replications != PercentileReplications || math.IsNaN(tr.HalfWidth95) {
+			t.Errorf("c=%d: %d replications, median %.4f ± %.4f; want %d replications and an interval", pr.Value, pr.Run.Replications, tr.Value, tr.HalfWidth95, PercentileReplications)
+		}
+	}
+	// The median of the service time is e^-2 ≈ 0.135: with enough units
+	// the response's median is about that.
+	if at := pt.At.Targets[0]; at.Value < 0.13 || at.Value > 0.3 {
+		t.Errorf("median at the answer %.4f", at.Value)
+	}
+	t.Logf("%s (%d probes)", pt.Text, pt.Probes)
+}

@@ -106,9 +106,9 @@ type TargetResult struct {
 //
 // The intervals: the mean response's from Response.CIHalfWidth95 (batch
 // means for one replication, Student t across replications); a
-// percentile's from the engine's own interval of it where there is one (p95
-// and p99, in a run and pooled over replications: runPercentileHalfWidth),
-// else Student t across replications; the failed and abandoned shares'
+// percentile's from the engine's own interval of it where there is one (in
+// a run and pooled over replications: runPercentileHalfWidth), else
+// Student t across replications; the failed and abandoned shares'
 // from Student t across replications when there are two or more, else
 // from the batch means of the outcome indicators in finishing order.
 // Percentile half-widths include the histogram's relative error. A target
