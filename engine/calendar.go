@@ -46,7 +46,7 @@ type calendar struct {
 	seq  uint64
 	held bool // h[0] was popped and is no longer pending
 	// slots[k] is entity k's pending arrival; its t is +Inf while empty.
-	// first indexes the earliest slot, and filled counts the others.
+	// first indexes the earliest slot, and filled counts those not empty.
 	slots  []event
 	first  int
 	filled int

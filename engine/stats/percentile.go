@@ -30,7 +30,10 @@ type Percentiles struct {
 	lo     int  // first chunk (cell) of the window
 	wide   bool // the window covers the median too
 	below  [MaxBatches]uint32
-	cells  [MaxBatches][windowCells]uint32
+	// cells holds each full batch's counts in the window; allocated when
+	// the window is first pinned, so that a series of fewer than pinAfter
+	// observations (a rare request type's) costs no window.
+	cells  *windowBatches
 	full   int
 	size   int64
 
@@ -52,6 +55,9 @@ type Percentiles struct {
 
 // MergedProbs are the probabilities whose intervals survive Merge.
 var MergedProbs = [4]float64{0.5, 0.9, 0.95, 0.99}
+
+// windowBatches are the window's counts of every full batch.
+type windowBatches [MaxBatches][windowCells]uint32
 
 const (
 	windowCells = 64
@@ -148,6 +154,9 @@ func (p *Percentiles) pin() {
 		p.lo = placeAt(p.cellOf(0.95))
 	}
 	p.pinned, p.size = true, 1
+	if p.cells == nil {
+		p.cells = new(windowBatches)
+	}
 }
 
 // Histogram returns the histogram of all observations.
@@ -280,5 +289,9 @@ func (p *Percentiles) Clone() *Percentiles {
 	c := *p
 	c.hist = Histogram{}
 	c.hist.Merge(&p.hist)
+	if p.cells != nil {
+		cells := *p.cells
+		c.cells = &cells
+	}
 	return &c
 }

@@ -40,8 +40,11 @@ func (p *Percentiles) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := percentilesState{Pinned: p.pinned, Wide: p.wide, Lo: int64(p.lo), Below: p.below, Cells: p.cells, Full: int64(p.full),
+	st := percentilesState{Pinned: p.pinned, Wide: p.wide, Lo: int64(p.lo), Below: p.below, Full: int64(p.full),
 		Size: p.size, PBelow: p.pBelow, PCells: p.pCells, InPartial: p.inPartial, MergedN: p.mergedN, Parts: int64(p.parts)}
+	if p.cells != nil {
+		st.Cells = *p.cells
+	}
 	for i, m := range p.merged {
 		st.Merged[i].V, st.Merged[i].DF, st.Merged[i].Missing = m.v, m.df, m.missing
 	}
@@ -74,8 +77,12 @@ func (p *Percentiles) UnmarshalBinary(data []byte) error {
 	if st.Lo < 0 || st.Lo > int64(nChunks-windowCells) || st.Full < 0 || st.Full >= MaxBatches {
 		return fmt.Errorf("%w: percentiles window %d, batches %d", errHistogramBytes, st.Lo, st.Full)
 	}
-	*p = Percentiles{hist: h, pinned: st.Pinned, wide: st.Wide, lo: int(st.Lo), below: st.Below, cells: st.Cells, full: int(st.Full),
+	*p = Percentiles{hist: h, pinned: st.Pinned, wide: st.Wide, lo: int(st.Lo), below: st.Below, full: int(st.Full),
 		size: st.Size, pBelow: st.PBelow, pCells: st.PCells, inPartial: st.InPartial, mergedN: st.MergedN, parts: int(st.Parts)}
+	if st.Pinned {
+		cells := windowBatches(st.Cells)
+		p.cells = &cells
+	}
 	for i, m := range st.Merged {
 		p.merged[i].v, p.merged[i].df, p.merged[i].missing = m.V, m.DF, m.Missing
 	}
