@@ -4,12 +4,16 @@ import "fmt"
 
 // request is one user request: its type, attributes, first arrival, and
 // the attempt under way.
+//
+// A request and its main token share a slot: request r's main line is
+// token r (one at a time: an attempt's main token ends before the next
+// attempt starts), so starting an attempt takes no slot of its own. A
+// Parallel copy takes a slot whose request entry goes unused.
 type request struct {
 	entity       int32
 	id           int64
 	attempt      int32
 	tokens       int32 // live tokens (main line and copies)
-	main         int32 // the token of the attempt under way
 	arrival      float64
 	attemptStart float64
 	abandonedAt  float64
@@ -19,16 +23,22 @@ type request struct {
 	done         bool // final outcome known and no retry pending
 }
 
-func (s *sim) newRequest(e int32) int32 {
-	var r int32
-	if n := len(s.freeReqs); n > 0 {
-		r = s.freeReqs[n-1]
-		s.freeReqs = s.freeReqs[:n-1]
-	} else {
-		s.reqs = append(s.reqs, request{})
-		r = int32(len(s.reqs) - 1)
-		s.attrs = append(s.attrs, make([]float64, s.nAttrs)...)
+// newSlot returns a free slot of reqs, toks and attrs, growing them when
+// none is free; its token is free.
+func (s *sim) newSlot() int32 {
+	if n := len(s.freeSlots); n > 0 {
+		r := s.freeSlots[n-1]
+		s.freeSlots = s.freeSlots[:n-1]
+		return r
 	}
+	s.reqs = append(s.reqs, request{})
+	s.toks = append(s.toks, token{free: true})
+	s.attrs = append(s.attrs, make([]float64, s.nAttrs)...)
+	return int32(len(s.reqs) - 1)
+}
+
+func (s *sim) newRequest(e int32) int32 {
+	r := s.newSlot()
 	s.nextID++
 	s.reqs[r] = request{entity: e, id: s.nextID, arrival: s.now, gen: s.reqs[r].gen + 1}
 	// A recycled slot must not pass on attributes this entity lacks.
@@ -36,9 +46,11 @@ func (s *sim) newRequest(e int32) int32 {
 	return r
 }
 
+// maybeFreeRequest frees request r's slot once it has its final outcome
+// and no token works for it (its main token among them).
 func (s *sim) maybeFreeRequest(r int32) {
 	if q := &s.reqs[r]; q.tokens == 0 && q.done {
-		s.freeReqs = append(s.freeReqs, r)
+		s.freeSlots = append(s.freeSlots, r)
 	}
 }
 
@@ -97,7 +109,6 @@ func (s *sim) startAttempt(r int32) {
 		s.schedule(ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen, srcPatience, q.entity)
 	}
 	ti := s.newToken(r, s.selectApp(), -1)
-	s.reqs[r].main = ti
 	if s.tr != nil {
 		s.trace(ti, "arrives, asks App%d for a unit", s.toks[ti].app+1)
 	}
@@ -116,7 +127,7 @@ func (s *sim) patience(r int32, gen uint32) {
 	q.abandoned = true
 	q.abandonedAt = s.now
 	if s.tr != nil {
-		s.trace(q.main, "abandoned by its user (patience ran out); started work goes on")
+		s.trace(r, "abandoned by its user (patience ran out); started work goes on")
 	}
 	if s.measuring {
 		s.res.Abandoned++
@@ -126,7 +137,7 @@ func (s *sim) patience(r int32, gen uint32) {
 	// A request still queued for its first unit (or for admission) has
 	// started nothing: it leaves the queue. Work already started goes on
 	// to its end.
-	t := &s.toks[q.main]
+	t := &s.toks[r] // the main token
 	if t.cont == contEnter && t.held == 0 && !t.cancelled {
 		t.cancelled = true
 		a := &s.apps[t.app]
@@ -228,12 +239,11 @@ func (s *sim) retryProbability(ti int32, q *request, ent *Entity) (float64, bool
 }
 
 // freeTokenKeep frees a main token without freeing its request, which the
-// caller still uses.
+// caller still uses (their slot is freed with the request).
 func (s *sim) freeTokenKeep(ti int32) {
 	t := &s.toks[ti]
 	t.clearFrames()
 	t.free = true
-	s.freeToks = append(s.freeToks, ti)
 	s.reqs[t.req].tokens--
 }
 

@@ -111,10 +111,10 @@ type sim struct {
 	apps    []appServer
 	servers []extServer
 
+	// reqs, toks and attrs share slots (see request), freeSlots those free.
 	reqs      []request
-	freeReqs  []int32
 	toks      []token
-	freeToks  []int32
+	freeSlots []int32
 	jobs      []job
 	freeJobs  []int32
 	gates     []gate

@@ -115,14 +115,13 @@ type gate struct {
 	resolved      bool
 }
 
+// newToken starts a token for request req on application server app: its
+// main line (gateID -1), in the request's own slot, or a copy reporting to
+// gate gateID, in a slot of its own.
 func (s *sim) newToken(req, app, gateID int32) int32 {
-	var ti int32
-	if n := len(s.freeToks); n > 0 {
-		ti = s.freeToks[n-1]
-		s.freeToks = s.freeToks[:n-1]
-	} else {
-		s.toks = append(s.toks, token{})
-		ti = int32(len(s.toks) - 1)
+	ti := req
+	if gateID >= 0 {
+		ti = s.newSlot()
 	}
 	t := &s.toks[ti]
 	// Cleared in place, then set: a composite literal that reads t would
@@ -140,7 +139,9 @@ func (s *sim) freeToken(ti int32) {
 	r := t.req
 	t.clearFrames()
 	t.free = true
-	s.freeToks = append(s.freeToks, ti)
+	if ti != r { // a copy's own slot
+		s.freeSlots = append(s.freeSlots, ti)
+	}
 	s.reqs[r].tokens--
 	s.maybeFreeRequest(r)
 }
