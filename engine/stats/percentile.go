@@ -33,9 +33,9 @@ type Percentiles struct {
 	// cells holds each full batch's counts in the window; allocated when
 	// the window is first pinned, so that a series of fewer than pinAfter
 	// observations (a rare request type's) costs no window.
-	cells  *windowBatches
-	full   int
-	size   int64
+	cells *windowBatches
+	full  int
+	size  int64
 
 	pBelow    uint32
 	pCells    [windowCells]uint32
