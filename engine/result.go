@@ -75,6 +75,10 @@ type Result struct {
 	// which server, when, and why.
 	Stable   bool
 	Unstable string
+	// Growing is true when the run is unstable by the growth test alone
+	// (stats.Growth): a statistical verdict, which a longer run may
+	// overturn, rather than a deadlock or a backstop threshold.
+	Growing bool
 	// WarmUp is the warm-up used (the truncation point when found by MSER).
 	WarmUp float64
 	// SimTime is the simulated time at the end of the run.
@@ -304,7 +308,7 @@ func (r *Result) add(o *Result) {
 	r.SimTime = avg(r.SimTime, o.SimTime)
 	r.WarmUp = avg(r.WarmUp, o.WarmUp)
 	if r.Stable && !o.Stable {
-		r.Stable, r.Unstable = false, o.Unstable
+		r.Stable, r.Unstable, r.Growing = false, o.Unstable, o.Growing
 	}
 	r.Check.ArrivedAll += o.Check.ArrivedAll
 	r.Check.FinishedAll += o.Check.FinishedAll

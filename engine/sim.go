@@ -502,6 +502,7 @@ func (s *sim) checkGrowth() {
 	}
 	if v := s.growth.Verdict(); v.Growing {
 		s.unstable("the requests in the system keep growing (run ended at %s): %s", s.clock(), v.Reason)
+		s.res.Growing = true
 	}
 }
 

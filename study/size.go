@@ -369,6 +369,7 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 		base = 100_000
 	}
 	runs := 0
+	confirming := false // a growth verdict is being checked at twice the length
 	for obs := base; ; obs *= 2 {
 		one.Run.Observations = obs
 		st, err := Execute(ctx, &Plan{Model: p.Model, TimeUnit: p.TimeUnit, Scenarios: []Scenario{one}, Targets: p.Targets}, Options{Jobs: jobs})
@@ -386,7 +387,12 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 			obs /= 2
 			continue
 		}
-		if pr.Verdict != Undecided || obs*2 > ExtensionCap*base {
+		// A run called unstable by the growth test alone is a statistical
+		// verdict, and short runs are where it errs: it is run once more at
+		// twice the length, to be confirmed or overturned.
+		growing := !run.Result.Stable && run.Result.Growing && !confirming
+		confirming = confirming || growing
+		if (pr.Verdict != Undecided && !growing) || obs*2 > ExtensionCap*base {
 			return pr, runs, nil
 		}
 	}

@@ -309,3 +309,37 @@ func TestSizeSpreadMedianFallsBackOnReplications(t *testing.T) {
 	}
 	t.Logf("%s (%d probes)", pt.Text, pt.Probes)
 }
+
+// TestSizeConfirmsAGrowthVerdict: a probe that the growth test alone calls
+// unstable is run once more at twice the length before it counts. The
+// seed is one at which a short run of a stable M/M/80 at 22% (2,000
+// observations from empty) is such a false alarm; sized at exactly 80, the
+// answer is 80, from the longer run.
+func TestSizeConfirmsAGrowthVerdict(t *testing.T) {
+	p := mmcSizePlan(18, 1, 2000, Target{Measure: MeasureMean, Limit: 2})
+	sc := &p.Scenarios[0]
+	sc.Run.WarmUp = 0
+	sc.Model.App.Capacity = 80
+	seed := uint64(0)
+	for s := uint64(1); s <= 4000 && seed == 0; s++ {
+		r, err := engine.Run(sc.Model, engine.RunConfig{Seed: s, Observations: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Stable && r.Growing {
+			seed = s
+		}
+	}
+	if seed == 0 {
+		t.Fatal("no false alarm of the growth test in 4,000 short runs to size on")
+	}
+	sc.Run.Seed = seed
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Min: 80, Max: 80, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := sz.Points[0]
+	if pt.Outcome != SizeFound || pt.Size != 80 || pt.At.Observations != 4000 {
+		t.Fatalf("seed %d: %s (size %d, %d observations at the answer): %s", seed, pt.Outcome, pt.Size, pt.At.Observations, pt.Text)
+	}
+}
