@@ -245,8 +245,8 @@ func (r *reader) renamedSheet(spec sheetSpec) string {
 }
 
 // checkMissingSheets reports, once, a missing ServerInfo that steps need
-// (instead of an unknown server per step) and a missing Settings sheet
-// whose columns another sheet has (renamed).
+// (instead of an unknown server per step) and a missing Settings sheet,
+// saying so when another sheet has its columns (renamed).
 func (r *reader) checkMissingSheets() {
 	if _, ok := r.svc.hasSheet("ServerInfo"); !ok && len(r.unknownServers) > 0 {
 		var names []string
@@ -264,6 +264,10 @@ func (r *reader) checkMissingSheets() {
 	if _, ok := r.svc.hasSheet("Settings"); !ok {
 		if s := r.renamedSheet(settingsSpec); s != "" {
 			r.errorCause(xlsx.ErrNotFound, r.svc.name, "Settings", "", "missing sheet; expected a sheet \"Settings\" (sheet %q has its columns Name and Value: rename it Settings, or its settings are not read)", s)
+		} else {
+			// Without the sheet every setting would take its default
+			// (100,000 observations, no warm-up) without a word.
+			r.errorCause(xlsx.ErrNotFound, r.svc.name, "Settings", "", "missing sheet; expected a sheet \"Settings\" with the columns Name and Value (a setting left out takes its default, but the sheet is needed)")
 		}
 	}
 }

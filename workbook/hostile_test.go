@@ -109,6 +109,8 @@ var hostileCases = []struct {
 		m.Remove(t, "SvcData.xlsx", "ServerInfo")
 		m.Set(t, "ProcData.xlsx", "Start", "B2", nil)
 	}, want: []string{`ProcData.xlsx!Start!B2: step "Auth" calls a server but its ProcTime is blank`, `SvcData.xlsx!ServerInfo: missing sheet; expected a sheet "ServerInfo" with the servers the steps call (GWay, MTC)`}},
+	{name: "deleted Settings", change: func(t *testing.T, m *wbtest.Model) { m.Remove(t, "SvcData.xlsx", "Settings") },
+		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" with the columns Name and Value (a setting left out takes its default, but the sheet is needed)`}},
 	{name: "renamed Settings", change: rename("Settings", "Parameters"),
 		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" (sheet "Parameters" has its columns Name and Value`}},
 	{name: "decimal comma in a distribution", change: set("ProcData.xlsx", "Start", "B2", "Exp(1,5)"),
