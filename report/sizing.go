@@ -303,12 +303,20 @@ type JSONSizing struct {
 	Setting string          `json:"setting"`
 	Points  []JSONSizePoint `json:"points"`
 
-	Model    string       `json:"model"`
-	TimeUnit string       `json:"timeUnit"`
-	Version  string       `json:"version"`
-	Seed     uint64       `json:"seed"`
-	Targets  []JSONTarget `json:"targets"`
-	Warnings []string     `json:"warnings"`
+	Model    string          `json:"model"`
+	TimeUnit string          `json:"timeUnit"`
+	Version  string          `json:"version"`
+	Seed     uint64          `json:"seed"`
+	Targets  []JSONTargetDef `json:"targets"`
+	Warnings []string        `json:"warnings"`
+}
+
+// JSONTargetDef is a row of the Targets sheet, as given (the verdicts are
+// each run's).
+type JSONTargetDef struct {
+	Entity  string `json:"entity"`
+	Measure string `json:"measure"`
+	Limit   Number `json:"limit"`
 }
 
 // JSONSizePoint is the answer at one scenario and load: Size is null when
@@ -371,10 +379,10 @@ func WriteSizingJSON(w io.Writer, sz *study.Sizing) error {
 func NewJSONSizing(sz *study.Sizing) *JSONSizing {
 	doc := &JSONSizing{
 		Setting: sz.Setting, Points: []JSONSizePoint{}, Model: sz.Model, TimeUnit: sz.TimeUnit,
-		Version: sz.Version, Seed: sz.Seed, Targets: []JSONTarget{}, Warnings: nonNil(sz.Warnings),
+		Version: sz.Version, Seed: sz.Seed, Targets: []JSONTargetDef{}, Warnings: nonNil(sz.Warnings),
 	}
 	for _, t := range sz.Targets {
-		doc.Targets = append(doc.Targets, JSONTarget{Entity: t.Entity, Measure: string(t.Measure), Limit: Number(t.Limit)})
+		doc.Targets = append(doc.Targets, JSONTargetDef{Entity: t.Entity, Measure: string(t.Measure), Limit: Number(t.Limit)})
 	}
 	for _, pt := range sz.Points {
 		jp := JSONSizePoint{

@@ -137,6 +137,50 @@ func TestHelpJSONNamesEveryField(t *testing.T) {
 	walk(reflect.TypeOf(report.JSONStudy{}))
 }
 
+// TestHelpJSONNamesSizeFieldsAndTargets: the size paragraph of help json
+// names every field of websim size --json, and the targets line every
+// field of a judged target (a name found elsewhere in the text, such as
+// "why" in the unstable reason, does not count).
+func TestHelpJSONNamesSizeFieldsAndTargets(t *testing.T) {
+	got := helpText(t, "json")
+	_, size, ok := strings.Cut(got, "websim size --json")
+	size, _, _ = strings.Cut(size, "websim fit --json")
+	if !ok {
+		t.Fatal("help json has no paragraph on websim size --json")
+	}
+	targets := ""
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "targets:") && targets == "" {
+			targets = line // the runs' (the size paragraph's comes later)
+		}
+	}
+	for _, c := range []struct {
+		where, text string
+		typ         reflect.Type
+	}{
+		{"the size paragraph", size, reflect.TypeOf(report.JSONSizing{})},
+		{"the size paragraph", size, reflect.TypeOf(report.JSONSizePoint{})},
+		{"the size paragraph", size, reflect.TypeOf(report.JSONTargetDef{})},
+		{"the targets line", targets, reflect.TypeOf(report.JSONTarget{})},
+	} {
+		for i := range c.typ.NumField() {
+			f := c.typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if !regexp.MustCompile(`\b` + name + `\b`).MatchString(c.text) {
+				t.Errorf("%s of help json does not name %s.%s (%q)", c.where, c.typ.Name(), f.Name, name)
+			}
+		}
+	}
+	for _, name := range []string{"settingValue", "verdict"} {
+		if !strings.Contains(size, name) {
+			t.Errorf("the size paragraph of help json does not name %s", name)
+		}
+	}
+}
+
 func TestProgressTextHasOneTimeLeft(t *testing.T) {
 	got := progressText(study.Progress{RunsDone: 3, Runs: 100, Fraction: 0.05, Elapsed: 7 * time.Second, Left: 133 * time.Second})
 	if want := "runs 3/100 done, elapsed 7s, about 2m13s left"; got != want {

@@ -111,8 +111,9 @@ no value (no completed request) is null.
     servers: {NAME: utilization, meanQueue, timeouts, capacity, jobs,
       orphanJobs, orphanWork}; appServers: the same for App1..AppN
     entities: {NAME: arrivals, completed, failed, abandoned, responseTime}
-    targets: [{entity, measure, limit, value, ciHalfWidth95, verdict}]
-      (verdict holds, fails or undecided)
+    targets: [{entity, measure, limit, value, ciHalfWidth95, verdict, why}]
+      (verdict holds, fails or undecided; why, when given, says why in
+      words: no interval, or the run is not stable)
     measured: [{entity, measure, measured, simulated, ciHalfWidth95,
       differencePercent, inside, note, cell}]: the Measured sheet's rows of
       this load beside the simulated figures (the Validation sheet);
@@ -128,7 +129,13 @@ no value (no completed request) is null.
       appUtilization}], at most 50 intervals of simulated time, warm-up
       included (the Timeline sheet)
 
-websim size --json prints {setting, points: [{scenario, load, size, runs}]};
+websim size --json prints {setting, points, model, timeUnit, version, seed,
+targets: [{entity, measure, limit}] (the Targets sheet), warnings}; each of
+points is {scenario, load, size (null: none or undecided), runs, outcome
+(found, none, undecided, not monotone), text (the answer in words), atMost
+(the value at which every target held, when undecided), probes, simulations,
+min, max}, and runs are the runs at the answer and just below it, as in run
+--json with settingValue and verdict (of all targets at that value);
 websim fit --json {observations, fits: [{distribution, aic, ks, pValue}]};
 websim lb --json {requests, failed, waited, waitedPercent, totalWait,
 meanWait, waitShareOfService, perServer, byType}, and overloaded: the
