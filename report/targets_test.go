@@ -60,7 +60,7 @@ func TestSummaryShowsTargets(t *testing.T) {
 		{"103", "1.5", "holds", "holds", "undecided", "undecided"},
 		{"111", "1.5", "fails", "holds", "fails", "fails"},   // P10 L1
 		{"", "", "undecided", "fails", "undecided", "fails"}, // P10 L2: nothing completed, all failed
-		{"113", "1.5", "fails", "fails", "fails", "fails"},   // P10 L3: not stable
+		{"113", "", "fails", "fails", "fails", "fails"},      // P10 L3: not stable, so no interval
 	}
 	looks := map[string]string{"holds": "C6EFCE", "fails": "FFC7CE", "undecided": "FFEB9C"}
 	for r, w := range want {
@@ -83,7 +83,7 @@ func TestSummaryShowsTargets(t *testing.T) {
 			}
 		}
 	}
-	if w := rows[5][why]; w != "mean response of all requests ≤ 108: no request completed; mean response of all requests ≤ 102.5: no request completed" {
+	if w := rows[5][why]; w != "mean response of all requests ≤ 108: no request completed; failed share of all requests ≤ 0.05: its 95% interval, 0.998 ± 0, lies above the limit 0.05; mean response of all requests ≤ 102.5: no request completed" {
 		t.Errorf("why at P10 L2: %q", w)
 	}
 	if w := rows[6][why]; w == "" {
@@ -149,7 +149,7 @@ func TestEntitiesShowTargets(t *testing.T) {
 	if got, want := cells(1), []string{"8", "1", "holds", "", "", "", "holds", ""}; !slices.Equal(got, want) {
 		t.Errorf("A's row %q, want %q", got, want)
 	}
-	if got, want := cells(2), []string{"", "", "", "0.5", "0.05", "fails", "fails", ""}; !slices.Equal(got, want) {
+	if got, want := cells(2), []string{"", "", "", "0.5", "0.05", "fails", "fails", "failed share of B ≤ 0.1: its 95% interval, 0.5 ± 0.05, lies above the limit 0.1"}; !slices.Equal(got, want) {
 		t.Errorf("B's row %q, want %q", got, want)
 	}
 	for _, c := range []struct {

@@ -95,8 +95,8 @@ type TargetResult struct {
 	// interval (NaN when none is known).
 	Value, HalfWidth95 float64
 	Verdict            Verdict
-	// Why explains an undecided or failing verdict in words ("" when the
-	// interval alone says it).
+	// Why explains an undecided or failing verdict in words: no interval,
+	// a run that is not stable, or where the interval lies.
 	Why string
 }
 
@@ -159,6 +159,8 @@ func judge(t Target, run *Run) TargetResult {
 	value, hw, ok, why := measureInterval(&f, reps, t.Measure)
 	tr.Value, tr.HalfWidth95 = value, hw
 	if !r.Stable {
+		// No steady state, so no interval (as a Measured row says).
+		tr.HalfWidth95 = math.NaN()
 		tr.Verdict, tr.Why = Fails, "the run is not stable: "+r.Unstable
 		return tr
 	}
@@ -167,6 +169,12 @@ func judge(t Target, run *Run) TargetResult {
 		return tr
 	}
 	tr.Verdict = decide(value, hw, t.Limit)
+	switch tr.Verdict {
+	case Fails:
+		tr.Why = fmt.Sprintf("its 95%% interval, %.4g ± %.3g, lies above the limit %.4g", value, hw, t.Limit)
+	case Undecided:
+		tr.Why = fmt.Sprintf("its 95%% interval, %.4g ± %.3g, contains the limit %.4g: more observations or replications would decide", value, hw, t.Limit)
+	}
 	return tr
 }
 

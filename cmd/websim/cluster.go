@@ -83,7 +83,11 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 		runs += len(sc.Run.Loads) * max(1, sc.Run.Replications)
 	}
 	if shards := c.Int("shards"); shards > runs {
-		fmt.Fprintf(stderr, "warning: --shards %d: the study has %d runs, so %d shards will have none\n", shards, runs, shards-runs)
+		idle := fmt.Sprintf("%d shards will have none", shards-runs)
+		if shards-runs == 1 {
+			idle = "1 shard will have none"
+		}
+		fmt.Fprintf(stderr, "warning: --shards %d: the study has %d runs, so %s\n", shards, runs, idle)
 	}
 	var flags []string
 	for _, name := range []string{"seed", "observations", "loads", "scenarios"} {

@@ -101,8 +101,9 @@ no value (no completed request) is null.
   of each workbook), warnings
   runs: one per scenario × load, replications pooled:
     scenario, load, replications, observations (requests finished after the
-    warm-up), arrivals, completed, failed, abandoned, retries, timeouts,
-    attempts
+    warm-up), arrivals (after the warm-up: with one, arrivals and
+    inSystem need not add up to the finished), completed, failed,
+    abandoned, retries, timeouts, attempts
     responseTime: mean, sd, p50, p90, p95, p99, ciHalfWidth95 (95% half-width
       of the mean), p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
       p99CiHalfWidth95 (of p50 to p99), n, min, max
@@ -112,8 +113,9 @@ no value (no completed request) is null.
       orphanJobs, orphanWork}; appServers: the same for App1..AppN
     entities: {NAME: arrivals, completed, failed, abandoned, responseTime}
     targets: [{entity, measure, limit, value, ciHalfWidth95, verdict, why}]
-      (verdict holds, fails or undecided; why, when given, says why in
-      words: no interval, or the run is not stable)
+      (verdict holds, fails or undecided; why, for a verdict that does
+      not hold, says why in words: where the interval lies, no interval,
+      or the run is not stable, which has no interval)
     measured: [{entity, measure, measured, simulated, ciHalfWidth95,
       differencePercent, inside, note, cell}]: the Measured sheet's rows of
       this load beside the simulated figures (the Validation sheet);
