@@ -309,6 +309,10 @@ func (r *Result) add(o *Result) {
 	r.WarmUp = avg(r.WarmUp, o.WarmUp)
 	if r.Stable && !o.Stable {
 		r.Stable, r.Unstable, r.Growing = false, o.Unstable, o.Growing
+	} else if !o.Stable && !o.Growing {
+		// A deadlock or a threshold in any replication is no statistical
+		// verdict: the pool is not unstable by the growth test alone.
+		r.Growing = false
 	}
 	r.Check.ArrivedAll += o.Check.ArrivedAll
 	r.Check.FinishedAll += o.Check.FinishedAll

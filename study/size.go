@@ -358,7 +358,10 @@ func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOp
 }
 
 // probe simulates the point at value v, extending an undecided run by
-// doubling its observations up to ExtensionCap times the setting. It
+// doubling its observations up to ExtensionCap times the setting. A run
+// whose p50 or p90 has no interval of its own (very spread response times)
+// is run again as PercentileReplications replications, and a run called
+// unstable by the growth test alone once more at twice the length. It
 // returns the probe and the number of simulations it took.
 func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting, v, jobs int) (Probe, int, error) {
 	one := *sc
@@ -405,11 +408,12 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 // percentile is an independent estimate.
 const PercentileReplications = 5
 
-// lacksRunInterval reports whether an undecided p50 or p90 target has no
-// interval at all.
+// lacksRunInterval reports whether an undecided p50 or p90 target has a
+// figure but no interval (not a run in which no request completed, which
+// replications would not mend).
 func lacksRunInterval(res []TargetResult) bool {
 	for _, r := range res {
-		if r.Verdict == Undecided && (r.Measure == MeasureP50 || r.Measure == MeasureP90) && math.IsNaN(r.HalfWidth95) {
+		if r.Verdict == Undecided && (r.Measure == MeasureP50 || r.Measure == MeasureP90) && !math.IsNaN(r.Value) && math.IsNaN(r.HalfWidth95) {
 			return true
 		}
 	}

@@ -343,3 +343,25 @@ func TestSizeConfirmsAGrowthVerdict(t *testing.T) {
 		t.Fatalf("seed %d: %s (size %d, %d observations at the answer): %s", seed, pt.Outcome, pt.Size, pt.At.Observations, pt.Text)
 	}
 }
+
+// TestLacksRunInterval: only an undecided p50 or p90 that has a figure but
+// no interval sends a probe to replications; a run in which no request
+// completed has no figure, and replications would not mend it.
+func TestLacksRunInterval(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		r    TargetResult
+		want bool
+	}{
+		{TargetResult{Target: Target{Measure: MeasureP50}, Value: 1.2, HalfWidth95: nan, Verdict: Undecided}, true},
+		{TargetResult{Target: Target{Measure: MeasureP90}, Value: 3, HalfWidth95: nan, Verdict: Undecided}, true},
+		{TargetResult{Target: Target{Measure: MeasureP50}, Value: nan, HalfWidth95: nan, Verdict: Undecided}, false},
+		{TargetResult{Target: Target{Measure: MeasureP50}, Value: 1.2, HalfWidth95: 0.1, Verdict: Undecided}, false},
+		{TargetResult{Target: Target{Measure: MeasureP95}, Value: 1.2, HalfWidth95: nan, Verdict: Undecided}, false},
+		{TargetResult{Target: Target{Measure: MeasureP50}, Value: 1.2, HalfWidth95: nan, Verdict: Fails}, false},
+	} {
+		if got := lacksRunInterval([]TargetResult{tc.r}); got != tc.want {
+			t.Errorf("%s (%v ± %v, %s): %v, want %v", tc.r.Measure, tc.r.Value, tc.r.HalfWidth95, tc.r.Verdict, got, tc.want)
+		}
+	}
+}

@@ -42,9 +42,9 @@ func ExampleGrowth() {
 	}
 	// Output:
 	// utilization 0.95: growing false
-	//   number in system rose from 14 to 25 (trend test over 47 batch means: t = -1.57, p = 0.938; not significant)
+	//   number in system fell from 49 to 25 (trend test over 48 batch means: t = -2.22, p = 0.984; not significant)
 	// utilization 1.05: growing true
-	//   number in system rose from 1,985 to 5,248 (trend test over 9 batch means: t = 15.8, p < 1e-6; keeps growing)
+	//   number in system rose from 121 to 5,391 (trend test over 50 batch means: t = 13.8, p < 1e-6; keeps growing)
 }
 
 // Percentiles keeps the quantiles of a series and their intervals; Merge

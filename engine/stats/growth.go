@@ -100,14 +100,9 @@ func (g *Growth) Verdict() GrowthVerdict { return g.Test(GrowthAlpha) }
 // Test fits a least-squares line to the time-averaged batch means, against the middle time of each batch, and
 // calls the quantity growing when the slope is positive with one-sided
 // p-value below alpha and the fitted line rises by at least 1 over the
-// batches tested. Neighbouring batches are merged in pairs (the oldest
-// left out when their number is odd) while the lag-1 autocorrelation of
-// the residuals is significant, as BatchMeans.CI does, down to
-// minGrowthBatches: in a short run the batches are short beside the
-// quantity's memory, and an autocorrelation estimated from few of them is
-// low. The slope's variance is then inflated by (1+r)/(1-r), r the lag-1
-// autocorrelation of the residuals when positive (at most 0.9), with m-2
-// degrees of freedom for m batch means.
+// batches tested. The slope's variance is inflated by (1+r)/(1-r), r the
+// lag-1 autocorrelation of the residuals when positive (at most 0.9), with
+// m-2 degrees of freedom for m batch means.
 func (g *Growth) Test(alpha float64) GrowthVerdict {
 	v := GrowthVerdict{T: math.NaN(), P: math.NaN(), Slope: math.NaN()}
 	m := g.full
@@ -115,66 +110,54 @@ func (g *Growth) Test(alpha float64) GrowthVerdict {
 		v.Reason = fmt.Sprintf("too few observations for the growth test (%d batch means, %d needed)", max(m, 0), minGrowthBatches)
 		return v
 	}
-	var xs, ys, area, span [MaxBatches]float64
-	copy(area[:], g.area[:m])
-	copy(span[:], g.span[:m])
-	start := g.start
-	// A rise that levels off at the start (the run filling from empty)
-	// is no trend: leading batch means are left out as MSER would cut
-	// them (the truncation that minimizes the standard error of the mean
-	// of what is left), within the first quarter, so that a queue that
-	// keeps growing is still tested over most of the run.
-	if d := mserCut(&area, &span, m); d > 0 {
-		for k := range d {
-			start += span[k]
+	var xs, ys [MaxBatches]float64
+	t := g.start
+	for i := range g.full {
+		xs[i] = t + g.span[i]/2
+		switch {
+		case g.span[i] > 0:
+			ys[i] = g.area[i] / g.span[i]
+		case i > 0:
+			ys[i] = ys[i-1]
+		default:
+			ys[i] = g.value
 		}
-		copy(area[:], area[d:m])
-		copy(span[:], span[d:m])
-		m -= d
-	}
-	var fit trendFit
-	for {
-		t := start
-		for i := range m {
-			xs[i] = t + span[i]/2
-			switch {
-			case span[i] > 0:
-				ys[i] = area[i] / span[i]
-			case i > 0:
-				ys[i] = ys[i-1]
-			default:
-				ys[i] = g.value
-			}
-			t += span[i]
-		}
-		fit = fitTrend(xs[:m], ys[:m])
-		if m/2 < minGrowthBatches || !(fit.lag1 > lag1Critical/math.Sqrt(float64(m))) {
-			break
-		}
-		first := m % 2 // an odd oldest batch is left out
-		for k := range span[:first] {
-			start += span[k]
-		}
-		for i := 0; i < m/2; i++ {
-			a, b := first+2*i, first+2*i+1
-			area[i], span[i] = area[a]+area[b], span[a]+span[b]
-		}
-		m /= 2
+		t += g.span[i]
 	}
 	x, y := xs[:m], ys[:m]
+	var mx, my float64
+	for i := range m {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(m)
+	my /= float64(m)
+	var sxx, sxy float64
+	for i := range m {
+		sxx += (x[i] - mx) * (x[i] - mx)
+		sxy += (x[i] - mx) * (y[i] - my)
+	}
 	v.From, v.To, v.Batches = y[0], y[m-1], m
-	if fit.sxx == 0 {
+	if sxx == 0 {
 		v.Reason = "no simulated time passed over the batches tested"
 		return v
 	}
-	b := fit.slope
+	b := sxy / sxx
+	var sse, lag float64
+	for i := range m {
+		e := y[i] - my - b*(x[i]-mx)
+		sse += e * e
+		if i > 0 {
+			lag += e * (y[i-1] - my - b*(x[i-1]-mx))
+		}
+	}
 	inflate := 1.0
-	if fit.lag1 > 0 {
-		r := min(fit.lag1, 0.9)
+	if sse > 0 && lag > 0 {
+		r := min(lag/sse, 0.9)
 		inflate = (1 + r) / (1 - r)
 	}
 	df := m - 2
-	se := math.Sqrt(fit.sse / float64(m-2) / fit.sxx * inflate)
+	se := math.Sqrt(sse / float64(m-2) / sxx * inflate)
 	v.Slope, v.DF = b, df
 	switch {
 	case se > 0:
@@ -200,79 +183,6 @@ func (g *Growth) Test(alpha float64) GrowthVerdict {
 	v.Reason = fmt.Sprintf("number in system %s from %s to %s (trend test over %d batch means: t = %.3g, p %s; %s)",
 		word, groupDigits(v.From), groupDigits(v.To), m, v.T, formatP(v.P), verdict)
 	return v
-}
-
-// mserCut returns the number of leading batches of the m in area and span
-// whose time averages MSER would cut: the d in [0, m/4] minimizing
-// Σ_{i≥d} (y_i - ȳ_d)² / (m-d)², y the batch means.
-func mserCut(area, span *[MaxBatches]float64, m int) int {
-	var y [MaxBatches]float64
-	for i := range m {
-		if span[i] > 0 {
-			y[i] = area[i] / span[i]
-		} else if i > 0 {
-			y[i] = y[i-1]
-		}
-	}
-	best, bestD := math.Inf(1), 0
-	var sum, sumSq float64
-	var suf [MaxBatches + 1][2]float64
-	for i := m - 1; i >= 0; i-- {
-		sum += y[i]
-		sumSq += y[i] * y[i]
-		suf[i] = [2]float64{sum, sumSq}
-	}
-	for d := 0; d <= m/4; d++ {
-		n := float64(m - d)
-		mean := suf[d][0] / n
-		sse := suf[d][1] - n*mean*mean
-		if v := sse / (n * n); v < best {
-			best, bestD = v, d
-		}
-	}
-	return bestD
-}
-
-// trendFit is a least-squares line through points: its slope, the sum of
-// squares of x about its mean, the residual sum of squares, and the lag-1
-// autocorrelation of the residuals (NaN without residual spread).
-type trendFit struct {
-	slope, sxx, sse, lag1 float64
-}
-
-func fitTrend(x, y []float64) trendFit {
-	m := len(x)
-	var mx, my float64
-	for i := range m {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= float64(m)
-	my /= float64(m)
-	var f trendFit
-	var sxy float64
-	for i := range m {
-		f.sxx += (x[i] - mx) * (x[i] - mx)
-		sxy += (x[i] - mx) * (y[i] - my)
-	}
-	if f.sxx == 0 {
-		f.lag1 = math.NaN()
-		return f
-	}
-	f.slope = sxy / f.sxx
-	var lag float64
-	for i := range m {
-		e := y[i] - my - f.slope*(x[i]-mx)
-		f.sse += e * e
-		if i > 0 {
-			lag += e * (y[i-1] - my - f.slope*(x[i-1]-mx))
-		}
-	}
-	f.lag1 = math.NaN()
-	if f.sse > 0 {
-		f.lag1 = lag / f.sse
-	}
-	return f
 }
 
 // tUpper is the upper tail P(T > t) of Student's t with df degrees of

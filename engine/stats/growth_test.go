@@ -79,10 +79,7 @@ func TestGrowthReasonSaysWhatTheTestSaw(t *testing.T) {
 	var g Growth
 	mm1Path(1, 1.05, 1, 0, 100_000, g.Observe)
 	v := g.Verdict()
-	// The queue grows from empty: the batches tested start after MSER's
-	// cut (at most a quarter of them), and strongly correlated batches
-	// are merged, down to no fewer than minGrowthBatches.
-	if !v.Growing || v.To < 2*v.From || v.Batches < minGrowthBatches || !(v.T > 0) || !(v.P < GrowthAlpha) {
+	if !v.Growing || v.To < 10*v.From || v.Batches < MaxBatches/2 || !(v.T > 0) || !(v.P < GrowthAlpha) {
 		t.Fatalf("verdict %+v", v)
 	}
 	for _, want := range []string{"number in system rose from", "trend test over", "batch means", "t = ", "p ", "keeps growing"} {
