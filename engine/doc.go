@@ -58,7 +58,7 @@
 //	                                                  caller's frame, gate, next stage, END/EXIT
 //	late copy        (its gate resolved)              runs to its end, then is discarded      token.go copyDone
 //	cancelled        (in a queue, user gave up)       dropped when it reaches the head        app.go release
-//	free             its slot unused, or free         newToken                                token.go
+//	free             not working (slot idle)          newToken                                token.go
 //
 // A main token at END or EXIT gives back its entry unit and leaves; a
 // failed attempt may come back as a retry (evRetry) with a new main token,
@@ -71,9 +71,9 @@
 // a run is deterministic. A popped event stays at the root until the next
 // schedule takes its place in one sift down, since most events schedule
 // another; the keys are unique, so the order is that of a plain heap.
-// Each entity's next arrival waits in a slot beside the heap, compared
-// with its root at each pop. A token (a request's line of work, or one Parallel copy) runs until it
-// must wait; tokens woken at the same instant go through a ready queue
+// Each entity's next arrival (up to 16 entities) waits in a slot beside
+// the heap, compared with its root at each pop. A token (a request's line
+// of work, or one Parallel copy) runs until it must wait; tokens woken at the same instant go through a ready queue
 // rather than the calendar. Requests and tokens (sharing slots), jobs and
 // gates live in slices and are recycled through free lists, so a
 // long run allocates nothing per event; events carry generation counters so

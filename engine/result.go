@@ -90,8 +90,8 @@ type Result struct {
 
 	// ResponseHist holds the response times for pooling replications'
 	// percentiles (the histogram of ResponsePercentiles, in a run), and
-	// ResponsePercentiles what the pooled intervals of the 95th and 99th
-	// percentiles need; ResponseBatches are the batch means (of
+	// ResponsePercentiles what the pooled intervals of the percentiles
+	// (p50 to p99) need; ResponseBatches are the batch means (of
 	// ResponseBatchSize observations each, stats.BatchMeans.Means) for
 	// paired comparisons (stats.PairedCI). All may be nil.
 	ResponseHist        *stats.Histogram   `json:"-"`
@@ -412,7 +412,7 @@ func combineSummary(a, b Summary) Summary {
 }
 
 // mergePercentiles returns new Percentiles pooling ps (nil ones skipped),
-// or nil when all are nil. Its intervals of the 95th and 99th percentiles
+// or nil when all are nil. Its intervals of the percentiles (p50 to p99)
 // pool the replications' (stats.Percentiles.Merge).
 func mergePercentiles(ps []*stats.Percentiles) *stats.Percentiles {
 	var p *stats.Percentiles

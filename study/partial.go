@@ -101,7 +101,7 @@ type partialRecord struct {
 	Result *engine.Result // ResponseHist and ResponsePercentiles nil
 	Hist   []byte         // nil when the run had no histogram
 	// Pct is the run's ResponsePercentiles (stats.Percentiles.MarshalBinary),
-	// for the pooled intervals of the 95th and 99th percentiles; nil
+	// for the pooled intervals of the percentiles (p50 to p99); nil
 	// when the run had none.
 	Pct    []byte
 	CapHit bool

@@ -6,8 +6,9 @@ import (
 )
 
 // percentilesFormat versions the bytes of Percentiles.MarshalBinary.
-// Format 2: a window of 64 cells that may cover the median, and the
-// merged intervals of p50 and p90 too.
+// Format 2: a window of 64 cells that may cover the median, the merged
+// intervals of p50 and p90 too, and the window's counts only once it is
+// placed (a series of fewer than pinAfter observations has none).
 const percentilesFormat = 2
 
 // percentilesState is what Percentiles keeps besides its histogram, in
@@ -17,7 +18,6 @@ type percentilesState struct {
 	Wide      bool
 	Lo        int64
 	Below     [MaxBatches]uint32
-	Cells     [MaxBatches][windowCells]uint32
 	Full      int64
 	Size      int64
 	PBelow    uint32
@@ -42,16 +42,21 @@ func (p *Percentiles) MarshalBinary() ([]byte, error) {
 	}
 	st := percentilesState{Pinned: p.pinned, Wide: p.wide, Lo: int64(p.lo), Below: p.below, Full: int64(p.full),
 		Size: p.size, PBelow: p.pBelow, PCells: p.pCells, InPartial: p.inPartial, MergedN: p.mergedN, Parts: int64(p.parts)}
-	if p.cells != nil {
-		st.Cells = *p.cells
-	}
 	for i, m := range p.merged {
 		st.Merged[i].V, st.Merged[i].DF, st.Merged[i].Missing = m.v, m.df, m.missing
 	}
 	buf := binary.AppendUvarint(nil, percentilesFormat)
 	buf = binary.AppendUvarint(buf, uint64(len(h)))
 	buf = append(buf, h...)
-	return binary.Append(buf, binary.LittleEndian, &st)
+	buf, err = binary.Append(buf, binary.LittleEndian, &st)
+	if err != nil || !p.pinned {
+		return buf, err
+	}
+	cells := p.cells
+	if cells == nil {
+		cells = new(windowBatches)
+	}
+	return binary.Append(buf, binary.LittleEndian, cells)
 }
 
 // UnmarshalBinary decodes what MarshalBinary wrote, replacing p.
@@ -71,18 +76,23 @@ func (p *Percentiles) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	var st percentilesState
-	if _, err := binary.Decode(data[size:], binary.LittleEndian, &st); err != nil {
+	n, err := binary.Decode(data[size:], binary.LittleEndian, &st)
+	if err != nil {
 		return fmt.Errorf("%w: percentiles: %v", errHistogramBytes, err)
+	}
+	var cells *windowBatches
+	if st.Pinned {
+		cells = new(windowBatches)
+		if _, err := binary.Decode(data[int(size)+n:], binary.LittleEndian, cells); err != nil {
+			return fmt.Errorf("%w: percentiles window: %v", errHistogramBytes, err)
+		}
 	}
 	if st.Lo < 0 || st.Lo > int64(nChunks-windowCells) || st.Full < 0 || st.Full >= MaxBatches {
 		return fmt.Errorf("%w: percentiles window %d, batches %d", errHistogramBytes, st.Lo, st.Full)
 	}
 	*p = Percentiles{hist: h, pinned: st.Pinned, wide: st.Wide, lo: int(st.Lo), below: st.Below, full: int(st.Full),
 		size: st.Size, pBelow: st.PBelow, pCells: st.PCells, inPartial: st.InPartial, mergedN: st.MergedN, parts: int(st.Parts)}
-	if st.Pinned {
-		cells := windowBatches(st.Cells)
-		p.cells = &cells
-	}
+	p.cells = cells
 	for i, m := range st.Merged {
 		p.merged[i].v, p.merged[i].df, p.merged[i].missing = m.V, m.DF, m.Missing
 	}

@@ -243,3 +243,48 @@ func TestPercentileWindowForSpreadSeries(t *testing.T) {
 		})
 	}
 }
+
+// TestPercentileStandardErrorWidenedForCorrelation: after 2,048
+// observations of 2 pin the window, each observation is a batch of one,
+// and an observation of 1 adds 1 to the indicator at the median (2+1/256)
+// while one of 2.1 adds 1/64 (it shares the median's cell, interpolated).
+// Batch means 1, 1, 1/64, 1/64, ... (32 of them) have lag-1
+// autocorrelation 1/32, too little to merge them: the variance is widened
+// by (1+r)/(1-r) = 33/31. Six 1s then six 2.1s (12 batches, too few to
+// merge) have r = 3/4, held to 0.5: the variance is tripled.
+func TestPercentileStandardErrorWidenedForCorrelation(t *testing.T) {
+	const f = 1.0 / 64
+	for _, tc := range []struct {
+		name    string
+		xs      []float64
+		inflate float64
+	}{
+		{"pairs, r 1/32", func() []float64 {
+			var xs []float64
+			for range 8 {
+				xs = append(xs, 1, 1, 2.1, 2.1)
+			}
+			return xs
+		}(), 33.0 / 31},
+		{"halves, r 3/4 held to 1/2", []float64{1, 1, 1, 1, 1, 1, 2.1, 2.1, 2.1, 2.1, 2.1, 2.1}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p Percentiles
+			for range pinAfter {
+				p.Add(2)
+			}
+			for _, x := range tc.xs {
+				p.Add(x)
+			}
+			k := float64(len(tc.xs))
+			// Half the batch means are 1 and half f: deviations ±(1-f)/2,
+			// sample variance k·((1-f)/2)²/(k-1).
+			sd := (1 - f) / 2 * math.Sqrt(k/(k-1))
+			want := sd * math.Sqrt(tc.inflate) / math.Sqrt(k) * math.Sqrt(k/float64(pinAfter+len(tc.xs)))
+			iv := p.Interval(0.5, 0.95)
+			if iv.Batches != len(tc.xs) || math.Abs(iv.SE-want) > 1e-12 {
+				t.Errorf("interval %+v, want standard error %v from %d batches", iv, want, len(tc.xs))
+			}
+		})
+	}
+}
