@@ -445,6 +445,10 @@ func (c *compilation) allNames() []string {
 
 // checkType compares the checked result type with the kind.
 func (c *compilation) checkType(t reflect.Type, root ast.Node) *Error {
+	if givesNil(root) {
+		// The checker types nil as "any value": it is never a valid one.
+		return &Error{Src: c.src, Pos: c.start(), Msg: fmt.Sprintf("expected %s, but the expression gives nil", c.kind.expected())}
+	}
 	if t == nil || t.Kind() == reflect.Interface {
 		return nil // known only when evaluated
 	}
@@ -468,6 +472,18 @@ func (c *compilation) checkType(t reflect.Type, root ast.Node) *Error {
 		hint = "compare it, e.g. x > 0"
 	}
 	return &Error{Src: c.src, Pos: c.start(), Msg: fmt.Sprintf("expected %s, but the expression gives %s", c.kind.expected(), describeType(t)), Hint: hint}
+}
+
+// givesNil reports whether n can only give nil: nil itself, or a
+// condition whose both results give nil.
+func givesNil(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.NilNode:
+		return true
+	case *ast.ConditionalNode:
+		return givesNil(n.Exp1) && givesNil(n.Exp2)
+	}
+	return false
 }
 
 func isNumberType(t reflect.Type) bool {

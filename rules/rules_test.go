@@ -222,6 +222,8 @@ func TestCompileErrors(t *testing.T) {
 		{Mode, ` = §AppUtil < 0.5`,
 			`expected "parallel" or "sequential", but the expression gives true or false at column 4; try: condition ? "parallel" : "sequential"`},
 		{Number, `§Load`, `expected a number, but the expression gives text at column 1`},
+		{Bool, `§nil`, `expected true or false, but the expression gives nil at column 1`},
+		{Number, `§Cards > 2 ? nil : nil`, `expected a number, but the expression gives nil at column 1`},
 		{Count, `Cards + §`, `the expression ends too soon at column 9`},
 		{Count, `(Cards + 1§`, `missing ")" to close the "(" of column 1 at column 11`},
 		{Mode, `IF(AppUtil <> SwitchUtil, "parallel", "sequential"§`, `missing ")" to close the "(" of column 3 at column 51`},
