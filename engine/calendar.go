@@ -135,10 +135,11 @@ func (c *calendar) pop() event {
 		if sl := &c.slots[c.first]; len(c.h) == 0 || sl.before(&c.h[0]) {
 			e := *sl
 			sl.t = math.Inf(1)
-			c.filled--
-			for k := range c.slots {
-				if c.slots[k].before(&c.slots[c.first]) {
-					c.first = k
+			if c.filled--; c.filled > 0 { // else every slot is empty
+				for k := range c.slots {
+					if c.slots[k].before(&c.slots[c.first]) {
+						c.first = k
+					}
 				}
 			}
 			return e
