@@ -132,24 +132,31 @@ func (p *Percentiles) covers() bool {
 }
 
 // recenter pins the window afresh, with new batches, when it no longer
-// covers its quantiles. The observations before are left out of the
-// standard error, which seAt scales to all of them.
+// covers its quantiles, or when it was placed for a spread series that
+// now fits a window from below the median (whose p50 and p90 then get
+// intervals). The observations before are left out of the standard
+// error, which seAt scales to all of them.
 func (p *Percentiles) recenter() {
-	if p.covers() {
+	if p.covers() && (p.wide || !p.fitsWide()) {
 		return
 	}
 	p.full, p.pBelow, p.pCells, p.inPartial = 0, 0, [windowCells]uint32{}, 0
 	p.pin()
 }
 
+// fitsWide reports whether a window from below the median would hold the
+// 99th percentile with room to grow (a quarter of the window).
+func (p *Percentiles) fitsWide() bool {
+	return p.cellOf(0.99)-p.cellOf(0.5) < windowCells-windowLead-windowCells/4
+}
+
 // pin places the window from below the median when the 99th percentile
-// then fits with room to grow (a quarter of the window), and from below
-// the 95th percentile otherwise.
+// then fits with room to grow, and from below the 95th percentile
+// otherwise.
 func (p *Percentiles) pin() {
-	c50, c99 := p.cellOf(0.5), p.cellOf(0.99)
-	p.wide = c99-c50 < windowCells-windowLead-windowCells/4
+	p.wide = p.fitsWide()
 	if p.wide {
-		p.lo = placeAt(c50)
+		p.lo = placeAt(p.cellOf(0.5))
 	} else {
 		p.lo = placeAt(p.cellOf(0.95))
 	}

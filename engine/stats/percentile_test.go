@@ -288,3 +288,33 @@ func TestPercentileStandardErrorWidenedForCorrelation(t *testing.T) {
 		})
 	}
 }
+
+// TestPercentileWindowWidensWhenTheSeriesNarrows: the first 5,000
+// observations are log-normal with σ 2 in logs (too spread for a window
+// from below the median, so it is placed below p95), then 200,000 are
+// Exp(1), with about the same p95: the window, which still covers p95
+// and p99, is placed again from below the median at a doubling, and the
+// median and p90 get intervals near √(p(1-p)/n) in probability.
+func TestPercentileWindowWidensWhenTheSeriesNarrows(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var p Percentiles
+	for range 5000 {
+		p.Add(0.112 * math.Exp(2*r.NormFloat64()))
+	}
+	if p.wide {
+		t.Fatal("the window covers the median of a spread series")
+	}
+	for range 200_000 {
+		p.Add(r.ExpFloat64())
+	}
+	if !p.wide {
+		t.Fatal("the window was not placed again from below the median")
+	}
+	for _, q := range []float64{0.5, 0.9} {
+		iv := p.Interval(q, 0.95)
+		want := math.Sqrt(q * (1 - q) / float64(p.N()))
+		if math.IsNaN(iv.HalfWidth) || math.Abs(iv.SE-want) > 0.5*want {
+			t.Errorf("q %v: %+v, want an interval with standard error near %.2g", q, iv, want)
+		}
+	}
+}
