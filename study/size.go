@@ -345,8 +345,11 @@ func sizeRange(opts SizeOptions, own int) (lo, hi int) {
 func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOptions, jobs int) (SizePoint, error) {
 	pt := SizePoint{Scenario: sc.Name, Load: sc.Model.Loads[load]}
 	pt.Min, pt.Max = sizeRange(opts, opts.Setting.Value(sc.Model))
+	// Once one probe's p50 or p90 needed replications, the point's later
+	// probes start with them (the search probes one value at a time).
+	spread := false
 	eval := func(v int) (Probe, int, error) {
-		return probe(ctx, p, sc, load, opts.Setting, v, jobs)
+		return probe(ctx, p, sc, load, opts.Setting, v, jobs, &spread)
 	}
 	bound := func(pr Probe) int {
 		return opts.Setting.lowerBound(sc.Model, pr.Value, &pr.Run.Result)
@@ -360,13 +363,17 @@ func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOp
 // probe simulates the point at value v, extending an undecided run by
 // doubling its observations up to ExtensionCap times the setting. A run
 // whose p50 or p90 has no interval of its own (very spread response times)
-// is run again as PercentileReplications replications, and a run called
+// is run again as PercentileReplications replications (and *spread set,
+// so that the point's later probes start with them), and a run called
 // unstable by the growth test alone once more at twice the length. It
 // returns the probe and the number of simulations it took.
-func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting, v, jobs int) (Probe, int, error) {
+func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting, v, jobs int, spread *bool) (Probe, int, error) {
 	one := *sc
 	one.Model = set.Apply(sc.Model, v)
 	one.Run.Loads = []int{load}
+	if *spread {
+		one.Run.Replications = max(one.Run.Replications, PercentileReplications)
+	}
 	base := one.Run.Observations
 	if base <= 0 {
 		base = 100_000
@@ -387,6 +394,7 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 			// A median or p90 of response times too spread for the run's
 			// own interval: replications give one. Same length again.
 			one.Run.Replications = PercentileReplications
+			*spread = true
 			obs /= 2
 			continue
 		}

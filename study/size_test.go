@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -301,6 +302,16 @@ func TestSizeSpreadMedianFallsBackOnReplications(t *testing.T) {
 		if tr := pr.Targets[0]; pr.Run.Replications != PercentileReplications || math.IsNaN(tr.HalfWidth95) {
 			t.Errorf("c=%d: %d replications, median %.4f ± %.4f; want %d replications and an interval", pr.Value, pr.Run.Replications, tr.Value, tr.HalfWidth95, PercentileReplications)
 		}
+	}
+	// Only the first probe ran one replication in vain: the point's later
+	// probes start with the replications. A probe extended to obs
+	// observations took 1 + log2(obs/20,000) simulations.
+	want := 1
+	for _, pr := range pt.Tried {
+		want += 1 + bits.Len(uint(pr.Observations/20_000)) - 1
+	}
+	if pt.Runs != want {
+		t.Errorf("%d simulations for %d probes, want %d", pt.Runs, pt.Probes, want)
 	}
 	// The median of the service time is e^-2 ≈ 0.135: with enough units
 	// the response's median is about that.
