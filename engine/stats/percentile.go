@@ -12,8 +12,9 @@ import "math"
 // 95th and 99th percentiles all have intervals, or, when the series is too
 // spread for that, from the same distance below the 95th percentile, for
 // the 95th and 99th. It is pinned afresh, with new batches, when a
-// quantile it should cover leaves it or nears its top (checked each time
-// the batches double).
+// quantile it should cover leaves it or nears its top, or when a series
+// that was too spread has narrowed to fit from below the median (checked
+// each time the batches double).
 //
 // The interval of the p-quantile is the indicator method: the batch means
 // of 1{x ≤ q̂}, q̂ the estimated quantile, give the standard error se of
