@@ -503,6 +503,39 @@ func (s *sim) checkGrowth() {
 	if v := s.growth.Verdict(); v.Growing {
 		s.unstable("the requests in the system keep growing (run ended at %s): %s", s.clock(), v.Reason)
 		s.res.Growing = true
+		return
+	}
+	s.checkSaturated()
+}
+
+// saturatedUtilization is the utilization, over the measured part of a
+// run, at or above which a server is saturated: its units are never all
+// free to keep up, and no queue of it settles in a run of any practical
+// length (a stable queue at 99.9% has a mean queue in the thousands of
+// requests). It catches an overload too mild for the growth test to see
+// in the run's length (1.02 times capacity, say).
+const saturatedUtilization = 0.999
+
+// checkSaturated ends a run in which an application or external server
+// was busy at least saturatedUtilization of the measured time.
+func (s *sim) checkSaturated() {
+	if s.now <= s.measureFrom {
+		return
+	}
+	for i := range s.apps {
+		a := &s.apps[i]
+		if u := a.busyAvg.Mean(s.now) / float64(a.capacity); u >= saturatedUtilization {
+			s.unstable("application server App%d is saturated: its units were busy %.2f%% of the measured time (run ended at %s), so its queue has no steady state", i+1, 100*u, s.clock())
+			return
+		}
+	}
+	for i := range s.servers {
+		sv := &s.servers[i]
+		busy, _, _ := sv.figures(s.now, s.measureFrom)
+		if u := busy / float64(sv.capacity); u >= saturatedUtilization {
+			s.unstable("server %s is saturated: its units were busy %.2f%% of the measured time (run ended at %s), so its queue has no steady state", s.m.Servers[i].Name, 100*u, s.clock())
+			return
+		}
 	}
 }
 
