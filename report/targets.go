@@ -53,6 +53,10 @@ func targetColumns(s *study.Study) []summaryColumn {
 func targetNotes(rs []study.TargetResult) string {
 	var notes []string
 	for _, r := range rs {
+		if strings.HasPrefix(r.Why, study.NotStableWhy) {
+			// Every target fails alike; the reason has its own column.
+			return "every target fails: the run is not stable (see Unstable reason)"
+		}
 		if r.Why != "" {
 			notes = append(notes, r.Target.String()+": "+r.Why)
 		}

@@ -120,7 +120,54 @@ func Judge(targets []Target, run *Run) []TargetResult {
 	for i, t := range targets {
 		out[i] = judge(t, run)
 	}
+	byOrder(out)
 	return out
+}
+
+// percentileRank orders the percentile measures: p50 ≤ p90 ≤ p95 ≤ p99 of
+// the same requests, always. Other measures have none (0).
+func percentileRank(m Measure) int {
+	switch m {
+	case MeasureP50:
+		return 1
+	case MeasureP90:
+		return 2
+	case MeasureP95:
+		return 3
+	case MeasureP99:
+		return 4
+	}
+	return 0
+}
+
+// byOrder decides undecided percentile targets that have no interval of
+// their own from the others of the same requests, since quantiles are
+// ordered: p ≤ L holds when a higher percentile is known to be at most L
+// or less, and fails when a lower one is known to be above L or more.
+func byOrder(rs []TargetResult) {
+	for i := range rs {
+		a := &rs[i]
+		ra := percentileRank(a.Measure)
+		if ra == 0 || a.Verdict != Undecided || !math.IsNaN(a.HalfWidth95) {
+			continue
+		}
+		for j := range rs {
+			b := &rs[j]
+			rb := percentileRank(b.Measure)
+			if rb == 0 || b.Entity != a.Entity || b.OnlyEntity != a.OnlyEntity {
+				continue
+			}
+			switch {
+			case rb > ra && b.Verdict == Holds && b.Limit <= a.Limit:
+				a.Verdict, a.Why = Holds, fmt.Sprintf("no interval of its own, but %s holds, and the %s is never above the %s", b.Target, a.Measure, b.Measure)
+			case rb < ra && b.Verdict == Fails && b.Limit >= a.Limit && !math.IsNaN(b.HalfWidth95):
+				a.Verdict, a.Why = Fails, fmt.Sprintf("no interval of its own, but %s fails, and the %s is never below the %s", b.Target, a.Measure, b.Measure)
+			default:
+				continue
+			}
+			break
+		}
+	}
 }
 
 // AllHold reports whether every result holds.
@@ -148,6 +195,10 @@ func Overall(rs []TargetResult) Verdict {
 	return v
 }
 
+// NotStableWhy begins the Why of every target at a run that is not
+// stable; the run's reason follows.
+const NotStableWhy = "the run is not stable: "
+
 func judge(t Target, run *Run) TargetResult {
 	tr := TargetResult{Target: t, Value: math.NaN(), HalfWidth95: math.NaN(), Verdict: Undecided}
 	r := &run.Result
@@ -161,7 +212,7 @@ func judge(t Target, run *Run) TargetResult {
 	if !r.Stable {
 		// No steady state, so no interval (as a Measured row says).
 		tr.HalfWidth95 = math.NaN()
-		tr.Verdict, tr.Why = Fails, "the run is not stable: "+r.Unstable
+		tr.Verdict, tr.Why = Fails, NotStableWhy+r.Unstable
 		return tr
 	}
 	if !ok {

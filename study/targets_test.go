@@ -190,3 +190,36 @@ func TestSpreadPercentileUndecidedInOneRun(t *testing.T) {
 		t.Errorf("why %q", why)
 	}
 }
+
+// TestJudgeByOrder: a percentile target without an interval of its own is
+// decided from another of the same requests, since p50 ≤ p90 ≤ p95 ≤ p99:
+// it holds when a higher percentile holds at a limit no larger, and fails
+// when a lower one fails at a limit no smaller; otherwise it stays
+// undecided.
+func TestJudgeByOrder(t *testing.T) {
+	nan := math.NaN()
+	res := func(m Measure, entity string, limit, hw float64, v Verdict) TargetResult {
+		return TargetResult{Target: Target{Entity: entity, Measure: m, Limit: limit}, Value: 1, HalfWidth95: hw, Verdict: v}
+	}
+	tests := []struct {
+		name string
+		rs   []TargetResult
+		want Verdict
+	}{
+		{"p90 holds at the same limit", []TargetResult{res(MeasureP50, "", 2, nan, Undecided), res(MeasureP90, "", 2, 0.1, Holds)}, Holds},
+		{"p99 holds at a smaller limit", []TargetResult{res(MeasureP90, "", 5, nan, Undecided), res(MeasureP99, "", 4, 0.3, Holds)}, Holds},
+		{"p99 holds at a larger limit", []TargetResult{res(MeasureP50, "", 2, nan, Undecided), res(MeasureP99, "", 3, 0.3, Holds)}, Undecided},
+		{"p50 fails at a larger limit", []TargetResult{res(MeasureP90, "", 1, nan, Undecided), res(MeasureP50, "", 1.5, 0.1, Fails)}, Fails},
+		{"another entity's p90", []TargetResult{res(MeasureP50, "A", 2, nan, Undecided), res(MeasureP90, "B", 2, 0.1, Holds)}, Undecided},
+		{"a mean is no percentile", []TargetResult{res(MeasureP50, "", 2, nan, Undecided), res(MeasureMean, "", 1, 0.1, Holds)}, Undecided},
+		{"its own interval straddles", []TargetResult{res(MeasureP50, "", 2, 0.5, Undecided), res(MeasureP90, "", 2, 0.1, Holds)}, Undecided},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			byOrder(tc.rs)
+			if got := tc.rs[0].Verdict; got != tc.want {
+				t.Errorf("%s: %s (%s), want %s", tc.rs[0].Target, got, tc.rs[0].Why, tc.want)
+			}
+		})
+	}
+}
