@@ -370,6 +370,9 @@ func (run *Run) fold(o outcome) {
 
 // endPool drops what only the pooling needed (histograms, the means
 // Merge kept) once every replication of run is in.
+//
+// A run that is not stable has no steady state, so no interval: its
+// response figures keep their values and lose their half-widths.
 func (run *Run) endPool() {
 	r := &run.Result
 	r.ResponseHist, r.ResponsePercentiles, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil, nil
@@ -377,6 +380,23 @@ func (run *Run) endPool() {
 	for i := range r.Entities {
 		r.Entities[i].ResponseHist, r.Entities[i].ResponsePercentiles, r.Entities[i].ReplicationMeans = nil, nil, nil
 	}
+	if !r.Stable {
+		noIntervals(&r.Response)
+		noIntervals(&r.AttemptResponse)
+		for i := range r.Entities {
+			e := &r.Entities[i]
+			noIntervals(&e.Response)
+			e.FailedCI95, e.AbandonedCI95 = math.NaN(), math.NaN()
+		}
+		r.FailedCI95, r.AbandonedCI95 = math.NaN(), math.NaN()
+	}
+}
+
+// noIntervals drops the half-widths of s.
+func noIntervals(s *engine.Summary) {
+	nan := math.NaN()
+	s.CIHalfWidth95 = nan
+	s.P50CIHalfWidth95, s.P90CIHalfWidth95, s.P95CIHalfWidth95, s.P99CIHalfWidth95 = nan, nan, nan, nan
 }
 
 // Compare measures run a against run b, the same load in two scenarios:

@@ -223,3 +223,28 @@ func TestJudgeByOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestUnstableRunHasNoIntervals: a run that is not stable keeps its
+// figures but no half-width, in its response summaries, its entities' and
+// its shares, as its targets and Measured rows have none.
+func TestUnstableRunHasNoIntervals(t *testing.T) {
+	p := twoEntityPlan(1, 5_000)
+	// Arrivals at twice what 40 units of mean 1 (A) can serve.
+	p.Scenarios[0].Model.Entities[0].InterArrival[0] = dist.MustParse("Exp(0.0125)")
+	run := runOf(t, p)
+	r := &run.Result
+	if r.Stable {
+		t.Fatal("the overloaded run is stable")
+	}
+	for _, s := range []engine.Summary{r.Response, r.AttemptResponse, r.Entities[0].Response, r.Entities[1].Response} {
+		if !math.IsNaN(s.CIHalfWidth95) || !math.IsNaN(s.P50CIHalfWidth95) || !math.IsNaN(s.P99CIHalfWidth95) {
+			t.Errorf("a summary of the unstable run keeps a half-width: %+v", s)
+		}
+		if s.N > 0 && math.IsNaN(s.Mean) {
+			t.Errorf("a summary of the unstable run lost its mean: %+v", s)
+		}
+	}
+	if !math.IsNaN(r.FailedCI95) || !math.IsNaN(r.Entities[0].FailedCI95) {
+		t.Errorf("failed share half-widths %v, %v kept", r.FailedCI95, r.Entities[0].FailedCI95)
+	}
+}
