@@ -447,7 +447,7 @@ func (c *compilation) allNames() []string {
 func (c *compilation) checkType(t reflect.Type, root ast.Node) *Error {
 	if givesNil(root) {
 		// The checker types nil as "any value": it is never a valid one.
-		return &Error{Src: c.src, Pos: c.start(), Msg: fmt.Sprintf("expected %s, but the expression gives nil", c.kind.expected())}
+		return &Error{Src: c.src, Pos: c.start(), Msg: fmt.Sprintf("expected %s, but the expression can only give nil", c.kind.expected())}
 	}
 	if t == nil || t.Kind() == reflect.Interface {
 		return nil // known only when evaluated

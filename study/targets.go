@@ -370,9 +370,11 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	}
 	iv := stats.ReplicationCI(ps, 0.95)
 	if iv.Batches < 2 {
-		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (the response times are too spread, from it to their p99, for the run's own interval); set Replications to 2 or more", m)
+		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
 	}
-	return iv.Mean, iv.HalfWidth + histogramError*iv.Mean, true, ""
+	// The figure is the pooled one, as in the Summary; the half-width is
+	// Student t's across the replications' estimates.
+	return value, iv.HalfWidth + histogramError*value, true, ""
 }
 
 // shareInterval returns the failed or abandoned share of finished requests

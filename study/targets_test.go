@@ -186,7 +186,7 @@ func TestSpreadPercentileUndecidedInOneRun(t *testing.T) {
 		{Target{Measure: MeasureP95, Limit: 0.01}, Fails},
 		{Target{Measure: MeasureP99, Limit: 1e6}, Holds},
 	})
-	if why := rs[0].Why; why != "no confidence interval for the p50 of one replication (the response times are too spread, from it to their p99, for the run's own interval); set Replications to 2 or more" {
+	if why := rs[0].Why; why != "no confidence interval for the p50 of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more" {
 		t.Errorf("why %q", why)
 	}
 }

@@ -36,7 +36,10 @@ func sizeCommand() *cli.Command {
 [--min, --max] at which every row of the Targets sheet of SvcData.xlsx holds
 with 95% confidence. It probes the top of the range, then the utilization
 bound, then bisects; every probe of a point uses the same seed; an undecided
-probe runs again with twice the observations, up to 8 times the setting.
+probe runs again with twice the observations, up to 8 times Observations; a
+probe the growth test alone calls unstable runs once more at twice the
+length; a p50 or p90 that has no interval of its own (very spread response
+times) is taken over 5 replications.
 The answer goes to the Sizing sheet of MODEL/OutPut.xlsx (or --out FILE),
 added to the results already there; with --write-back, also to
 MODEL/SvcData.xlsx, keeping everything in it.`,

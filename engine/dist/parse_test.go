@@ -88,6 +88,7 @@ var badTests = []struct {
 	{"§", "empty distribution"},
 	{"§   ", "empty distribution"},
 	{"§Expn(3)", `unknown distribution "Expn"; did you mean "Exp"?`},
+	{"§Epx(1)", `unknown distribution "Epx"; did you mean "Exp"?`},
 	{"  §Unifrom(1,5)", `unknown distribution "Unifrom"; did you mean "Uniform"?`},
 	{"§Exponential(3)", `unknown distribution "Exponential"; write Exp(mean) for an exponential distribution`},
 	{"§Poisson(3)", `unknown distribution "Poisson"; for Poisson arrivals write the time between them as Exp(mean)`},

@@ -35,13 +35,16 @@ func DidYouMean(name string, candidates []string) string {
 	return ""
 }
 
-// Distance is the edit (Levenshtein) distance between a and b, in runes,
-// ignoring case: the letters to insert, delete or change.
+// Distance is the edit distance between a and b, in runes, ignoring
+// case: the letters to insert, delete or change, or neighbours to swap
+// (optimal string alignment: "Epx" is one swap from "Exp").
 func Distance(a, b string) int { return distance(strings.ToLower(a), strings.ToLower(b)) }
 
-// distance is the Levenshtein distance between a and b, in runes.
+// distance is the optimal-string-alignment distance between a and b, in
+// runes: Levenshtein's, with a swap of two neighbours counted as one edit.
 func distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -55,8 +58,11 @@ func distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }

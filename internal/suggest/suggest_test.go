@@ -19,6 +19,18 @@ func TestClosest(t *testing.T) {
 	if got := DidYouMean("GWy", names); got != `; did you mean "GWay"?` {
 		t.Errorf("DidYouMean = %q", got)
 	}
+	// Two neighbours swapped are one edit, not two.
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{{"Epx", "Exp", 1}, {"Unifrom", "Uniform", 1}, {"ASMU", "ASUM", 1}, {"ab", "ba", 1}, {"abc", "ca", 3}, {"GWy", "GWay", 1}, {"", "Exp", 3}} {
+		if got := Distance(tc.a, tc.b); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if got := Closest("Epx", []string{"Exp", "Uniform", "Normal"}); got != "Exp" {
+		t.Errorf(`Closest("Epx") = %q, want "Exp"`, got)
+	}
 }
 
 func TestIndexPrefersTheExactName(t *testing.T) {
