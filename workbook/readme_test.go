@@ -6,45 +6,36 @@ import (
 	"testing"
 )
 
-// The README's table of settings is the one SettingsMarkdown makes from
-// BuiltinSettings, so that the two cannot drift.
-func TestREADMESettingsTable(t *testing.T) {
-	const begin, end = "<!-- settings table: made by workbook.SettingsMarkdown; TestREADMESettingsTable keeps it so -->\n", "<!-- end of settings table -->"
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the settings table between %q and %q", begin, end)
-	}
-	if got, want := text[i+len(begin):j], SettingsMarkdown(); got != want && *update {
-		if err := os.WriteFile("../README.md", []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if got != want {
-		t.Errorf("README.md's settings table differs from SettingsMarkdown(); put this between the markers:\n%s", want)
-	}
-}
-
-// The README's table of limits is LimitsMarkdown's.
-func TestREADMELimitsTable(t *testing.T) {
-	const begin, end = "<!-- limits table: made by workbook.LimitsMarkdown; TestREADMELimitsTable keeps it so -->\n", "<!-- end of limits table -->"
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(data)
-	i, j := strings.Index(text, begin), strings.Index(text, end)
-	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the limits table between %q and %q", begin, end)
-	}
-	if got, want := text[i+len(begin):j], LimitsMarkdown(); got != want && *update {
-		if err := os.WriteFile("../README.md", []byte(text[:i+len(begin)]+want+text[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else if got != want {
-		t.Errorf("README.md's limits table differs from LimitsMarkdown(); put this between the markers:\n%s", want)
+// The README's tables of settings and of limits are the ones
+// SettingsMarkdown and LimitsMarkdown make, so that they cannot drift
+// (go test ./workbook -update rewrites them).
+func TestREADMETables(t *testing.T) {
+	for _, tc := range []struct {
+		name, begin, end string
+		want             func() string
+	}{
+		{"settings", "<!-- settings table: made by workbook.SettingsMarkdown; TestREADMETables keeps it so -->\n", "<!-- end of settings table -->", SettingsMarkdown},
+		{"limits", "<!-- limits table: made by workbook.LimitsMarkdown; TestREADMETables keeps it so -->\n", "<!-- end of limits table -->", LimitsMarkdown},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := os.ReadFile("../README.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(data)
+			i, j := strings.Index(text, tc.begin), strings.Index(text, tc.end)
+			if i < 0 || j < i {
+				t.Fatalf("README.md lacks the %s table between %q and %q", tc.name, tc.begin, tc.end)
+			}
+			got, want := text[i+len(tc.begin):j], tc.want()
+			switch {
+			case got != want && *update:
+				if err := os.WriteFile("../README.md", []byte(text[:i+len(tc.begin)]+want+text[j:]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case got != want:
+				t.Errorf("README.md's %s table differs; put this between the markers:\n%s", tc.name, want)
+			}
+		})
 	}
 }
