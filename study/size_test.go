@@ -128,32 +128,11 @@ func TestSizeDoesNotDependOnJobs(t *testing.T) {
 	}
 }
 
-// mmcSojournQuantile is the q-quantile of M/M/c response time: with
-// θ = cμ-λ and C the Erlang C probability of waiting,
-// P(T > t) = e^{-μt} + C μ (e^{-μt} - e^{-θt}) / (θ - μ).
-func mmcSojournQuantile(c int, lambda, mu, q float64) float64 {
-	theta := float64(c)*mu - lambda
-	pc := stats.ErlangC(c, lambda/mu)
-	tail := func(t float64) float64 {
-		return math.Exp(-mu*t) + pc*mu*(math.Exp(-mu*t)-math.Exp(-theta*t))/(theta-mu)
-	}
-	lo, hi := 0.0, 100.0
-	for range 200 {
-		mid := (lo + hi) / 2
-		if tail(mid) > 1-q {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
-}
-
 // TestSizeMMcP95AgainstTheSojournDistribution sizes on a p95 target, its
 // interval across 5 replications, against the closed-form quantile.
 func TestSizeMMcP95AgainstTheSojournDistribution(t *testing.T) {
 	const lambda = 4.0
-	q6, q7 := mmcSojournQuantile(6, lambda, 1, 0.95), mmcSojournQuantile(7, lambda, 1, 0.95)
+	q6, q7 := stats.MMcSojournQuantile(6, lambda, 1, 0.95), stats.MMcSojournQuantile(7, lambda, 1, 0.95)
 	limit := (q6 + q7) / 2
 	p := mmcSizePlan(lambda, 5, 20_000, Target{Measure: MeasureP95, Limit: limit})
 	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
@@ -166,7 +145,7 @@ func TestSizeMMcP95AgainstTheSojournDistribution(t *testing.T) {
 	}
 	for _, pr := range []*Probe{pt.At, pt.Below} {
 		tr := pr.Targets[0]
-		th := mmcSojournQuantile(pr.Value, lambda, 1, 0.95)
+		th := stats.MMcSojournQuantile(pr.Value, lambda, 1, 0.95)
 		if math.IsNaN(tr.HalfWidth95) || math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95+0.01*th {
 			t.Errorf("c=%d: p95 %.4f ± %.4f, closed form %.4f", pr.Value, tr.Value, tr.HalfWidth95, th)
 		}
@@ -184,7 +163,7 @@ func TestSizeMMcPercentileOneReplication(t *testing.T) {
 		q       float64
 	}{{MeasureP95, 0.95}, {MeasureP90, 0.9}} {
 		t.Run(string(tc.measure), func(t *testing.T) {
-			q6, q7 := mmcSojournQuantile(6, lambda, 1, tc.q), mmcSojournQuantile(7, lambda, 1, tc.q)
+			q6, q7 := stats.MMcSojournQuantile(6, lambda, 1, tc.q), stats.MMcSojournQuantile(7, lambda, 1, tc.q)
 			limit := (q6 + q7) / 2
 			p := mmcSizePlan(lambda, 1, 40_000, Target{Measure: tc.measure, Limit: limit})
 			sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 16, Jobs: 2})
@@ -202,7 +181,7 @@ func TestSizeMMcPercentileOneReplication(t *testing.T) {
 			}
 			for _, pr := range []*Probe{pt.At, pt.Below} {
 				tr := pr.Targets[0]
-				th := mmcSojournQuantile(pr.Value, lambda, 1, tc.q)
+				th := stats.MMcSojournQuantile(pr.Value, lambda, 1, tc.q)
 				if math.IsNaN(tr.HalfWidth95) || math.Abs(tr.Value-th) > 1.5*tr.HalfWidth95+0.005*th {
 					t.Errorf("c=%d: %s %.4f ± %.4f, closed form %.4f", pr.Value, tc.measure, tr.Value, tr.HalfWidth95, th)
 				}

@@ -75,3 +75,31 @@ func NormalTruncatedMoments(mean, sd float64) (m1, m2 float64) {
 	variance := sd * sd * (1 + alpha*lambda - lambda*lambda)
 	return m1, variance + m1*m1
 }
+
+// MMcSojournQuantile is the q-quantile of the time in system of an M/M/c
+// queue (arrival rate lambda, service rate mu per server, lambda < c·mu),
+// by bisection on its tail: a wait that is Exp(cμ-λ) with probability
+// Erlang C, plus an Exp(μ) service.
+func MMcSojournQuantile(c int, lambda, mu, q float64) float64 {
+	theta := float64(c)*mu - lambda
+	pc := ErlangC(c, lambda/mu)
+	tail := func(t float64) float64 {
+		if math.Abs(theta-mu) < 1e-12 {
+			return math.Exp(-mu*t) * (1 + pc*mu*t)
+		}
+		return math.Exp(-mu*t) + pc*mu*(math.Exp(-mu*t)-math.Exp(-theta*t))/(theta-mu)
+	}
+	lo, hi := 0.0, 1.0
+	for tail(hi) > 1-q {
+		hi *= 2
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tail(mid) > 1-q {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
