@@ -256,6 +256,14 @@ func (s *sim) selectApp() int32 {
 		return 0
 	}
 	// The fewest requests there; ties to the first after the last pick.
+	if s.lbs.size == 0 {
+		return s.scanLeastBusy()
+	}
+	return s.treeLeastBusy()
+}
+
+// treeLeastBusy picks as selectApp does, from the loadTree.
+func (s *sim) treeLeastBusy() int32 {
 	low := s.lbs.min()
 	i := s.lbs.first(int(s.lastPicked)+1, low)
 	if i < 0 {
@@ -263,6 +271,28 @@ func (s *sim) selectApp() int32 {
 	}
 	s.lastPicked = int32(i)
 	return int32(i)
+}
+
+// scanMaxServers is the most application servers for which LeastBusy
+// scans every server's load at each pick rather than keep a loadTree: a
+// scan of a few servers once per attempt costs less than updating the
+// tree at every unit taken and given back.
+const scanMaxServers = 16
+
+// scanLeastBusy picks as selectApp does, by looking at every server: the
+// first with the fewest requests, from the one after the last pick on,
+// round the servers.
+func (s *sim) scanLeastBusy() int32 {
+	n := int32(len(s.apps))
+	best, low := int32(-1), int32(math.MaxInt32)
+	for k := int32(1); k <= n; k++ {
+		i := (s.lastPicked + k) % n
+		if l := s.apps[i].load(); l < low {
+			best, low = i, l
+		}
+	}
+	s.lastPicked = best
+	return best
 }
 
 // loadTree is a segment tree of the application servers' loads: the

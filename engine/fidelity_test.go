@@ -562,3 +562,35 @@ func TestClockGuard(t *testing.T) {
 		})
 	}
 }
+
+func TestLeastBusyScanPicksAsTheTree(t *testing.T) {
+	// Up to scanMaxServers servers, LeastBusy scans the loads at each
+	// pick; beyond, it keeps a loadTree. Both must pick the same server,
+	// ties included, for any loads: random loads with many ties, and the
+	// last pick carried from one pick to the next.
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{2, 3, 7, scanMaxServers} {
+		scan, tree := &sim{apps: make([]appServer, n)}, &sim{apps: make([]appServer, n)}
+		tree.lbs.init(n)
+		scan.lastPicked, tree.lastPicked = -1, -1
+		for range 2000 {
+			for i := range n {
+				busy := int32(rng.IntN(3))
+				scan.apps[i].busy, tree.apps[i].busy = busy, busy
+				tree.retouch(int32(i))
+			}
+			a, b := scan.scanLeastBusy(), tree.treeLeastBusy()
+			if a != b {
+				t.Fatalf("%d servers, loads %v: the scan picks App%d, the tree App%d", n, loadsOf(scan), a+1, b+1)
+			}
+		}
+	}
+}
+
+func loadsOf(s *sim) []int32 {
+	var l []int32
+	for i := range s.apps {
+		l = append(l, s.apps[i].load())
+	}
+	return l
+}

@@ -126,7 +126,7 @@ type sim struct {
 	rArrival, rAttr, rPatience, rRetry []*rand.Rand
 	rLocal, rRouting, rSelect          *rand.Rand
 	// lbs finds the least busy application server (LeastBusy only).
-	lbs        loadTree
+	lbs        loadTree // more than scanMaxServers servers only
 	lastPicked int32
 
 	nextCyclic  int32
@@ -311,7 +311,9 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	}
 
 	if m.App.Selection == LeastBusy && m.App.Servers > 1 {
-		s.lbs.init(m.App.Servers)
+		if m.App.Servers > scanMaxServers {
+			s.lbs.init(m.App.Servers)
+		}
 		s.lastPicked = -1
 	}
 	s.cal.useSlots(len(m.Entities))
