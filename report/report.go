@@ -21,7 +21,9 @@
 //
 // In Summary, Servers and Entities the columns Stable and Unstable reason
 // follow Scenario and Load, an unstable run's row is grey and struck
-// through, and the header row and the first three columns stay in view.
+// through but for its reason, and the header row and the first three
+// columns stay in view. A text wider than its column (60 characters)
+// wraps, and its row grows to show it whole, on screen and in print.
 //
 // Every sheet websim writes carries a sheet-scoped defined name
 // (ResultMarker), and the workbook a custom property (ResultSheetsProperty)

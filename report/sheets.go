@@ -55,13 +55,14 @@ const frozenColumns = 3
 var runColumns = []column{{"Scenario", fText}, {"Load", fText}, {"Stable", fText}, {"Unstable reason", fText}}
 
 // runCells are the values of runColumns for run: Stable is "yes", or "no"
-// in the Warning style.
+// in the Warning style, and the reason of a run not stable is kept plain
+// on its muted row, to be read first.
 func runCells(run *study.Run) []any {
-	stable := any("yes")
 	if !run.Result.Stable {
-		stable = xlsx.Styled{Value: "no", Style: xlsx.Warning}
+		return []any{run.Scenario, run.Load, xlsx.Styled{Value: "no", Style: xlsx.Warning},
+			xlsx.Styled{Value: run.Result.Unstable, Style: xlsx.Plain}}
 	}
-	return []any{run.Scenario, run.Load, stable, run.Result.Unstable}
+	return []any{run.Scenario, run.Load, "yes", run.Result.Unstable}
 }
 
 // share is num/den, or nil when den is 0.

@@ -42,7 +42,13 @@ func targetColumns(s *study.Study) []summaryColumn {
 	}
 	cols = append(cols,
 		summaryColumn{"Verdict: all targets", fText, func(run *study.Run) any { return verdictCell(study.Overall(judge(run))) }},
-		summaryColumn{"Targets: why", fText, func(run *study.Run) any { return targetNotes(judge(run)) }},
+		summaryColumn{"Targets: why", fText, func(run *study.Run) any {
+			if notes := targetNotes(judge(run)); !run.Result.Stable {
+				return xlsx.Styled{Value: notes, Style: xlsx.Plain} // words, read on a muted row
+			} else {
+				return notes
+			}
+		}},
 	)
 	return cols
 }

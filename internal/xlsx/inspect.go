@@ -113,6 +113,8 @@ type Look struct {
 	FontColor, Fill string
 	// NumFormat is the number format code, "" for General.
 	NumFormat string
+	// Wrap is text wrapped over lines within the column.
+	Wrap bool
 }
 
 // LookOf returns what the style of a cell shows.
@@ -135,7 +137,15 @@ func (b *Book) LookOf(sheet, ref string) (Look, error) {
 	if st.CustomNumFmt != nil {
 		l.NumFormat = *st.CustomNumFmt
 	}
+	if st.Alignment != nil {
+		l.Wrap = st.Alignment.WrapText
+	}
 	return l, nil
+}
+
+// RowHeightOf returns the height of a row (from 1) in points.
+func (b *Book) RowHeightOf(sheet string, row int) (float64, error) {
+	return b.f.GetRowHeight(sheet, row)
 }
 
 // SetLook gives cells a style of their own (bold, a font colour, a fill, a

@@ -36,6 +36,7 @@ const (
 	Left           // left-aligned (numbers among text in a column of details)
 	Warning        // bold dark red on a light red fill: a flag to see first
 	Percent2       // 0.00%
+	Plain          // the default look, kept on a Muted row: words about the row, not figures
 )
 
 // Muted, added to a style (Time|Muted), draws the cell grey and struck
@@ -43,10 +44,28 @@ const (
 // that is not stable.
 const Muted Style = 1 << 8
 
+// Wrapped, added to a style, wraps the cell's text over lines within its
+// column, top-aligned: WriteTable gives it to texts wider than a column
+// may be, so that they are read whole on screen and in print.
+const Wrapped Style = 1 << 9
+
 // mutedFont is the font of a Muted cell.
 var mutedFont = excelize.Font{Color: "8C8C8C", Strike: true, Italic: true}
 
 func styleDef(s Style) *excelize.Style {
+	if s&Wrapped != 0 {
+		d := styleDef(s &^ Wrapped)
+		if d == nil {
+			d = &excelize.Style{}
+		}
+		a := excelize.Alignment{}
+		if d.Alignment != nil {
+			a = *d.Alignment
+		}
+		a.WrapText, a.Vertical = true, "top"
+		d.Alignment = &a
+		return d
+	}
 	if s&Muted != 0 {
 		d := styleDef(s &^ Muted)
 		if d == nil {
@@ -68,6 +87,8 @@ func styleDef(s Style) *excelize.Style {
 		}
 	case Percent2:
 		return numFmt("0.00%")
+	case Plain:
+		return &excelize.Style{}
 	case Header:
 		return &excelize.Style{
 			Font:      &excelize.Font{Bold: true},
@@ -105,7 +126,7 @@ func styleDef(s Style) *excelize.Style {
 // NumFormat returns the number format code of a number style ("0.0%"), or
 // "" for the others.
 func (s Style) NumFormat() string {
-	if d := styleDef(s &^ Muted); d != nil && d.CustomNumFmt != nil {
+	if d := styleDef(s &^ (Muted | Wrapped)); d != nil && d.CustomNumFmt != nil {
 		return *d.CustomNumFmt
 	}
 	return ""
@@ -455,9 +476,19 @@ type Table struct {
 	Muted func(row int) bool
 }
 
+// maxFittedWidth is the widest, in characters, that WriteTable makes a
+// column to fit its content; longer texts wrap over lines.
+const maxFittedWidth = 60
+
+// lineHeight is the height in points of one line of text in Excel's
+// default font (Calibri 11), and so of a row of one line.
+const lineHeight = 15
+
 // WriteTable writes t to a sheet (which must exist) from A1: the header in
 // the Header style with its comments, frozen; the rows with their columns'
-// number formats; widths set or fitted to the content.
+// number formats; widths set or fitted to the content, up to 60
+// characters: a text wider than its column wraps over lines, and its row
+// is as tall as its longest text.
 func (b *Book) WriteTable(sheet string, t Table) error {
 	widths := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
@@ -475,7 +506,7 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 		for i, v := range row {
 			b.SetCell(sheet, CellName(i, r+2), v)
 			if i < len(widths) {
-				widths[i] = max(widths[i], min(displayWidth(v, t.Columns[i].Format), 60))
+				widths[i] = max(widths[i], min(displayWidth(v, t.Columns[i].Format), maxFittedWidth))
 			}
 		}
 	}
@@ -491,6 +522,12 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 		name := ColumnName(i)
 		b.SetStyle(sheet, name+"2", name+strconv.Itoa(len(t.Rows)+1), c.Format)
 	}
+	colWidth := func(i int) float64 {
+		if w := t.Columns[i].Width; w != 0 {
+			return w
+		}
+		return float64(max(widths[i], 8)) + 1
+	}
 	for r, row := range t.Rows {
 		muted := t.Muted != nil && t.Muted(r)
 		if muted && len(t.Columns) > 0 {
@@ -499,11 +536,40 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 				b.SetStyle(sheet, ref, ref, c.Format|Muted)
 			}
 		}
+		lines := 1
 		for i, v := range row {
-			if st, ok := v.(Styled); ok {
-				ref := CellName(i, r+2)
-				b.SetStyle(sheet, ref, ref, st.Style)
+			st, styled := v.(Styled)
+			if styled {
+				v = st.Value
 			}
+			text, isText := v.(string)
+			if i >= len(t.Columns) || !isText {
+				if styled {
+					ref := CellName(i, r+2)
+					b.SetStyle(sheet, ref, ref, st.Style)
+				}
+				continue
+			}
+			n := wrappedLines(text, int(colWidth(i))-1)
+			if n == 1 && !styled {
+				continue
+			}
+			style := t.Columns[i].Format
+			if styled {
+				style = st.Style
+			}
+			if muted && !styled {
+				style |= Muted
+			}
+			if n > 1 {
+				style |= Wrapped
+				lines = max(lines, n)
+			}
+			ref := CellName(i, r+2)
+			b.SetStyle(sheet, ref, ref, style)
+		}
+		if lines > 1 {
+			b.RowHeight(sheet, r+2, float64(lines*lineHeight))
 		}
 	}
 	if t.HeaderHeight > 0 {
@@ -511,6 +577,36 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 	}
 	b.FreezePanes(sheet, t.FrozenColumns, 1)
 	return b.err
+}
+
+// wrappedLines is the number of lines text takes when wrapped at word
+// boundaries within width characters (a word wider than that is cut),
+// as a spreadsheet wraps it; text's own line breaks start new lines.
+func wrappedLines(text string, width int) int {
+	width = max(width, 1)
+	lines := 0
+	for _, para := range strings.Split(text, "\n") {
+		lines++
+		col := 0
+		for _, word := range strings.Fields(para) {
+			n := utf8.RuneCountInString(word)
+			switch {
+			case col == 0:
+				col = n
+			case col+1+n <= width:
+				col += 1 + n
+				continue
+			default:
+				lines++
+				col = n
+			}
+			for col > width { // a word longer than a line
+				lines++
+				col -= width
+			}
+		}
+	}
+	return lines
 }
 
 func displayWidth(v any, fm Style) int {

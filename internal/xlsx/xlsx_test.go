@@ -182,8 +182,9 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	b.RenameSheet("Sheet1", "Summary")
 	b.NewSheet("Mine")
 	b.WriteTable("Summary", Table{
-		Columns: []Column{{Header: "Load", Comment: "the load level"}, {Header: "Mean", Format: Time}, {Header: "Share", Format: Share, Width: 9}},
-		Rows:    [][]any{{"L1", 1.5, 0.25}, {"L2", nil, 0.5}},
+		Columns: []Column{{Header: "Load", Comment: "the load level"}, {Header: "Mean", Format: Time}, {Header: "Share", Format: Share, Width: 9}, {Header: "Why"}},
+		Rows: [][]any{{"L1", 1.5, 0.25}, {"L2", nil, 0.5, strings.Repeat("a word ", 20)},
+			{"L3", 2.0, 0.75, Styled{Value: strings.Repeat("a word ", 10), Style: Bad}}},
 	})
 	b.AddChart("Summary", "E2", Chart{Kind: LineChart, Title: "Mean", Series: []Series{{Name: AbsRange("Summary", 1, 1, 1),
 		Categories: AbsRange("Summary", 0, 2, 3), Values: AbsRange("Summary", 1, 2, 3)}}})
@@ -208,6 +209,27 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	}
 	if w, _ := b.ColWidth("Summary", 2); w != 9 {
 		t.Errorf("width of C = %v, want 9", w)
+	}
+	// A text of 140 characters in a column held to 60 wraps over three
+	// lines, and its row is three lines tall; one of 70, styled, keeps its
+	// fill and wraps over two; a short text does not wrap.
+	if w, _ := b.ColWidth("Summary", 3); w != 61 {
+		t.Errorf("width of D = %v, want 61 (60 and a margin)", w)
+	}
+	if l, _ := b.LookOf("Summary", "D3"); !l.Wrap {
+		t.Errorf("a long text is not wrapped: %+v", l)
+	}
+	if h, _ := b.RowHeightOf("Summary", 3); h != 45 {
+		t.Errorf("row 3 is %v points tall, want 45 (three lines)", h)
+	}
+	if l, _ := b.LookOf("Summary", "D4"); !l.Wrap || l.Fill != "FFC7CE" {
+		t.Errorf("a long styled text: %+v, want wrapped on a red fill", l)
+	}
+	if h, _ := b.RowHeightOf("Summary", 4); h != 30 {
+		t.Errorf("row 4 is %v points tall, want 30 (two lines)", h)
+	}
+	if l, _ := b.LookOf("Summary", "A3"); l.Wrap {
+		t.Errorf("a short text is wrapped: %+v", l)
 	}
 	if v, _ := b.Value("Summary", "B3"); v != "" {
 		t.Errorf("nil wrote %q", v)
@@ -245,5 +267,25 @@ func TestSaveReturnsTheFirstWriteError(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err == nil {
 		t.Error("Save wrote a file after a failed write")
+	}
+}
+
+func TestWrappedLines(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		want  int
+	}{
+		{"", 10, 1},
+		{"short", 10, 1},
+		{"exactly ten", 11, 1},
+		{"exactly ten", 10, 2},
+		{"one two three four", 9, 3}, // "three four" is 10 wide: "four" goes on a third line
+		{"aaaaaaaaaaaaaaaaaaaaaaaaa", 10, 3},
+		{"first line\nsecond", 20, 2},
+	} {
+		if got := wrappedLines(c.text, c.width); got != c.want {
+			t.Errorf("wrappedLines(%q, %d) = %d, want %d", c.text, c.width, got, c.want)
+		}
 	}
 }
