@@ -53,4 +53,34 @@ func TestChartOptions(t *testing.T) {
 			t.Errorf("the chart lacks %s", want)
 		}
 	}
+	// The value axis's title reads upwards for LibreOffice as for Excel:
+	// its text properties are turned a quarter too; the category axis's
+	// title stays level.
+	val := x[strings.Index(x, "<valAx>"):strings.Index(x, "</valAx>")]
+	title := val[strings.Index(val, "<title>"):strings.Index(val, "</title>")]
+	props := title[strings.Index(title, "<txPr>"):]
+	if !strings.Contains(props, `rot="-5400000" vert="horz"`) {
+		t.Errorf("the value axis title's text properties are not turned: %s", props)
+	}
+	cat := x[strings.Index(x, "<catAx>"):strings.Index(x, "</catAx>")]
+	if strings.Contains(cat, `rot="-5400000"`) {
+		t.Errorf("the category axis title is turned: %s", cat)
+	}
+}
+
+func TestTurnTitlesLeavesTurnedAndUntitledAxesAlone(t *testing.T) {
+	for _, chart := range []string{
+		`<valAx><axId val="1"></axId></valAx>`, // no title
+		`<valAx><title><tx></tx><txPr><a:bodyPr rot="-5400000" vert="horz"></a:bodyPr></txPr></title></valAx>`,
+		`<catAx><title><txPr><a:bodyPr rot="0"></a:bodyPr></txPr></title></catAx>`,
+	} {
+		if out, ok := turnTitles([]byte(chart)); ok || string(out) != chart {
+			t.Errorf("turnTitles(%s) = %s, %v; want it unchanged", chart, out, ok)
+		}
+	}
+	two := `<valAx><title><txPr><a:bodyPr a="1" rot="0"></a:bodyPr></txPr></title></valAx><valAx><title><txPr><a:bodyPr rot="0"></a:bodyPr></txPr></title></valAx>`
+	out, ok := turnTitles([]byte(two))
+	if want := strings.ReplaceAll(two, ` rot="0"`, ` rot="-5400000" vert="horz"`); !ok || string(out) != want {
+		t.Errorf("two value axes: %s, %v; want %s", out, ok, want)
+	}
 }

@@ -637,7 +637,8 @@ func displayWidth(v any, fm Style) int {
 }
 
 // Write writes the workbook's bytes to w (Save is the way to write a file),
-// without the drawing and chart parts of deleted sheets.
+// without the drawing and chart parts of deleted sheets, and with value
+// axis titles drawn along their axis by LibreOffice too.
 func (b *Book) Write(w io.Writer) error {
 	var buf bytes.Buffer
 	if err := b.f.Write(&buf); err != nil {
@@ -645,6 +646,9 @@ func (b *Book) Write(w io.Writer) error {
 	}
 	data, err := pruneParts(buf.Bytes())
 	if err != nil {
+		return err
+	}
+	if data, err = turnValueAxisTitles(data); err != nil {
 		return err
 	}
 	_, err = w.Write(data)

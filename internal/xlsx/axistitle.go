@@ -1,0 +1,118 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"strings"
+)
+
+// The Excel library writes a value axis's title with its text turned a
+// quarter (rot -5400000, as Excel draws it, reading upwards) on the title's
+// rich text, and an empty text-properties element beside it with rot 0.
+// Excel follows the rich text; LibreOffice follows the text properties and
+// draws the title level, which takes a column of the plot's width.
+// turnValueAxisTitles turns the text properties of value axis titles a
+// quarter too, so that both draw the title along its axis.
+
+// turnValueAxisTitles returns the package data with the value axis titles
+// of its charts turned (data itself when none needs it).
+func turnValueAxisTitles(data []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	turned := map[string][]byte{}
+	for _, f := range zr.File {
+		if !numbered.MatchString(f.Name) || !strings.HasPrefix(f.Name, "xl/charts/") {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, err
+		}
+		b, err := io.ReadAll(io.LimitReader(rc, 64<<20))
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		if out, ok := turnTitles(b); ok {
+			turned[f.Name] = out
+		}
+	}
+	if len(turned) == 0 {
+		return data, nil
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range zr.File {
+		content, ok := turned[f.Name]
+		if !ok {
+			if err := zw.Copy(f); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(content); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// turnTitles turns the text properties of the title of each value axis of
+// a chart part, when they have no rotation; ok says it changed any.
+func turnTitles(chart []byte) (out []byte, ok bool) {
+	const (
+		axisStart, axisEnd   = "<valAx>", "</valAx>"
+		titleStart, titleEnd = "<title>", "</title>"
+		props, level         = "<txPr><a:bodyPr", ` rot="0"`
+	)
+	var b bytes.Buffer
+	rest := chart
+	for {
+		i := bytes.Index(rest, []byte(axisStart))
+		if i < 0 {
+			break
+		}
+		j := bytes.Index(rest[i:], []byte(axisEnd))
+		if j < 0 {
+			break
+		}
+		axis := rest[i : i+j]
+		b.Write(rest[:i])
+		rest = rest[i+j:]
+		t := bytes.Index(axis, []byte(titleStart))
+		e := bytes.Index(axis, []byte(titleEnd))
+		if t < 0 || e < t {
+			b.Write(axis)
+			continue
+		}
+		p := bytes.Index(axis[t:e], []byte(props))
+		if p < 0 {
+			b.Write(axis)
+			continue
+		}
+		p += t
+		tag := bytes.IndexByte(axis[p+len(props):], '>') + p + len(props)
+		r := bytes.Index(axis[p:tag], []byte(level))
+		if r < 0 {
+			b.Write(axis)
+			continue
+		}
+		r += p
+		b.Write(axis[:r])
+		b.WriteString(` rot="-5400000" vert="horz"`)
+		b.Write(axis[r+len(level):])
+		ok = true
+	}
+	b.Write(rest)
+	return b.Bytes(), ok
+}
