@@ -502,12 +502,47 @@ func (s *sim) checkGrowth() {
 	if !s.res.Stable || !s.measuring || s.finished < s.cfg.Observations {
 		return
 	}
-	if v := s.growth.Verdict(); v.Growing {
+	v := s.growth.Verdict()
+	if v.Growing {
 		s.unstable("the requests in the system keep growing (run ended at %s): %s", s.clock(), v.Reason)
 		s.res.Growing = true
 		return
 	}
+	if v.LevelsOff {
+		if u := s.lateAppUtilization(); u >= saturatedLateUtilization {
+			s.unstable("the requests in the system rose over the run (%s) while the application servers' units were busy %.2f%% of its second half: saturated, the queue has no steady state (run ended at %s)", v.Reason, 100*u, s.clock())
+			s.res.Growing = true
+			return
+		}
+	}
 	s.checkSaturated()
+}
+
+// saturatedLateUtilization is the busy share of the application servers'
+// units over the second half of a run at or above which a rise over the
+// whole run that the second half did not confirm is taken for saturation
+// rather than a fill from empty: a queue at that load rises for longer
+// than any practical run (an M/M/1 at 0.99 takes about 160,000 service
+// times to settle), so the run shows no steady state either way. Seen on
+// a model whose admitted requests were its bottleneck: in the system
+// rose from 44 to 700 over 60% of the run, units 99.7% busy after that.
+const saturatedLateUtilization = 0.99
+
+// lateAppUtilization is the busy share of all application server units
+// over the second half of the measured run, from the timeline's samples.
+func (s *sim) lateAppUtilization() float64 {
+	mid := (s.measureStart + s.now) / 2
+	var busy, span float64
+	for _, iv := range s.tl.intervals(s) {
+		if d := iv.End - max(iv.Start, mid); d > 0 {
+			busy += iv.AppUtilization * d
+			span += d
+		}
+	}
+	if span <= 0 {
+		return 0
+	}
+	return busy / span
 }
 
 // saturatedUtilization is the utilization, over the measured part of a

@@ -93,6 +93,11 @@ type GrowthVerdict struct {
 	DF   int
 	// Batches is the number of batch means tested.
 	Batches int
+	// LevelsOff is true when the quantity rose significantly over the
+	// whole run but not over its second half, so that Growing is false:
+	// a run that fills and levels off, or one near saturation that rises
+	// slowly (see Growth.Test).
+	LevelsOff bool
 }
 
 // Verdict runs Test at the false-alarm level GrowthAlpha.
@@ -119,7 +124,7 @@ func (g *Growth) Test(alpha float64) GrowthVerdict {
 		return v
 	}
 	if h := g.testFrom(growthHalfAlpha, g.full/2); !h.Growing {
-		v.Growing = false
+		v.Growing, v.LevelsOff = false, true
 		v.Reason = fmt.Sprintf("%s, but not over its second half (t = %.3g, p %s): a rise that levels off",
 			strings.TrimSuffix(v.Reason, "; keeps growing)")+")", h.T, formatP(h.P))
 	}
