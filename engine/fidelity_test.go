@@ -326,7 +326,7 @@ func TestMergePoolsReplications(t *testing.T) {
 	pool := *rs[0]
 	pool.Merge(rs[1], rs[2])
 	pool.Merge(rs[3]) // in one go or in steps, the same pool
-	if rs[1].Response != before.Response || rs[1].ResponseHist.N() != 5000 || rs[0].ResponseHist.N() != 5000 {
+	if fmt.Sprint(rs[1].Response) != fmt.Sprint(before.Response) || rs[1].ResponseHist.N() != 5000 || rs[0].ResponseHist.N() != 5000 {
 		t.Error("Merge changed the results it pooled")
 	}
 	if pool.Replications != 4 || pool.Completed != 20_000 || pool.Arrivals != rs[0].Arrivals+rs[1].Arrivals+rs[2].Arrivals+rs[3].Arrivals {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/stats"
@@ -304,6 +305,21 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 	return percentileInterval(f, reps, m)
 }
 
+// percentileProb is the probability of a percentile measure: 0.95 for p95.
+func percentileProb(m Measure) float64 {
+	switch m {
+	case MeasureP50:
+		return 0.5
+	case MeasureP90:
+		return 0.9
+	case MeasureP95:
+		return 0.95
+	case MeasureP99:
+		return 0.99
+	}
+	return math.NaN()
+}
+
 // percentileOf is the point estimate of a percentile measure.
 func percentileOf(s *engine.Summary, m Measure) float64 {
 	switch m {
@@ -370,6 +386,10 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	}
 	iv := stats.ReplicationCI(ps, 0.95)
 	if iv.Batches < 2 {
+		if q := percentileProb(m); !stats.EnoughBeyond(f.resp.N, q) {
+			return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
+				m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)))), groupThousands(stats.MinTailObservations), m)
+		}
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
 	}
 	// The figure is the pooled one, as in the Summary; the half-width is
@@ -448,4 +468,13 @@ func figuresOf(r *engine.Result) repFigures {
 		out.ents = append(out.ents, figureOf(e.Completed, e.Failed, e.Abandoned, &e.Response))
 	}
 	return out
+}
+
+// groupThousands prints n with thousands separated: 100,000.
+func groupThousands[N int64 | int | float64](n N) string {
+	s := strconv.FormatInt(int64(n), 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/websim/websim/engine"
@@ -71,7 +72,9 @@ func checkVerdicts(t *testing.T, run *Run, cases []verdictCase) []TargetResult {
 // percentiles with the engine's, and its failed share with the batch means
 // of its own outcomes.
 func TestEntityTargetsOneRun(t *testing.T) {
-	run := runOf(t, twoEntityPlan(1, 40_000))
+	// 250,000 observations: A completes about 112,000, enough beyond its
+	// p99 for an interval (stats.MinTailObservations).
+	run := runOf(t, twoEntityPlan(1, 250_000))
 	rs := checkVerdicts(t, run, []verdictCase{
 		{Target{Entity: "B", Measure: MeasureMean, Limit: 0.3}, Holds},
 		{Target{Measure: MeasureMean, Limit: 0.3}, Fails}, // all requests: about 0.6
@@ -120,7 +123,7 @@ func TestEntityTargetsOneRun(t *testing.T) {
 // across replications of its own figures. Without queueing, B's p95 is its
 // service time's, 0.2·ln 20 ≈ 0.599, and A's ln 20 ≈ 3.0.
 func TestEntityTargetsReplications(t *testing.T) {
-	run := runOf(t, twoEntityPlan(4, 10_000))
+	run := runOf(t, twoEntityPlan(4, 20_000))
 	rs := checkVerdicts(t, run, []verdictCase{
 		{Target{Entity: "B", Measure: MeasureP95, Limit: 0.7}, Holds},
 		{Target{Entity: "B", Measure: MeasureP95, Limit: 0.5}, Fails},
@@ -176,7 +179,7 @@ func ExampleTarget_String() {
 // replication without an interval; its target is undecided and says why,
 // while p95 and p99 keep theirs.
 func TestSpreadPercentileUndecidedInOneRun(t *testing.T) {
-	p := twoEntityPlan(1, 40_000)
+	p := twoEntityPlan(1, 120_000) // enough beyond p99 for its interval
 	m := p.Scenarios[0].Model
 	m.Services[1].Steps[0].ProcTime = dist.MustParse("LogNormal(1, 7.32)")
 	m.Entities = m.Entities[1:] // B only
@@ -246,5 +249,23 @@ func TestUnstableRunHasNoIntervals(t *testing.T) {
 	}
 	if !math.IsNaN(r.FailedCI95) || !math.IsNaN(r.Entities[0].FailedCI95) {
 		t.Errorf("failed share half-widths %v, %v kept", r.FailedCI95, r.Entities[0].FailedCI95)
+	}
+}
+
+// TestTooFewBeyondATailPercentile: one run of 20,000 requests has too few
+// beyond its p99 for an interval (stats.MinTailObservations): the target
+// is undecided and says so in numbers; with replications, Student t
+// across them decides it.
+func TestTooFewBeyondATailPercentile(t *testing.T) {
+	target := Target{Entity: "B", Measure: MeasureP99, Limit: 2}
+	run := runOf(t, twoEntityPlan(1, 40_000))
+	r := Judge([]Target{target}, run)[0]
+	if want := "no confidence interval for the p99 of one replication: "; r.Verdict != Undecided || !strings.HasPrefix(r.Why, want) ||
+		!strings.Contains(r.Why, "completed requests are too few for one (100,000 are needed, 1,000 beyond the p99)") {
+		t.Errorf("one run: %s, %q", r.Verdict, r.Why)
+	}
+	run = runOf(t, twoEntityPlan(3, 40_000))
+	if r := Judge([]Target{target}, run)[0]; r.Verdict != Holds { // B's p99 is 0.2·ln 100 ≈ 0.92
+		t.Errorf("three replications: %s (%.4g ± %.3g; %s), want holds", r.Verdict, r.Value, r.HalfWidth95, r.Why)
 	}
 }

@@ -106,7 +106,9 @@ no value (no completed request) is null.
     abandoned, retries, timeouts, attempts
     responseTime: mean, sd, p50, p90, p95, p99, ciHalfWidth95 (95% half-width
       of the mean), p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
-      p99CiHalfWidth95 (of p50 to p99), n, min, max
+      p99CiHalfWidth95 (of p50 to p99; null with one run of too few
+      requests beyond it: p99 needs 100,000 completed, p95 20,000, p90
+      10,000), n, min, max
     attemptResponseTime: the same over attempts
     appUtilization, appQueue (mean requests waiting for a unit)
     servers: {NAME: utilization, meanQueue, timeouts, capacity, jobs,

@@ -90,7 +90,16 @@ func mergeForCI(sums []float64, k int, size int64) (int, int64) {
 // CI returns the confidence interval at level (0.95 for 95%) of the mean of
 // the series from the batches of ciBatches: the mean of the batch means ±
 // t(level, k-1)·s/√k, s the sample standard deviation (n-1 denominator) of
-// the k batch means. Below 2 batches the half-width is NaN.
+// the k batch means, widened by √((1+r)/(1-r)) for the lag-1
+// autocorrelation r of the batch means left after the merging, when
+// positive (at most 0.5: an estimate from so few means is rough). Below 2
+// batches the half-width is NaN.
+//
+// The widening takes the coverage of an M/M/1 and an M/M/5 at utilization
+// 0.8 (300 seeds) from 0.907 and 0.897 to 0.917 and 0.913 at 10,000
+// observations, from 0.913 and 0.920 to 0.930 at 20,000, and leaves it at
+// 0.950 at 100,000: batches of a short run of a busy queue stay
+// correlated more than the lag-1 check can see.
 func (b *BatchMeans) CI(level float64) Interval {
 	var sums [MaxBatches]float64
 	k, size := b.ciBatches(&sums)
@@ -103,7 +112,8 @@ func (b *BatchMeans) CI(level float64) Interval {
 	return iv
 }
 
-// meanInterval is the Student-t interval of the mean of xs.
+// meanInterval is the Student-t interval of the mean of xs, successive
+// batch means, widened for their lag-1 autocorrelation (see CI).
 func meanInterval(xs []float64, level float64) Interval {
 	var t Tally
 	for _, x := range xs {
@@ -111,7 +121,12 @@ func meanInterval(xs []float64, level float64) Interval {
 	}
 	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: len(xs), Lag1: lag1(xs)}
 	if len(xs) >= 2 {
-		iv.HalfWidth = StudentT(level, len(xs)-1) * t.SD() / math.Sqrt(float64(len(xs)))
+		inflate := 1.0
+		if r := iv.Lag1; r > 0 {
+			r = min(r, 0.5)
+			inflate = (1 + r) / (1 - r)
+		}
+		iv.HalfWidth = StudentT(level, len(xs)-1) * t.SD() * math.Sqrt(inflate) / math.Sqrt(float64(len(xs)))
 	}
 	return iv
 }

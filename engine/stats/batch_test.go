@@ -9,16 +9,20 @@ func TestIntervalsByHand(t *testing.T) {
 	// 1, 2, 3, 4, 10: mean 4, squared deviations 9+4+1+0+36 = 50, variance
 	// 50/4 = 12.5, t(0.975, 4) = 2.776445 (tables), half-width
 	// 2.776445·√(12.5/5).
+	// The batch means' lag-1 autocorrelation, (-2·-3 + -1·-2 + 0 + 0)/50
+	// = 0.16, widens the variance by (1+0.16)/(1-0.16); independent
+	// replications are not widened.
 	want := 2.776445 * math.Sqrt(12.5/5)
+	widened := want * math.Sqrt(1.16/0.84)
 	var b BatchMeans
 	for _, x := range []float64{1, 2, 3, 4, 10} {
 		b.Add(x)
 	}
-	if iv := b.CI(0.95); math.Abs(iv.HalfWidth-want) > 1e-5 || iv.Mean != 4 || iv.Batches != 5 || iv.BatchSize != 1 {
-		t.Errorf("BatchMeans of 1,2,3,4,10: %+v, want 4 ± %.6f from 5 batches of 1", iv, want)
+	if iv := b.CI(0.95); math.Abs(iv.HalfWidth-widened) > 1e-5 || iv.Mean != 4 || iv.Batches != 5 || iv.BatchSize != 1 {
+		t.Errorf("BatchMeans of 1,2,3,4,10: %+v, want 4 ± %.6f from 5 batches of 1", iv, widened)
 	}
-	if got := b.HalfWidth(0.95); math.Abs(got-want) > 1e-5 {
-		t.Errorf("HalfWidth = %v, want %v", got, want)
+	if got := b.HalfWidth(0.95); math.Abs(got-widened) > 1e-5 {
+		t.Errorf("HalfWidth = %v, want %v", got, widened)
 	}
 	if iv := ReplicationCI([]float64{1, math.NaN(), 2, 3, 4, 10}, 0.95); math.Abs(iv.HalfWidth-want) > 1e-5 || iv.Mean != 4 || iv.Batches != 5 {
 		t.Errorf("ReplicationCI of 1,2,3,4,10 and a NaN: %+v, want 4 ± %.6f from 5", iv, want)
@@ -65,7 +69,7 @@ func TestPairedCIByHand(t *testing.T) {
 	// Differences 1, 2, 3, 4, 10: the interval of TestIntervalsByHand.
 	x := []float64{11, 12, 13, 14, 20}
 	y := []float64{10, 10, 10, 10, 10}
-	want := 2.776445 * math.Sqrt(12.5/5)
+	want := 2.776445 * math.Sqrt(12.5/5) * math.Sqrt(1.16/0.84)
 	if iv := PairedCI(x, y, 0.95); math.Abs(iv.HalfWidth-want) > 1e-5 || iv.Mean != 4 || iv.Batches != 5 || iv.BatchSize != 1 {
 		t.Errorf("PairedCI = %+v, want 4 ± %.6f from 5", iv, want)
 	}
