@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/study"
@@ -160,8 +161,36 @@ func (r *reader) warnUnusedSheets() {
 		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] {
 			continue
 		}
+		if want := r.misnamedOptionalSheet(s); want != "" {
+			// A typo in an optional sheet's name would run another study
+			// without a word: one scenario instead of the Experiments, no
+			// verdicts instead of the Targets.
+			r.errorf(r.svc.name, s, "", "sheet not read: did you mean %q? rename it %s for websim to read it, or give it a name further from that to keep it as notes", want, want)
+			continue
+		}
 		r.warnf(r.svc.name, s, "", "sheet left alone: it is not a websim sheet nor named as an entity of Arrivals")
 	}
+}
+
+// optionalSheets are the sheets of SvcData that a model may leave out, so
+// that a misspelt one is not missed by name.
+var optionalSheets = []string{"Settings", "ServerInfo", "Attributes", "Experiments", TargetsSheet, MeasuredSheet}
+
+// misnamedOptionalSheet returns the optional sheet that sheet s is a
+// likely misspelling of (its name within a few edits of it, or equal but
+// for spaces and underscores), when the workbook has no sheet of that
+// name; else "".
+func (r *reader) misnamedOptionalSheet(s string) string {
+	squeeze := strings.NewReplacer(" ", "", "_", "")
+	for _, want := range optionalSheets {
+		if _, present := r.svc.hasSheet(want); present {
+			continue
+		}
+		if strings.EqualFold(squeeze.Replace(s), want) || suggest.Distance(s, want) <= 2 {
+			return want
+		}
+	}
+	return ""
 }
 
 func (r *reader) errorf(file, sheet, ref, format string, args ...any) {
