@@ -113,6 +113,8 @@ var hostileCases = []struct {
 		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" with the columns Name and Value (a setting left out takes its default, but the sheet is needed)`}},
 	{name: "renamed Settings", change: rename("Settings", "Parameters"),
 		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" (sheet "Parameters" has its columns Name and Value`}},
+	{name: "a step that can only succeed routes to itself", change: set("ProcData.xlsx", "ASumSvc", "I3", "Render"),
+		want: []string{`ProcData.xlsx!ASumSvc!I3: a request that reaches step "Render" never finishes: it can only succeed (no SuccessRate), its OnSuccess leads to Render, and from there every route comes back without reaching DONE or FAIL`}},
 	{name: "misspelt Experiments", change: rename("Experiments", "Experiment"),
 		want: []string{`SvcData.xlsx!Experiment: sheet not read: did you mean "Experiments"? rename it Experiments for websim to read it, or give it a name further from that to keep it as notes`}},
 	{name: "Experiments with a space", change: rename("Experiments", "Experi ments"),

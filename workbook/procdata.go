@@ -167,12 +167,25 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 			suggest.DidYouMean(text, append([]string{"NEXT", "DONE", "FAIL"}, nonEmpty(stepNames)...)))
 		return def
 	}
+	refs := stepRefs{t: t}
 	for i, p := range rows {
 		next := engine.StepTarget(i + 1)
 		if i+1 == len(rows) {
 			next = engine.Done
 		}
 		onSuccess := t.get(p.rw, "OnSuccess")
+		stepRef := t.get(p.rw, "Step").ref
+		refs.step = append(refs.step, stepRef)
+		for _, c := range []struct {
+			col  string
+			refs *[]string
+		}{{"OnSuccess", &refs.onSuccess}, {"OnFailure", &refs.onFailure}} {
+			ref := t.get(p.rw, c.col).ref
+			if !t.has(c.col) {
+				ref = stepRef
+			}
+			*c.refs = append(*c.refs, ref)
+		}
 		svc.Steps[i].OnSuccess = target(onSuccess, next)
 		onFailure := t.get(p.rw, "OnFailure")
 		if isWord(cleanText(onFailure.text), "NEXT") {
@@ -181,6 +194,10 @@ func (r *reader) readSteps(t *table, svc *engine.Service, si int, names rules.Na
 			svc.Steps[i].OnFailure = target(onFailure, engine.Fail)
 		}
 	}
+	if r.stepRefs == nil {
+		r.stepRefs = map[int]stepRefs{}
+	}
+	r.stepRefs[si] = refs
 	for _, i := range trapped(len(svc.Steps), func(i int) []int { return []int{int(svc.Steps[i].OnSuccess), int(svc.Steps[i].OnFailure)} }) {
 		label := stepNames[i]
 		if label == "" {
@@ -309,6 +326,52 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// stepRefs locates the steps of one service sheet.
+type stepRefs struct {
+	t *table
+	// step, onSuccess and onFailure are each step's cells in those columns
+	// (the Step cell where the column is missing).
+	step, onSuccess, onFailure []string
+}
+
+// checkEndless reports, once the model reads without a problem, the steps
+// and entity stages from which a request could never finish whatever is
+// drawn (engine.Model.EndlessRoutes): a step that can only succeed and
+// routes back to itself, say. Such a model would run, and every run would
+// be unstable with its requests piling up, blamed on the load.
+func (r *reader) checkEndless() {
+	for _, p := range r.problems {
+		if !p.Warning {
+			return // the model is not whole yet
+		}
+	}
+	m := r.model
+	for _, e := range m.EndlessRoutes() {
+		if e.Entity < 0 {
+			refs, ok := r.stepRefs[e.Service]
+			if !ok || e.Step >= len(refs.step) {
+				continue
+			}
+			ref := refs.step[e.Step]
+			switch e.Route {
+			case "OnSuccess":
+				ref = refs.onSuccess[e.Step]
+			case "OnFailure":
+				ref = refs.onFailure[e.Step]
+			}
+			r.errorf(refs.t.file, refs.t.sheet, ref, "a request that reaches step %q never finishes: %s; expected a route that can reach DONE or FAIL (for a retry loop, a SuccessRate below 1 with an OnFailure that leaves it)",
+				m.Services[e.Service].Steps[e.Step].Name, e.Why)
+			continue
+		}
+		for _, sr := range r.stageRefs {
+			if sr.entity == e.Entity && sr.stage == e.Step {
+				r.errorf(sr.ref.t.file, sr.ref.t.sheet, sr.ref.c.ref, "a request of %q that reaches this service never finishes: %s; expected a route that can reach END or EXIT",
+					m.Entities[e.Entity].Name, e.Why)
+			}
+		}
+	}
 }
 
 // checkNesting reports services that run themselves, directly or through

@@ -45,6 +45,9 @@ type reader struct {
 	entityRows []entityRow
 	stageRefs  []stageRef
 	nests      []nestRef
+	// stepRefs locates each service's steps (by service index) for the
+	// routing check: the table and each step's OnSuccess cell.
+	stepRefs map[int]stepRefs
 	// retryExprs are RetryProbability cells holding an expression,
 	// compiled once the attributes are known.
 	retryExprs []retryExpr
@@ -113,6 +116,7 @@ func (r *reader) read() *study.Plan {
 	r.readServices(sheets)
 	r.checkServerColumns(sheets)
 	r.checkNesting()
+	r.checkEndless()
 	scenarios := r.readExperiments()
 	targets := r.readTargets()
 	measured := r.readMeasured()
