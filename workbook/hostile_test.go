@@ -115,6 +115,12 @@ var hostileCases = []struct {
 		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" (sheet "Parameters" has its columns Name and Value`}},
 	{name: "a step that can only succeed routes to itself", change: set("ProcData.xlsx", "ASumSvc", "I3", "Render"),
 		want: []string{`ProcData.xlsx!ASumSvc!I3: a request that reaches step "Render" never finishes: it can only succeed (no SuccessRate), its OnSuccess leads to Render, and from there every route comes back without reaching DONE or FAIL`}},
+	{name: "a percentage as a time limit", change: func(t *testing.T, m *wbtest.Model) {
+		m.Add("SvcData.xlsx", "Targets", []any{"Entity", "Measure", "Limit"}, []any{nil, "p95", "50%"})
+	}, want: []string{`SvcData.xlsx!Targets!C2: limit 50% is a percentage, but a p95 is a time; expected a time`}},
+	{name: "a percentage as a measured time", change: func(t *testing.T, m *wbtest.Model) {
+		m.Add("SvcData.xlsx", "Measured", []any{"Entity", "Load", "Measure", "Value"}, []any{nil, "L1", "mean", "20%"})
+	}, want: []string{`SvcData.xlsx!Measured!D2: value 20% is a percentage, but a mean is a time; expected a time`}},
 	{name: "misspelt Experiments", change: rename("Experiments", "Experiment"),
 		want: []string{`SvcData.xlsx!Experiment: sheet not read: did you mean "Experiments"? rename it Experiments for websim to read it, or give it a name further from that to keep it as notes`}},
 	{name: "Experiments with a space", change: rename("Experiments", "Experi ments"),

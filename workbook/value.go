@@ -42,6 +42,10 @@ func parseNumber(s string) (float64, bool) {
 	return v, true
 }
 
+// isPercent tells whether a cell's text is a number written as a
+// percentage ("50%"), which a time cell must not be.
+func isPercent(s string) bool { return strings.HasSuffix(cleanText(s), "%") }
+
 // looksNumeric tells whether s was probably meant as a number, for a
 // message: "0,5" and "1 000" were, "Expo(3)" was not.
 func looksNumeric(s string) bool {
