@@ -8,6 +8,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,7 +110,7 @@ func Execute(ctx context.Context, p *Plan, opts Options) (*Study, error) {
 	if err != nil {
 		return nil, err
 	}
-	compareRuns(st)
+	finish(st)
 	return st, nil
 }
 
@@ -246,9 +247,42 @@ func assemble(st *Study, reps func(run int) ([]outcome, error)) error {
 		}
 		pool(&st.Runs[i], rs)
 	}
-	compareRuns(st)
+	finish(st)
 	return nil
 }
+
+// finish completes a study whose runs are all in: the differences from
+// the first scenario, and a warning naming the runs that TargetPrecision
+// could not bring to its precision within its cap. It may be called again
+// on the same study (a merge of shards) and gives the same warnings.
+func finish(st *Study) {
+	compareRuns(st)
+	var kept []string // a new slice: the plan's warnings are shared
+	for _, w := range st.Warnings {
+		if !strings.HasPrefix(w, PrecisionWarning) {
+			kept = append(kept, w)
+		}
+	}
+	st.Warnings = kept
+	var missed []string
+	for _, r := range st.Runs {
+		if !r.PrecisionCapHit {
+			continue
+		}
+		rel := "no interval"
+		if resp := r.Result.Response; resp.Mean > 0 && !math.IsNaN(resp.CIHalfWidth95) {
+			rel = fmt.Sprintf("±%.2g%% of the mean", 100*resp.CIHalfWidth95/resp.Mean)
+		}
+		missed = append(missed, fmt.Sprintf("%s at %s (%s)", r.Scenario, r.Load, rel))
+	}
+	if len(missed) > 0 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s within %d times Observations, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, strings.Join(missed, ", ")))
+	}
+}
+
+// PrecisionWarning begins the warning of a study whose runs
+// TargetPrecision could not bring to its precision.
+const PrecisionWarning = "TargetPrecision was not reached"
 
 // compareRuns measures each scenario of st against the first at the same
 // load.

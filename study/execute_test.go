@@ -193,3 +193,37 @@ func TestAFailingRunIsReportedNotTheCancelledOnes(t *testing.T) {
 		}
 	}
 }
+
+// A run that TargetPrecision cannot bring to its precision within the cap
+// is named in one warning of the study, with the precision it reached;
+// finishing the study again (a merge) gives the same warnings.
+func TestTargetPrecisionNotReachedIsWarned(t *testing.T) {
+	p := mm1Plan(1, 500)
+	p.Warnings = []string{"a warning of the plan"}
+	for i := range p.Scenarios {
+		p.Scenarios[i].Run.TargetPrecision = 0.0001 // never within 16 × 500 observations
+	}
+	st, err := Execute(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var precision []string
+	for _, w := range st.Warnings {
+		if strings.HasPrefix(w, PrecisionWarning) {
+			precision = append(precision, w)
+		}
+	}
+	if len(precision) != 1 || len(st.Warnings) != 2 {
+		t.Fatalf("warnings %q, want the plan's and one of precision", st.Warnings)
+	}
+	for _, r := range st.Runs {
+		if !r.PrecisionCapHit || !strings.Contains(precision[0], r.Scenario+" at "+r.Load+" (±") {
+			t.Errorf("%s at %s: cap hit %v, not named in %q", r.Scenario, r.Load, r.PrecisionCapHit, precision[0])
+		}
+	}
+	before := fmt.Sprint(st.Warnings)
+	finish(st)
+	if fmt.Sprint(st.Warnings) != before || len(p.Warnings) != 1 {
+		t.Errorf("finished again: %q (before %q); the plan's %q", st.Warnings, before, p.Warnings)
+	}
+}

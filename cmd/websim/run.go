@@ -330,6 +330,11 @@ func printSummary(w io.Writer, st *study.Study) {
 			fmt.Fprintf(w, "unstable: %s at %s: %s\n", r.Scenario, r.Load, r.Result.Unstable)
 		}
 	}
+	for _, warning := range st.Warnings {
+		if strings.HasPrefix(warning, study.PrecisionWarning) {
+			fmt.Fprintln(w, "warning:", warning)
+		}
+	}
 	if lines := report.ValidationLines(st); len(lines) > 0 {
 		fmt.Fprintf(w, "Measured against simulated (95%% interval; sheet %s):\n  %s\n", report.ValidationSheet, strings.Join(lines, "\n  "))
 	}
