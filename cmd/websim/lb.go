@@ -38,11 +38,12 @@ func lbCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "lb",
 		Usage:     "run the load-balancer simulation (the original tool's YAML and flags, or its workbook twin)",
-		ArgsUsage: "PARAMS.yaml|Parameters.xlsx",
+		ArgsUsage: "PARAMS.yaml|Parameters.xlsx|FOLDER",
 		Description: `Simulates requests spread over servers by a load balancer and prints, per
 type of request, how many waited and for how long. A workbook (.xlsx) gets the
 result sheets LBSummary, LBPerServer and LBChart added to it (earlier ones
-replaced); --out writes them to a new workbook instead.`,
+replaced); --out writes them to a new workbook instead. A FOLDER made by
+websim new --template loadbalancer stands for its Parameters.xlsx.`,
 		Flags: flags,
 		Action: func(c *cli.Context) error {
 			opts := lbOptions{args: c.Args().Slice(), json: c.Bool("json"), out: c.String("out"),
@@ -76,11 +77,23 @@ type lbOptions struct {
 // runLB reads the parameters, simulates, prints the figures on stdout and
 // writes the result sheets (into the workbook read, or to --out). Invalid
 // input is printed one problem a line and nothing is written.
+// lbParametersFile is the parameters workbook of a load-balancer folder.
+const lbParametersFile = "Parameters.xlsx"
+
 func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error {
 	if len(opts.args) != 1 {
 		return invalidInput(errors.New("expected one parameters file: websim lb PARAMS.yaml (or Parameters.xlsx)"))
 	}
 	path := opts.args[0]
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		// A folder made by `websim new --template loadbalancer`: its
+		// Parameters.xlsx, as the folder's run scripts do.
+		workbook := filepath.Join(path, lbParametersFile)
+		if _, err := os.Stat(workbook); err != nil {
+			return invalidInput(fmt.Errorf("%s is a folder without %s; expected a parameters file (PARAMS.yaml or Parameters.xlsx), or a folder made by websim new --template loadbalancer", path, lbParametersFile))
+		}
+		path = workbook
+	}
 	src, err := lb.Load(path)
 	if err != nil {
 		return lbProblems(err, stderr)

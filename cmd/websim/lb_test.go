@@ -154,4 +154,12 @@ func TestLBWorkbook(t *testing.T) {
 	if code, _, errs := runLBArgs(t, book, "--out", book); code != 2 || !strings.Contains(errs, "--out: is the parameters workbook itself") {
 		t.Errorf("--out onto the input: exit %d %s", code, errs)
 	}
+	// The folder of the template is its Parameters.xlsx; a folder without
+	// one is refused, naming it.
+	if code, fromDir, errs := runLBArgs(t, dir, "--number_of_requests=3000", "--json"); code != 0 || fromDir != outputs[0] {
+		t.Errorf("the folder: exit %d %s\n%s", code, errs, fromDir)
+	}
+	if code, _, errs := runLBArgs(t, t.TempDir(), "--json"); code != 2 || !strings.Contains(errs, "is a folder without Parameters.xlsx") {
+		t.Errorf("a folder without Parameters.xlsx: exit %d %s", code, errs)
+	}
 }
