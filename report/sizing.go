@@ -194,6 +194,11 @@ func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
 		return err
 	}
 	styleVerdicts(b, sheet, cols, rows)
+	// The labels below ("Target SvcData.xlsx!Targets!A2", "Input SHA-256
+	// ...") stand in column A: wide enough to be read.
+	if w, _ := b.ColWidth(sheet, 0); w < aboutLabelWidth {
+		b.ColWidths(sheet, 0, aboutLabelWidth)
+	}
 	next, err := sizingChart(b, sheet, sz, len(rows)+3)
 	if err != nil {
 		return err
@@ -219,8 +224,8 @@ func styleVerdicts(b *xlsx.Book, sheet string, cols []column, rows [][]any) {
 }
 
 // sizingChart writes a data block (Load, a column per scenario, the size
-// or a blank) from row top, and a line chart of it; it returns the row
-// after the block.
+// or a blank) from row top, on a printed page of its own, and a line chart
+// of it below; it returns the row after the chart.
 func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, error) {
 	title := "Size (" + sz.Setting + ") against load"
 	b.SetCell(sheet, cellName(1, top), title+" (chart data)")
@@ -253,18 +258,25 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 			Values:     xlsx.AbsRange(sheet, j+1, first, last),
 		})
 	}
+	// The block starts a printed page, and the chart stands below it from
+	// column A: beside it, the chart fell on columns widened by the table
+	// above and was cut between pages.
+	b.PageBreakBefore(sheet, top)
 	if len(series) > 0 && len(sz.Loads) > 0 {
-		anchor := fmt.Sprintf("%s%d", xlsx.ColumnName(len(sz.Scenarios)+2), top)
+		anchor := fmt.Sprintf("A%d", last+2)
 		if err := b.AddChart(sheet, anchor, xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
 			Title: title, XTitle: "Load", YTitle: sz.Setting, YFormat: "0",
-			Width: chartWidth, Height: chartHeight, Legend: "right",
+			Width: uint(printedWidth(b, sheet, chartWidth)), Height: chartHeight, Legend: "right",
 			AltText: title + ", one line per scenario; a gap where no size meets the targets",
 		}); err != nil {
 			return 0, fmt.Errorf("chart %q: %w", title, err)
 		}
 	}
-	return max(last, top+chartRows) + 1, nil
+	if len(series) == 0 || len(sz.Loads) == 0 {
+		return last + 1, nil
+	}
+	return last + 2 + chartRows, nil
 }
 
 // sizingAbout writes what produced the sheet, from row top.
@@ -285,9 +297,6 @@ func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) error {
 	for _, w := range sz.Warnings {
 		rows = append(rows, [2]string{"Warning", w})
 	}
-	// The labels ("Target SvcData.xlsx!Targets!A2", "Input SHA-256 ...")
-	// stand in column A: wide enough to be read.
-	b.ColWidths(sheet, 0, 34)
 	b.SetCell(sheet, cellName(1, top), "How this sheet was made")
 	b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
 	for i, r := range rows {
@@ -408,4 +417,33 @@ func NewJSONSizing(sz *study.Sizing) *JSONSizing {
 		doc.Points = append(doc.Points, jp)
 	}
 	return doc
+}
+
+// aboutLabelWidth is the width of column A of the Sizing sheet, for the
+// labels of "How this sheet was made".
+const aboutLabelWidth = 34
+
+// printablePixels is about the width of a landscape page within its
+// margins, in the pixels of column widths (9.4 inches at 96 dpi).
+const printablePixels = 900
+
+// printedWidth is a chart's width from column A, at most want pixels and
+// no wider than the columns that fit the first printed page of sheet:
+// wider, it would be cut where that page ends.
+func printedWidth(b *xlsx.Book, sheet string, want int) int {
+	px := 0
+	for col := 0; ; col++ {
+		w, err := b.ColWidth(sheet, col)
+		if err != nil {
+			break
+		}
+		next := px + int(7*w+5) // Excel's pixels for a width in characters
+		if next > printablePixels {
+			break
+		}
+		if px = next; px >= want {
+			return want
+		}
+	}
+	return min(want, max(px-10, 320))
 }

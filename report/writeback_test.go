@@ -78,8 +78,8 @@ func readUserState(t *testing.T, path string) userState {
 	st.width, _ = f.ColWidth("Settings", 0)
 	owned, _ := ResultSheets(f)
 	for _, dn := range f.DefinedNames() {
-		if dn.Name == "_xlnm.Print_Area" && slices.Contains(owned, dn.Scope) {
-			continue // the print area of a result sheet
+		if (dn.Name == "_xlnm.Print_Area" || dn.Name == "_xlnm.Print_Titles") && slices.Contains(owned, dn.Scope) {
+			continue // the print area and titles of a result sheet
 		}
 		if dn.Name != ResultMarker {
 			st.names = append(st.names, dn)

@@ -383,10 +383,35 @@ func (b *Book) FreezePanes(sheet string, cols, rows int) error {
 	case cols > 0:
 		pane = "topRight"
 	}
-	return b.keep(b.f.SetPanes(sheet, &excelize.Panes{
+	if err := b.keep(b.f.SetPanes(sheet, &excelize.Panes{
 		Freeze: true, XSplit: cols, YSplit: rows, TopLeftCell: top, ActivePane: pane,
 		Selection: []excelize.Selection{{SQRef: top, ActiveCell: top, Pane: pane}},
-	}))
+	})); err != nil {
+		return err
+	}
+	return b.printTitles(sheet, cols, rows)
+}
+
+// printTitles repeats the left cols columns and the top rows of a sheet
+// on every printed page, as they stay in view on screen, and prints it
+// landscape: a wide table prints as pages of columns, each with the
+// header and the columns that say which row it is.
+func (b *Book) printTitles(sheet string, cols, rows int) error {
+	q := QuoteSheet(sheet)
+	var refs []string
+	if cols > 0 {
+		refs = append(refs, fmt.Sprintf("%s!$A:$%s", q, ColumnName(cols-1)))
+	}
+	if rows > 0 {
+		refs = append(refs, fmt.Sprintf("%s!$1:$%d", q, rows))
+	}
+	if len(refs) > 0 {
+		if err := b.keep(b.f.SetDefinedName(&excelize.DefinedName{Name: "_xlnm.Print_Titles", RefersTo: strings.Join(refs, ","), Scope: sheet})); err != nil {
+			return err
+		}
+	}
+	landscape := "landscape"
+	return b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape}))
 }
 
 // FitOnePage prints a sheet on one page, landscape or portrait, so that a
@@ -536,34 +561,31 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 				b.SetStyle(sheet, ref, ref, c.Format|Muted)
 			}
 		}
+		// A text wider than its column wraps, and then the whole row is
+		// as tall as its longest text, every cell top-aligned (Wrapped).
 		lines := 1
 		for i, v := range row {
-			st, styled := v.(Styled)
-			if styled {
+			if st, ok := v.(Styled); ok {
 				v = st.Value
 			}
-			text, isText := v.(string)
-			if i >= len(t.Columns) || !isText {
-				if styled {
-					ref := CellName(i, r+2)
-					b.SetStyle(sheet, ref, ref, st.Style)
-				}
-				continue
+			if text, ok := v.(string); ok && i < len(t.Columns) {
+				lines = max(lines, wrappedLines(text, int(colWidth(i))-1))
 			}
-			n := wrappedLines(text, int(colWidth(i))-1)
-			if n == 1 && !styled {
+		}
+		for i, v := range row {
+			st, styled := v.(Styled)
+			if i >= len(t.Columns) || (!styled && lines == 1) {
 				continue
 			}
 			style := t.Columns[i].Format
-			if styled {
+			switch {
+			case styled:
 				style = st.Style
-			}
-			if muted && !styled {
+			case muted:
 				style |= Muted
 			}
-			if n > 1 {
+			if lines > 1 {
 				style |= Wrapped
-				lines = max(lines, n)
 			}
 			ref := CellName(i, r+2)
 			b.SetStyle(sheet, ref, ref, style)

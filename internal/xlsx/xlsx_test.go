@@ -201,6 +201,16 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	if rows, _ := b.FrozenRows("Summary"); rows != 1 {
 		t.Errorf("frozen rows %d", rows)
 	}
+	// What stays in view is repeated on every printed page.
+	titles := ""
+	for _, dn := range b.DefinedNames() {
+		if dn.Name == "_xlnm.Print_Titles" && dn.Scope == "Summary" {
+			titles = dn.RefersTo
+		}
+	}
+	if titles != "'Summary'!$1:$1" {
+		t.Errorf("print titles %q, want the header row", titles)
+	}
 	if l, _ := b.LookOf("Summary", "A1"); !l.Bold || l.Fill != "DDEBF7" {
 		t.Errorf("header look %+v", l)
 	}
@@ -228,8 +238,16 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	if h, _ := b.RowHeightOf("Summary", 4); h != 30 {
 		t.Errorf("row 4 is %v points tall, want 30 (two lines)", h)
 	}
-	if l, _ := b.LookOf("Summary", "A3"); l.Wrap {
-		t.Errorf("a short text is wrapped: %+v", l)
+	// In a tall row every cell is top-aligned and wraps, the number
+	// keeping its format; a row of short texts is left as it is.
+	if l, _ := b.LookOf("Summary", "A3"); !l.Wrap {
+		t.Errorf("a short text in a tall row is not top-aligned: %+v", l)
+	}
+	if l, _ := b.LookOf("Summary", "C4"); !l.Wrap || l.NumFormat != "0.0%" {
+		t.Errorf("a share in a tall row: %+v, want wrapped in 0.0%%", l)
+	}
+	if l, _ := b.LookOf("Summary", "A2"); l.Wrap {
+		t.Errorf("a short text in a row of one line is wrapped: %+v", l)
 	}
 	if v, _ := b.Value("Summary", "B3"); v != "" {
 		t.Errorf("nil wrote %q", v)
