@@ -6,6 +6,7 @@ import (
 
 	"github.com/expr-lang/expr/ast"
 
+	"github.com/websim/websim/engine/dist"
 	"github.com/websim/websim/internal/suggest"
 )
 
@@ -212,6 +213,9 @@ func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
 		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), "", excelHints[lower])
 	case lower == "now":
 		c.fail(c.pos(n), fmt.Sprintf("unknown function %q", name), "", "Now, the simulated time (no clock is available)")
+	case isDistribution(lower):
+		c.fail(c.pos(n), fmt.Sprintf("%s is a distribution, not a function of an expression", name), "",
+			"draw it once per request as an attribute (the Attributes sheet: Entity | Attribute | Value) and use the attribute here")
 	default:
 		if lookup(c.allNames(), name) >= 0 {
 			c.fail(c.pos(n), fmt.Sprintf("%s is not a function", name), "", "")
@@ -266,4 +270,16 @@ func (c *compilation) server(np *ast.Node, n *ast.CallNode, fn string) {
 	call.Arguments[0].SetLocation(loc)
 	call.Arguments[1].SetLocation(arg.Location())
 	ast.Patch(np, call)
+}
+
+// isDistribution reports whether name (lower case) names a distribution
+// of a time cell (Exp, UniformInt, Arena's EXPO, ...), which an expression
+// cannot call.
+func isDistribution(name string) bool {
+	for _, f := range dist.Forms() {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
 }

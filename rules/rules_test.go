@@ -210,6 +210,7 @@ func TestCompileErrors(t *testing.T) {
 		{Count, `queue(§Gway + 1)`, `queue takes a server name in quotes at column 7; try: queue("GWay")`},
 		{Count, `§busy()`, `busy takes one server name at column 1; try: busy("GWay")`},
 		{Count, `§flor(Size)`, `unknown function "flor" at column 1; did you mean "floor"?`},
+		{Count, `§UniformInt(1, 3)`, `UniformInt is a distribution, not a function of an expression at column 1; try: draw it once per request as an attribute (the Attributes sheet: Entity | Attribute | Value) and use the attribute here`},
 		{Number, `=§now()`, `unknown function "now" at column 2; try: Now, the simulated time (no clock is available)`},
 		{Number, `§date("2024-01-01")`, `unknown function "date" at column 1`},
 		{Mode, `AppUtil < 0.5 ? "parallel" : §"sequencial"`,

@@ -284,6 +284,20 @@ func (p *parser) errorf(pos int, format string, args ...any) *SyntaxError {
 func (p *parser) eof() bool { return p.pos >= len(p.in) }
 
 // next is the character at pos, quoted for a message.
+// word returns the name that starts at byte i of the input (letters,
+// digits and underscores, from a letter), or "".
+func (p *parser) word(i int) string {
+	j := i
+	for j < len(p.in) {
+		r, size := utf8.DecodeRuneInString(p.in[j:])
+		if !(unicode.IsLetter(r) || r == '_' || (j > i && unicode.IsDigit(r))) {
+			break
+		}
+		j += size
+	}
+	return p.in[i:j]
+}
+
 func (p *parser) next() string {
 	_, size := utf8.DecodeRuneInString(p.in[p.pos:])
 	return strconv.Quote(p.in[p.pos : p.pos+size])
@@ -452,6 +466,10 @@ func (p *parser) number() (float64, *SyntaxError) {
 	if digits == 0 {
 		if start == len(p.in) {
 			return 0, p.errorf(start, "expected a number")
+		}
+		if word := p.word(start); word != "" {
+			// A name where a number goes: an attribute, Copy, a setting.
+			return 0, p.errorf(start, "expected a number, found the name %q: a distribution's arguments are numbers, fixed when the model is read (to vary a time per request, pick among steps with Condition, or draw it in Attributes and branch on it)", word)
 		}
 		return 0, p.errorf(start, "expected a number, found %s", p.next())
 	}
