@@ -83,7 +83,30 @@ func (r *reader) readExperiments() []scenarioRow {
 	if len(out) == 0 {
 		r.errorf(t.file, t.sheet, "", "no scenarios; expected a row per scenario under the header, or no Experiments sheet for the base settings alone")
 	}
+	sameChartGroups(out)
 	return out
+}
+
+// sameChartGroups spells each chart group as its first row does, so that
+// names that differ only in case or spacing ("Fig. 7" and " fig.  7")
+// are one group, as headers are matched.
+func sameChartGroups(rows []scenarioRow) {
+	first := map[string]string{}
+	for i := range rows {
+		var groups []string
+		for _, g := range rows[i].charts {
+			key := strings.ToLower(strings.Join(strings.Fields(g), " "))
+			if f, ok := first[key]; ok {
+				g = f
+			} else {
+				first[key] = g
+			}
+			if !slices.Contains(groups, g) {
+				groups = append(groups, g)
+			}
+		}
+		rows[i].charts = groups
+	}
 }
 
 // scenario resolves a scenario's loads and RAT and gives it its own model,

@@ -450,11 +450,23 @@ func TestExperimentsChartColumn(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
+	if got := plan.Scenarios[1].Charts; got != nil {
+		t.Errorf("%s charts %q, want none", plan.Scenarios[1].Name, got)
+	}
+	// A group named again in another case or spacing is the same group,
+	// spelt as first written.
+	m.Set(t, "SvcData.xlsx", "Experiments", "D3", "fig. 8, FIG.  7 (10 servers)")
+	dir = t.TempDir()
+	m.Write(t, dir)
+	plan, err = Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
 	if got, want := plan.Scenarios[0].Charts, []string{"Fig. 7 (10 servers)", "Fig. 8"}; !slices.Equal(got, want) {
 		t.Errorf("%s charts %q, want %q", plan.Scenarios[0].Name, got, want)
 	}
-	if got := plan.Scenarios[1].Charts; got != nil {
-		t.Errorf("%s charts %q, want none", plan.Scenarios[1].Name, got)
+	if got, want := plan.Scenarios[1].Charts, []string{"Fig. 8", "Fig. 7 (10 servers)"}; !slices.Equal(got, want) {
+		t.Errorf("%s charts %q, want %q", plan.Scenarios[1].Name, got, want)
 	}
 	for _, sc := range plan.Scenarios {
 		for _, o := range sc.Overrides {
