@@ -265,7 +265,14 @@ func TestTooFewBeyondATailPercentile(t *testing.T) {
 		t.Errorf("one run: %s, %q", r.Verdict, r.Why)
 	}
 	run = runOf(t, twoEntityPlan(3, 40_000))
-	if r := Judge([]Target{target}, run)[0]; r.Verdict != Holds { // B's p99 is 0.2·ln 100 ≈ 0.92
+	r = Judge([]Target{target}, run)[0]
+	if r.Verdict != Holds { // B's p99 is 0.2·ln 100 ≈ 0.92
 		t.Errorf("three replications: %s (%.4g ± %.3g; %s), want holds", r.Verdict, r.Value, r.HalfWidth95, r.Why)
+	}
+	// The results show the interval the target is judged by: Student t
+	// across the replications' p99s, where the pooled run has none.
+	b := run.Result.Entities[1].Response
+	if !(b.P99CIHalfWidth95 > 0) || r.HalfWidth95 != b.P99CIHalfWidth95+histogramError*b.P99 {
+		t.Errorf("B's p99 %.4f ± %.4f in the results, judged ± %.4f", b.P99, b.P99CIHalfWidth95, r.HalfWidth95)
 	}
 }
