@@ -305,21 +305,6 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 	return percentileInterval(f, reps, m)
 }
 
-// percentileProb is the probability of a percentile measure: 0.95 for p95.
-func percentileProb(m Measure) float64 {
-	switch m {
-	case MeasureP50:
-		return 0.5
-	case MeasureP90:
-		return 0.9
-	case MeasureP95:
-		return 0.95
-	case MeasureP99:
-		return 0.99
-	}
-	return math.NaN()
-}
-
 // percentileOf is the point estimate of a percentile measure.
 func percentileOf(s *engine.Summary, m Measure) float64 {
 	switch m {
@@ -386,7 +371,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	}
 	iv := stats.ReplicationCI(ps, 0.95)
 	if iv.Batches < 2 {
-		if q := percentileProb(m); !stats.EnoughBeyond(f.resp.N, q) {
+		if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
 			return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
 				m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)))), groupThousands(stats.MinTailObservations), m)
 		}

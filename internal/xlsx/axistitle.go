@@ -3,7 +3,6 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
-	"io"
 	"strings"
 )
 
@@ -27,12 +26,7 @@ func turnValueAxisTitles(data []byte) ([]byte, error) {
 		if !numbered.MatchString(f.Name) || !strings.HasPrefix(f.Name, "xl/charts/") {
 			continue
 		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, err
-		}
-		b, err := io.ReadAll(io.LimitReader(rc, 64<<20))
-		rc.Close()
+		b, err := readPart(f)
 		if err != nil {
 			return nil, err
 		}
@@ -43,28 +37,7 @@ func turnValueAxisTitles(data []byte) ([]byte, error) {
 	if len(turned) == 0 {
 		return data, nil
 	}
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range zr.File {
-		content, ok := turned[f.Name]
-		if !ok {
-			if err := zw.Copy(f); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: f.Modified})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(content); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return rewritePackage(zr, func(f *zip.File) partEdit { return partEdit{content: turned[f.Name]} })
 }
 
 // turnTitles turns the text properties of the title of each value axis of

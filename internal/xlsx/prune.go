@@ -56,12 +56,7 @@ func pruneParts(data []byte) ([]byte, error) {
 		if !ok {
 			return nil
 		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil
-		}
-		defer rc.Close()
-		b, _ := io.ReadAll(io.LimitReader(rc, 64<<20))
+		b, _ := readPart(f)
 		return b
 	}
 	reached := map[string]bool{}
@@ -113,35 +108,63 @@ func pruneParts(data []byte) ([]byte, error) {
 			rename[name] = relsOf(rename[src])
 		}
 	}
+	return rewritePackage(zr, func(f *zip.File) partEdit {
+		if drop[f.Name] {
+			return partEdit{drop: true}
+		}
+		e := partEdit{name: newName(f.Name)}
+		switch {
+		case f.Name == "[Content_Types].xml":
+			e.content = dropOverrides(read(f.Name), drop, rename)
+		case strings.HasSuffix(f.Name, ".rels"):
+			if src, ok := sourceOf(f.Name); ok {
+				e.content = retarget(read(f.Name), src, rename)
+			}
+		}
+		return e
+	})
+}
+
+// partEdit is what rewritePackage does with one part: drop it, or write it
+// under name (its own when "") with content (its own when nil).
+type partEdit struct {
+	drop    bool
+	name    string
+	content []byte
+}
+
+// rewritePackage writes the parts of zr, in their order, to a new
+// package, each as edit says: a part kept as it is is copied without
+// being decompressed.
+func rewritePackage(zr *zip.Reader, edit func(f *zip.File) partEdit) ([]byte, error) {
 	var out bytes.Buffer
 	zw := zip.NewWriter(&out)
 	for _, f := range zr.File {
-		if drop[f.Name] {
+		e := edit(f)
+		if e.drop {
 			continue
 		}
-		var content []byte
-		switch {
-		case f.Name == "[Content_Types].xml":
-			content = dropOverrides(read(f.Name), drop, rename)
-		case strings.HasSuffix(f.Name, ".rels"):
-			if src, ok := sourceOf(f.Name); ok {
-				content = retarget(read(f.Name), src, rename)
-			}
+		if e.name == "" {
+			e.name = f.Name
 		}
-		if content == nil && newName(f.Name) == f.Name {
+		if e.content == nil && e.name == f.Name {
 			if err := zw.Copy(f); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if content == nil {
-			content = read(f.Name)
+		if e.content == nil {
+			b, err := readPart(f)
+			if err != nil {
+				return nil, err
+			}
+			e.content = b
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: newName(f.Name), Method: zip.Deflate, Modified: f.Modified})
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: f.Modified})
 		if err != nil {
 			return nil, err
 		}
-		if _, err := w.Write(content); err != nil {
+		if _, err := w.Write(e.content); err != nil {
 			return nil, err
 		}
 	}
@@ -149,6 +172,16 @@ func pruneParts(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// readPart returns a part's content (at most 64 MiB).
+func readPart(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(io.LimitReader(rc, 64<<20))
 }
 
 // numbered are the parts the library names by their count.
