@@ -479,3 +479,26 @@ func TestRunSheetKeepsLongSeedsWhole(t *testing.T) {
 		t.Errorf("%d seed rows, want 2", seen)
 	}
 }
+
+// With replications a run's timeline is its first replication's, and the
+// Timeline sheet says so where the run is named (and so in the charts'
+// legends).
+func TestTimelineNamesItsReplication(t *testing.T) {
+	s := testStudy()
+	s.Runs[0].Replications = 3
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if v, _ := f.Value("Timeline", "K2"); v != "M10 L1 (replication 1 of 3)" {
+		t.Errorf("Timeline!K2 = %q, want the run named with its replication", v)
+	}
+	if v, _ := f.Value("Timeline", "K5"); v != "M10 L2" {
+		t.Errorf("Timeline!K5 = %q, want a run of one replication named alone", v)
+	}
+}

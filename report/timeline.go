@@ -48,9 +48,15 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		}
 		cells := runCells(run)
 		tr := timelineRun{run: run, first: len(rows) + 2}
+		label := run.Scenario + " " + run.Load
+		if run.Replications > 1 {
+			// A timeline is one run's course: with replications, the
+			// first replication's.
+			label += fmt.Sprintf(" (replication 1 of %d)", run.Replications)
+		}
 		for k, iv := range run.Result.Timeline {
 			rows = append(rows, []any{cells[0], cells[1], cells[2], float64(k + 1), iv.Start, iv.End,
-				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, run.Scenario + " " + run.Load})
+				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, label})
 		}
 		tr.last = len(rows) + 1
 		placed = append(placed, tr)
