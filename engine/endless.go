@@ -36,114 +36,177 @@ type Endless struct {
 // other number or an expression both; a Condition may skip the step as a
 // success; a call to a server with a TimeLimit may fail; a Nested step
 // gives what its services can, and succeeds at once when its Count may be
-// 0. Only places a request can reach from its service's first step (or the
-// entity's first stage) count. m must pass the nesting check (no service
-// nests itself).
+// 0. Only places a request can reach count: the stages reachable from an
+// entity's first, the steps reachable from the first of a service such a
+// stage runs, and so on into the services those steps nest. A place that
+// cannot end only because a service it leads to never does is not
+// reported; that service's step is. m must pass the nesting check (no
+// service nests itself).
 func (m *Model) EndlessRoutes() []Endless {
-	var out []Endless
-	memo := make([]outcomes, len(m.Services))
-	done := make([]bool, len(m.Services))
+	outs := make([]outcomes, len(m.Services))
+	known := make([]bool, len(m.Services))
 	var serviceOutcomes func(i int) outcomes
 	serviceOutcomes = func(i int) outcomes {
-		if done[i] {
-			return memo[i]
+		if !known[i] {
+			known[i] = true // no cycle: nesting is checked before
+			_, outs[i] = m.serviceGraph(i, serviceOutcomes).reach()
 		}
-		done[i] = true // no cycle: nesting is checked before
-		sv := &m.Services[i]
-		n := len(sv.Steps)
-		next := func(k int, o outcomes) (succ, fail int) {
-			succ, fail = -1, -1
-			st := &sv.Steps[k]
-			if o&canSucceed != 0 {
-				succ = int(st.OnSuccess)
-			}
-			if o&canFail != 0 {
-				fail = int(st.OnFailure)
-			}
-			return succ, fail
-		}
-		own := make([]outcomes, n)
-		for k := range sv.Steps {
-			own[k] = m.stepOutcomes(&sv.Steps[k], serviceOutcomes)
-		}
-		// A target of a step index goes on; Fail fails the service; Done
-		// or NEXT past the last row succeeds it.
-		classify := func(t int) (step int, result outcomes) {
-			switch {
-			case t >= 0 && t < n:
-				return t, 0
-			case StepTarget(t) == Fail:
-				return -1, canFail
-			}
-			return -1, canSucceed
-		}
-		edges := func(k int) (steps []int, results outcomes) {
-			succ, fail := next(k, own[k])
-			for _, c := range [2]struct {
-				o outcomes
-				t int
-			}{{canSucceed, succ}, {canFail, fail}} {
-				if own[k]&c.o == 0 {
-					continue
-				}
-				if s, r := classify(c.t); s >= 0 {
-					steps = append(steps, s)
-				} else {
-					results |= r
-				}
-			}
-			return steps, results
-		}
-		if n == 0 {
-			memo[i] = canSucceed
-			return memo[i]
-		}
-		reach, result := reachFrom(n, edges)
-		exits := exitsFrom(n, edges)
-		for k := range n {
-			if reach[k] && !exits[k] && !m.blamesNested(&sv.Steps[k], serviceOutcomes) {
-				out = append(out, Endless{Entity: -1, Service: i, Step: k, Route: route(own[k]), Why: m.endlessWhy(sv, k, own[k])})
-			}
-		}
-		memo[i] = result
-		return result
+		return outs[i]
 	}
-	for i := range m.Services {
-		serviceOutcomes(i)
+	// The services a request can come to: those of the stages it can
+	// reach, and those nested in the steps it can reach there.
+	used := make([]bool, len(m.Services))
+	var use func(i int)
+	use = func(i int) {
+		if used[i] {
+			return
+		}
+		used[i] = true
+		g := m.serviceGraph(i, serviceOutcomes)
+		reach, _ := g.reach()
+		for k, st := range m.Services[i].Steps {
+			if !reach[k] || st.Kind != Nested || !mayRun(st.Count) {
+				continue
+			}
+			for s := range nestedCount(&st) {
+				use(int(nestedService(&st, s)))
+			}
+		}
 	}
+	stages := make([]placeGraph, len(m.Entities))
 	for e := range m.Entities {
-		stages := m.Entities[e].Stages
-		n := len(stages)
-		edges := func(k int) (next []int, results outcomes) {
-			o := serviceOutcomes(stages[k].Service)
-			for _, c := range []struct {
-				can outcomes
-				to  StageTarget
-			}{{canSucceed, stages[k].OnSuccess}, {canFail, stages[k].OnFailure}} {
-				if o&c.can == 0 {
-					continue
-				}
-				if t := int(c.to); t >= 0 && t < n {
-					next = append(next, t)
-				} else {
-					results |= canSucceed // END, EXIT or past the last stage: the request finishes
-				}
+		stages[e] = m.stageGraph(e, serviceOutcomes)
+		reach, _ := stages[e].reach()
+		for k, st := range m.Entities[e].Stages {
+			if reach[k] {
+				use(st.Service)
 			}
-			return next, results
 		}
-		if n == 0 {
+	}
+	var out []Endless
+	for i := range m.Services {
+		if !used[i] {
 			continue
 		}
-		reach, _ := reachFrom(n, edges)
-		exits := exitsFrom(n, edges)
-		for k := range n {
-			if reach[k] && !exits[k] && serviceOutcomes(stages[k].Service) != 0 {
-				out = append(out, Endless{Entity: e, Service: stages[k].Service, Step: k,
-					Why: fmt.Sprintf("its service %s can only %s, and the entity's routing from here leads back to its stages, never to END or EXIT", m.Services[stages[k].Service].Name, words(serviceOutcomes(stages[k].Service)))})
-			}
+		g := m.serviceGraph(i, serviceOutcomes)
+		sv := &m.Services[i]
+		for _, k := range g.trapped(func(k int) bool { return m.blamesNested(&sv.Steps[k], serviceOutcomes) }) {
+			out = append(out, Endless{Entity: -1, Service: i, Step: k, Route: route(g.own[k]), Why: m.endlessWhy(sv, k, g.own[k])})
+		}
+	}
+	for e := range m.Entities {
+		ss := m.Entities[e].Stages
+		for _, k := range stages[e].trapped(func(k int) bool { return serviceOutcomes(ss[k].Service) == 0 }) {
+			o := serviceOutcomes(ss[k].Service)
+			out = append(out, Endless{Entity: e, Service: ss[k].Service, Step: k,
+				Why: fmt.Sprintf("its service %s can only %s, and the entity's routing from here leads back to its stages, never to END or EXIT", m.Services[ss[k].Service].Name, words(o))})
 		}
 	}
 	return out
+}
+
+// mayRun says whether a Nested step of Count c may run its services: a
+// constant above 0, or an expression.
+func mayRun(c Number) bool {
+	if k, isConst := c.(Const); c != nil && isConst {
+		return k > 0
+	}
+	return true
+}
+
+// placeGraph is the routing between the places of a service (its steps)
+// or an entity (its stages): what each can give, where each outcome
+// leads, and which results (a service's success or failure; a request's
+// end) it reaches.
+type placeGraph struct {
+	n     int
+	own   []outcomes
+	edges func(k int) ([]int, outcomes)
+}
+
+// reach returns the places reachable from the first, and the results
+// reachable.
+func (g placeGraph) reach() ([]bool, outcomes) {
+	if g.n == 0 {
+		return nil, canSucceed
+	}
+	return reachFrom(g.n, g.edges)
+}
+
+// trapped returns the places reachable from the first from which no
+// result is reachable, leaving out those elsewhere's fault says are not
+// theirs (a step whose nested service never ends): they, and the places
+// that lead only to them, are blamed where the fault is.
+func (g placeGraph) trapped(elsewhere func(k int) bool) []int {
+	if g.n == 0 {
+		return nil
+	}
+	reach, _ := g.reach()
+	exits := exitsFrom(g.n, g.edges, elsewhere)
+	var out []int
+	for k := range g.n {
+		if reach[k] && !exits[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// serviceGraph is the routing between the steps of service i.
+func (m *Model) serviceGraph(i int, serviceOutcomes func(int) outcomes) placeGraph {
+	sv := &m.Services[i]
+	n := len(sv.Steps)
+	own := make([]outcomes, n)
+	for k := range sv.Steps {
+		own[k] = m.stepOutcomes(&sv.Steps[k], serviceOutcomes)
+	}
+	// A target of a step index goes on; Fail fails the service; Done or
+	// NEXT past the last row succeeds it.
+	edges := func(k int) (steps []int, results outcomes) {
+		st := &sv.Steps[k]
+		for _, c := range [2]struct {
+			o outcomes
+			t int
+		}{{canSucceed, int(st.OnSuccess)}, {canFail, int(st.OnFailure)}} {
+			switch {
+			case own[k]&c.o == 0:
+			case c.t >= 0 && c.t < n:
+				steps = append(steps, c.t)
+			case StepTarget(c.t) == Fail:
+				results |= canFail
+			default:
+				results |= canSucceed
+			}
+		}
+		return steps, results
+	}
+	return placeGraph{n: n, own: own, edges: edges}
+}
+
+// stageGraph is the routing between the stages of entity e.
+func (m *Model) stageGraph(e int, serviceOutcomes func(int) outcomes) placeGraph {
+	stages := m.Entities[e].Stages
+	n := len(stages)
+	own := make([]outcomes, n)
+	for k := range stages {
+		own[k] = serviceOutcomes(stages[k].Service)
+	}
+	edges := func(k int) (next []int, results outcomes) {
+		for _, c := range [2]struct {
+			can outcomes
+			to  StageTarget
+		}{{canSucceed, stages[k].OnSuccess}, {canFail, stages[k].OnFailure}} {
+			switch t := int(c.to); {
+			case own[k]&c.can == 0:
+			case t >= 0 && t < n:
+				next = append(next, t)
+			default:
+				results |= canSucceed // END, EXIT or past the last stage: the request finishes
+			}
+		}
+		return next, results
+	}
+	return placeGraph{n: n, own: own, edges: edges}
 }
 
 // stepOutcomes is what step st can give.
@@ -172,13 +235,13 @@ func (m *Model) stepOutcomes(st *Step, serviceOutcomes func(int) outcomes) outco
 			}
 			inner |= s & canFail
 		}
-		if c, isConst := st.Count.(Const); st.Count != nil && (!isConst || c == 0) {
-			inner |= canSucceed // Count 0 runs nothing and succeeds
-		}
 		if inner&canSucceed != 0 {
 			o |= draw
 		}
 		o |= inner & canFail
+		if c, isConst := st.Count.(Const); st.Count != nil && (!isConst || c == 0) {
+			o |= canSucceed // Count 0 runs nothing and succeeds, without a draw
+		}
 	}
 	return o
 }
@@ -281,8 +344,9 @@ func reachFrom(n int, edges func(k int) ([]int, outcomes)) (reach []bool, result
 	return reach, results
 }
 
-// exitsFrom returns the places from which some result is reachable.
-func exitsFrom(n int, edges func(k int) ([]int, outcomes)) []bool {
+// exitsFrom returns the places from which some result is reachable,
+// counting those of elsewhere as results.
+func exitsFrom(n int, edges func(k int) ([]int, outcomes), elsewhere func(k int) bool) []bool {
 	exits := make([]bool, n)
 	for changed := true; changed; {
 		changed = false
@@ -291,7 +355,7 @@ func exitsFrom(n int, edges func(k int) ([]int, outcomes)) []bool {
 				continue
 			}
 			next, r := edges(k)
-			ok := r != 0
+			ok := r != 0 || elsewhere(k)
 			for _, j := range next {
 				ok = ok || exits[j]
 			}

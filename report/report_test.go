@@ -501,4 +501,15 @@ func TestTimelineNamesItsReplication(t *testing.T) {
 	if v, _ := f.Value("Timeline", "K5"); v != "M10 L2" {
 		t.Errorf("Timeline!K5 = %q, want a run of one replication named alone", v)
 	}
+	// Summary repeats its header and run columns on every printed page;
+	// Timeline prints its charts alone, without titles of the table.
+	titles := map[string]string{}
+	for _, dn := range f.DefinedNames() {
+		if dn.Name == "_xlnm.Print_Titles" {
+			titles[dn.Scope] = dn.RefersTo
+		}
+	}
+	if titles["Summary"] != "'Summary'!$A:$C,'Summary'!$1:$1" || titles["Timeline"] != "" {
+		t.Errorf("print titles %v, want Summary's columns A:C and row 1, and none on Timeline", titles)
+	}
 }

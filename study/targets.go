@@ -373,7 +373,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 	if iv.Batches < 2 {
 		if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
 			return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
-				m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)))), groupThousands(stats.MinTailObservations), m)
+				m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), groupThousands(stats.MinTailObservations), m)
 		}
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
 	}

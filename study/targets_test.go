@@ -276,3 +276,15 @@ func TestTooFewBeyondATailPercentile(t *testing.T) {
 		t.Errorf("B's p99 %.4f ± %.4f in the results, judged ± %.4f", b.P99, b.P99CIHalfWidth95, r.HalfWidth95)
 	}
 }
+
+func TestTooFewNamesTheCountNeeded(t *testing.T) {
+	run := runOf(t, twoEntityPlan(1, 4_000))
+	for _, c := range []struct {
+		m    Measure
+		need string
+	}{{MeasureP90, "(10,000 are needed, 1,000 beyond the p90)"}, {MeasureP95, "(20,000 are needed"}, {MeasureP99, "(100,000 are needed"}} {
+		if r := Judge([]Target{{Measure: c.m, Limit: 100}}, run)[0]; !strings.Contains(r.Why, c.need) {
+			t.Errorf("%s: %q, want %q", c.m, r.Why, c.need)
+		}
+	}
+}

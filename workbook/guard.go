@@ -227,21 +227,26 @@ func (r *reader) renamedSheet(spec sheetSpec) string {
 		if r.used[r.svc.name+"!"+name] || resultSheets[strings.ToLower(name)] {
 			continue
 		}
-		xt, _ := r.svc.x.ReadTable(name, xlsx.Spec{Columns: spec.columns, Required: spec.required})
-		if xt == nil {
-			continue
-		}
-		all := true
-		for _, c := range spec.required {
-			if _, ok := xt.Col[c]; !ok {
-				all = false
-			}
-		}
-		if all {
+		if r.hasColumnsOf(name, spec) {
 			return name
 		}
 	}
 	return ""
+}
+
+// hasColumnsOf says whether SvcData's sheet name has every column that
+// spec requires.
+func (r *reader) hasColumnsOf(name string, spec sheetSpec) bool {
+	xt, _ := r.svc.x.ReadTable(name, xlsx.Spec{Columns: spec.columns, Required: spec.required})
+	if xt == nil {
+		return false
+	}
+	for _, c := range spec.required {
+		if _, ok := xt.Col[c]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // checkMissingSheets reports, once, a missing ServerInfo that steps need

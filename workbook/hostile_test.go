@@ -122,7 +122,7 @@ var hostileCases = []struct {
 		m.Add("SvcData.xlsx", "Measured", []any{"Entity", "Load", "Measure", "Value"}, []any{nil, "L1", "mean", "20%"})
 	}, want: []string{`SvcData.xlsx!Measured!D2: value 20% is a percentage, but a mean is a time; expected a time`}},
 	{name: "misspelt Experiments", change: rename("Experiments", "Experiment"),
-		want: []string{`SvcData.xlsx!Experiment: sheet not read: did you mean "Experiments"? rename it Experiments for websim to read it, or give it a name further from that to keep it as notes`}},
+		want: []string{`SvcData.xlsx!Experiment: sheet not read: did you mean "Experiments"? it has that sheet's columns: rename it Experiments for websim to read it, or give it a name further from that to keep it as notes`}},
 	{name: "Experiments with a space", change: rename("Experiments", "Experi ments"),
 		want: []string{`SvcData.xlsx!Experi ments: sheet not read: did you mean "Experiments"?`}},
 	{name: "decimal comma in a distribution", change: set("ProcData.xlsx", "Start", "B2", "Exp(1,5)"),

@@ -118,8 +118,8 @@ func (r *reader) readMeasured() []study.Measured {
 			switch {
 			case !isNum:
 				bad(vc.ref, "%s; expected %s", numberHint(vc.text), measuredExpected(m, r.base.timeUnit))
-			case m.Measure != "" && !m.IsShare() && isPercent(vc.text):
-				bad(vc.ref, "value %s is a percentage, but a %s is a time; expected %s", cleanText(vc.text), m.Measure, measuredExpected(m, r.base.timeUnit))
+			case m.Measure != "" && !m.IsShare() && r.percentCell(t, vc):
+				bad(vc.ref, "value %s is a percentage, but a %s is a time; expected %s", percentText(vc.text, v), m.Measure, measuredExpected(m, r.base.timeUnit))
 			case v < 0:
 				bad(vc.ref, "value %s is negative; expected %s", formatNumber(v), measuredExpected(m, r.base.timeUnit))
 			case m.Measure != "" && m.IsShare() && v > 1:

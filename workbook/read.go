@@ -165,36 +165,44 @@ func (r *reader) warnUnusedSheets() {
 		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] {
 			continue
 		}
-		if want := r.misnamedOptionalSheet(s); want != "" {
-			// A typo in an optional sheet's name would run another study
-			// without a word: one scenario instead of the Experiments, no
-			// verdicts instead of the Targets.
-			r.errorf(r.svc.name, s, "", "sheet not read: did you mean %q? rename it %s for websim to read it, or give it a name further from that to keep it as notes", want, want)
+		if want, columns := r.misnamedOptionalSheet(s); want != "" {
+			if columns {
+				// A typo in an optional sheet's name would run another
+				// study without a word: one scenario instead of the
+				// Experiments, no verdicts instead of the Targets.
+				r.errorf(r.svc.name, s, "", "sheet not read: did you mean %q? it has that sheet's columns: rename it %s for websim to read it, or give it a name further from that to keep it as notes", want, want)
+			} else {
+				r.warnf(r.svc.name, s, "", "sheet left alone: it is not a websim sheet nor named as an entity of Arrivals (if it is meant as the %s sheet, rename it %s and give it its columns)", want, want)
+			}
 			continue
 		}
 		r.warnf(r.svc.name, s, "", "sheet left alone: it is not a websim sheet nor named as an entity of Arrivals")
 	}
 }
 
-// optionalSheets are the sheets of SvcData that a model may leave out, so
-// that a misspelt one is not missed by name.
-var optionalSheets = []string{"Settings", "ServerInfo", "Attributes", "Experiments", TargetsSheet, MeasuredSheet}
+// optionalSheets are the sheets of SvcData that a model may leave out, and
+// whose absence no other check reports, so that a misspelt one is not
+// missed by name (a missing Settings or ServerInfo has its own message).
+var optionalSheets = []struct {
+	name string
+	spec sheetSpec
+}{{"Attributes", attributesSpec}, {"Experiments", experimentsSpec}, {TargetsSheet, targetsSpec}, {MeasuredSheet, measuredSpec}}
 
 // misnamedOptionalSheet returns the optional sheet that sheet s is a
-// likely misspelling of (its name within a few edits of it, or equal but
-// for spaces and underscores), when the workbook has no sheet of that
-// name; else "".
-func (r *reader) misnamedOptionalSheet(s string) string {
+// likely misspelling of (its name within two edits of it, or equal but for
+// spaces and underscores), when the workbook has no sheet of that name,
+// and whether s has that sheet's columns; "" when it is none.
+func (r *reader) misnamedOptionalSheet(s string) (name string, columns bool) {
 	squeeze := strings.NewReplacer(" ", "", "_", "")
-	for _, want := range optionalSheets {
-		if _, present := r.svc.hasSheet(want); present {
+	for _, o := range optionalSheets {
+		if _, present := r.svc.hasSheet(o.name); present {
 			continue
 		}
-		if strings.EqualFold(squeeze.Replace(s), want) || suggest.Distance(s, want) <= 2 {
-			return want
+		if strings.EqualFold(squeeze.Replace(s), o.name) || suggest.Distance(s, o.name) <= 2 {
+			return o.name, r.hasColumnsOf(s, o.spec)
 		}
 	}
-	return ""
+	return "", false
 }
 
 func (r *reader) errorf(file, sheet, ref, format string, args ...any) {

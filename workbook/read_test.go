@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/workbook/wbtest"
 )
@@ -479,5 +480,56 @@ func TestExperimentsChartColumn(t *testing.T) {
 		if strings.Contains(w, "Experiments") {
 			t.Errorf("warning %q", w)
 		}
+	}
+}
+
+// A notes sheet whose name is near an optional sheet's but that lacks its
+// columns is the user's: a warning with a hint, not a problem.
+func TestNotesSheetNearAnOptionalName(t *testing.T) {
+	m := wbtest.Valid()
+	m.Add("SvcData.xlsx", "Measures", []any{"what we measured last week"}, []any{"p95 was fine"})
+	m.Add("SvcData.xlsx", "Markets", []any{"Region", "Share"}, []any{"EU", 0.4})
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	var ps Problems
+	if errors.As(err, &ps) && len(ps.Errors()) > 0 {
+		t.Fatalf("problems: %v", ps.Errors())
+	}
+	if plan == nil {
+		t.Fatalf("Read: %v", err)
+	}
+	joined := strings.Join(plan.Warnings, "\n")
+	for _, want := range []string{
+		`SvcData.xlsx!Measures: sheet left alone: it is not a websim sheet nor named as an entity of Arrivals (if it is meant as the Measured sheet, rename it Measured and give it its columns)`,
+		`SvcData.xlsx!Markets: sheet left alone: it is not a websim sheet nor named as an entity of Arrivals (if it is meant as the Targets sheet`,
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("warnings lack %q:\n%s", want, joined)
+		}
+	}
+}
+
+// A Limit typed as 50% in Excel is the number 0.5 in a percent format:
+// for a time measure it is a problem, as the text "50%" is.
+func TestPercentFormattedTimeLimit(t *testing.T) {
+	m := wbtest.Valid()
+	m.Add("SvcData.xlsx", "Targets", []any{"Entity", "Measure", "Limit"}, []any{nil, "p95", 0.5}, []any{nil, "failed", 0.01})
+	dir := t.TempDir()
+	m.Write(t, dir)
+	path := filepath.Join(dir, "SvcData.xlsx")
+	b, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.SetLook("Targets", "C2", "C3", xlsx.Look{NumFormat: "0%"})
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	_, err = Read(dir)
+	want := "SvcData.xlsx!Targets!C2: limit 50% is a percentage, but a p95 is a time"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Targets!C3") {
+		t.Errorf("got %v, want only %q (a share may be a percentage)", err, want)
 	}
 }

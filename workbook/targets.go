@@ -80,8 +80,8 @@ func (r *reader) readTargets() []study.Target {
 			case tg.Measure.IsShare() && (v < 0 || v > 1):
 				r.errorf(t.file, t.sheet, lc.ref, "limit %s is not a share; expected %s", formatNumber(v), limitExpected(tg.Measure, r.base.timeUnit))
 				ok = false
-			case tg.Measure != "" && !tg.Measure.IsShare() && isPercent(lc.text):
-				r.errorf(t.file, t.sheet, lc.ref, "limit %s is a percentage, but a %s is a time; expected %s", cleanText(lc.text), tg.Measure, limitExpected(tg.Measure, r.base.timeUnit))
+			case tg.Measure != "" && !tg.Measure.IsShare() && r.percentCell(t, lc):
+				r.errorf(t.file, t.sheet, lc.ref, "limit %s is a percentage, but a %s is a time; expected %s", percentText(lc.text, v), tg.Measure, limitExpected(tg.Measure, r.base.timeUnit))
 				ok = false
 			case tg.Measure != "" && !tg.Measure.IsShare() && !(v > 0):
 				r.errorf(t.file, t.sheet, lc.ref, "limit %s is not a positive time; expected %s", formatNumber(v), limitExpected(tg.Measure, r.base.timeUnit))

@@ -42,9 +42,20 @@ func parseNumber(s string) (float64, bool) {
 	return v, true
 }
 
-// isPercent tells whether a cell's text is a number written as a
-// percentage ("50%"), which a time cell must not be.
-func isPercent(s string) bool { return strings.HasSuffix(cleanText(s), "%") }
+// percentCell tells whether a cell of SvcData holds a percentage: text
+// written as one ("50%"), or a number shown as one (50% typed in Excel is
+// 0.5 in a 0% format). A time cell must not be one.
+func (r *reader) percentCell(t *table, c cell) bool {
+	return strings.HasSuffix(cleanText(c.text), "%") || r.svc.x.IsPercent(t.sheet, c.ref)
+}
+
+// percentText is a percentage cell as its user sees it: "50%".
+func percentText(text string, v float64) string {
+	if s := cleanText(text); strings.HasSuffix(s, "%") {
+		return s
+	}
+	return formatNumber(100*v) + "%"
+}
 
 // looksNumeric tells whether s was probably meant as a number, for a
 // message: "0,5" and "1 000" were, "Expo(3)" was not.

@@ -11,8 +11,11 @@ import (
 // rich text, and an empty text-properties element beside it with rot 0.
 // Excel follows the rich text; LibreOffice follows the text properties and
 // draws the title level, which takes a column of the plot's width.
-// turnValueAxisTitles turns the text properties of value axis titles a
-// quarter too, so that both draw the title along its axis.
+// turnValueAxisTitles turns the text properties of the titles of vertical
+// value axes (left or right; a scatter chart's X axis is a value axis at
+// the bottom) a quarter too, so that both draw the title along its axis.
+// Only charts written without a namespace prefix, as the library writes
+// them, can match: Excel's own charts (c:valAx) are left as they are.
 
 // turnValueAxisTitles returns the package data with the value axis titles
 // of its charts turned (data itself when none needs it).
@@ -62,6 +65,12 @@ func turnTitles(chart []byte) (out []byte, ok bool) {
 		axis := rest[i : i+j]
 		b.Write(rest[:i])
 		rest = rest[i+j:]
+		if !bytes.Contains(axis, []byte(`<axPos val="l"`)) && !bytes.Contains(axis, []byte(`<axPos val="r"`)) {
+			// A scatter chart's X axis is a value axis too: its title
+			// stays level.
+			b.Write(axis)
+			continue
+		}
 		t := bytes.Index(axis, []byte(titleStart))
 		e := bytes.Index(axis, []byte(titleEnd))
 		if t < 0 || e < t {
@@ -76,7 +85,7 @@ func turnTitles(chart []byte) (out []byte, ok bool) {
 		p += t
 		tag := bytes.IndexByte(axis[p+len(props):], '>') + p + len(props)
 		r := bytes.Index(axis[p:tag], []byte(level))
-		if r < 0 {
+		if r < 0 || bytes.Contains(axis[p:tag], []byte(" vert=")) {
 			b.Write(axis)
 			continue
 		}

@@ -222,6 +222,14 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 		col, row, _ := excelize.SplitCellName(ref)
 		return fmt.Sprintf("$%s$%d", col, row)
 	}
+	// The charts print alone: no titles of a table beside them.
+	for _, dn := range b.f.GetDefinedName() {
+		if dn.Name == "_xlnm.Print_Titles" && dn.Scope == sheet {
+			if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: dn.Name, Scope: sheet})); err != nil {
+				return err
+			}
+		}
+	}
 	return b.Define(DefinedName{Name: "_xlnm.Print_Area", RefersTo: QuoteSheet(sheet) + "!" + abs(from) + ":" + abs(to), Scope: sheet})
 }
 

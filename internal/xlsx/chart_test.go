@@ -71,16 +71,24 @@ func TestChartOptions(t *testing.T) {
 func TestTurnTitlesLeavesTurnedAndUntitledAxesAlone(t *testing.T) {
 	for _, chart := range []string{
 		`<valAx><axId val="1"></axId></valAx>`, // no title
-		`<valAx><title><tx></tx><txPr><a:bodyPr rot="-5400000" vert="horz"></a:bodyPr></txPr></title></valAx>`,
+		`<valAx><axPos val="l"></axPos><title><tx></tx><txPr><a:bodyPr rot="-5400000" vert="horz"></a:bodyPr></txPr></title></valAx>`,
 		`<catAx><title><txPr><a:bodyPr rot="0"></a:bodyPr></txPr></title></catAx>`,
 	} {
 		if out, ok := turnTitles([]byte(chart)); ok || string(out) != chart {
 			t.Errorf("turnTitles(%s) = %s, %v; want it unchanged", chart, out, ok)
 		}
 	}
-	two := `<valAx><title><txPr><a:bodyPr a="1" rot="0"></a:bodyPr></txPr></title></valAx><valAx><title><txPr><a:bodyPr rot="0"></a:bodyPr></txPr></title></valAx>`
-	out, ok := turnTitles([]byte(two))
-	if want := strings.ReplaceAll(two, ` rot="0"`, ` rot="-5400000" vert="horz"`); !ok || string(out) != want {
-		t.Errorf("two value axes: %s, %v; want %s", out, ok, want)
+	// A scatter chart: its X axis (at the bottom) is a value axis too,
+	// and keeps a level title; its Y axis (left) is turned.
+	scatter := `<valAx><axPos val="b"></axPos><title><txPr><a:bodyPr rot="0"></a:bodyPr></txPr></title></valAx>` +
+		`<valAx><axPos val="l"></axPos><title><txPr><a:bodyPr a="1" rot="0"></a:bodyPr></txPr></title></valAx>`
+	out, ok := turnTitles([]byte(scatter))
+	want := strings.Replace(scatter, `a="1" rot="0"`, `a="1" rot="-5400000" vert="horz"`, 1)
+	if !ok || string(out) != want {
+		t.Errorf("a scatter chart's axes: %s, %v; want %s", out, ok, want)
+	}
+	vertical := `<valAx><axPos val="l"></axPos><title><txPr><a:bodyPr rot="0" vert="vert"></a:bodyPr></txPr></title></valAx>`
+	if out, ok := turnTitles([]byte(vertical)); ok || string(out) != vertical {
+		t.Errorf("a title that sets its own direction: %s, %v; want it unchanged", out, ok)
 	}
 }

@@ -1,6 +1,10 @@
 package xlsx
 
-import "github.com/xuri/excelize/v2"
+import (
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
 
 // Inspection: what a sheet looks like, for tests and for tools that show a
 // workbook (its comments, drop-downs, frozen rows, widths, styles).
@@ -146,6 +150,24 @@ func (b *Book) LookOf(sheet, ref string) (Look, error) {
 // RowHeightOf returns the height of a row (from 1) in points.
 func (b *Book) RowHeightOf(sheet string, row int) (float64, error) {
 	return b.f.GetRowHeight(sheet, row)
+}
+
+// IsPercent says whether a cell shows its number as a percentage (a
+// format such as 0% or 0.00%): a value typed as 50% in Excel is stored as
+// 0.5 with such a format.
+func (b *Book) IsPercent(sheet, ref string) bool {
+	id, err := b.f.GetCellStyle(sheet, ref)
+	if err != nil || id == 0 {
+		return false
+	}
+	st, err := b.f.GetStyle(id)
+	if err != nil || st == nil {
+		return false
+	}
+	if st.NumFmt == 9 || st.NumFmt == 10 { // Excel's built-in 0% and 0.00%
+		return true
+	}
+	return st.CustomNumFmt != nil && strings.Contains(*st.CustomNumFmt, "%")
 }
 
 // SetLook gives cells a style of their own (bold, a font colour, a fill, a
