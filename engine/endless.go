@@ -65,7 +65,7 @@ func (m *Model) EndlessRoutes() []Endless {
 		g := m.serviceGraph(i, serviceOutcomes)
 		reach, _ := g.reach()
 		for k, st := range m.Services[i].Steps {
-			if !reach[k] || st.Kind != Nested || !mayRun(st.Count) {
+			if off, isConst := st.Condition.(ConstBool); !reach[k] || st.Kind != Nested || !mayRun(st.Count) || (isConst && !bool(off)) {
 				continue
 			}
 			for s := range nestedCount(&st) {
@@ -212,8 +212,11 @@ func (m *Model) stageGraph(e int, serviceOutcomes func(int) outcomes) placeGraph
 // stepOutcomes is what step st can give.
 func (m *Model) stepOutcomes(st *Step, serviceOutcomes func(int) outcomes) outcomes {
 	var o outcomes
-	if st.Condition != nil {
-		o |= canSucceed // skipped as a success
+	switch c, isConst := st.Condition.(ConstBool); {
+	case isConst && !bool(c):
+		return canSucceed // turned off: always skipped as a success
+	case st.Condition != nil && !isConst:
+		o |= canSucceed // may be skipped as a success
 	}
 	draw := rateOutcomes(st.SuccessRate)
 	switch st.Kind {
@@ -249,8 +252,8 @@ func (m *Model) stepOutcomes(st *Step, serviceOutcomes func(int) outcomes) outco
 // blamesNested says whether step st can never end because a service it
 // nests never does (that service's own step is the one to blame).
 func (m *Model) blamesNested(st *Step, serviceOutcomes func(int) outcomes) bool {
-	if st.Kind != Nested {
-		return false
+	if off, isConst := st.Condition.(ConstBool); st.Kind != Nested || !mayRun(st.Count) || (isConst && !bool(off)) {
+		return false // its services never run
 	}
 	for k := range nestedCount(st) {
 		if serviceOutcomes(int(nestedService(st, k))) == 0 {

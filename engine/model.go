@@ -343,6 +343,13 @@ type Const float64
 // Number returns c.
 func (c Const) Number(*EvalContext) (float64, error) { return float64(c), nil }
 
+// ConstBool is a Bool that never changes: a Condition of FALSE turns its
+// step off (skipped as a success), which the routing check knows.
+type ConstBool bool
+
+// Bool returns b.
+func (b ConstBool) Bool(*EvalContext) (bool, error) { return bool(b), nil }
+
 // FixedMode is a Mode that never changes.
 type FixedMode bool
 

@@ -9,11 +9,6 @@ import (
 	"github.com/websim/websim/rules"
 )
 
-// constBool is a Condition that never changes.
-type constBool bool
-
-func (b constBool) Bool(*engine.EvalContext) (bool, error) { return bool(b), nil }
-
 // loc locates a cell for run-time messages: "ProcData.xlsx!ASumSvc!H3".
 func loc(t *table, ref string) string { return t.file + "!" + t.sheet + "!" + ref }
 

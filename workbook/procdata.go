@@ -311,7 +311,7 @@ func (r *reader) condition(t *table, c cell, names rules.Names) engine.Bool {
 	case c.bad || text == "" || isWord(text, "true") || text == "1":
 		return nil
 	case isWord(text, "false") || text == "0":
-		return constBool(false)
+		return engine.ConstBool(false)
 	}
 	if e, ok := r.expr(t, c, rules.Bool, names); ok {
 		return e

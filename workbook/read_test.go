@@ -510,11 +510,11 @@ func TestNotesSheetNearAnOptionalName(t *testing.T) {
 	}
 }
 
-// A Limit typed as 50% in Excel is the number 0.5 in a percent format:
+// A Limit typed as 7% in Excel is the number 0.07 in a percent format:
 // for a time measure it is a problem, as the text "50%" is.
 func TestPercentFormattedTimeLimit(t *testing.T) {
 	m := wbtest.Valid()
-	m.Add("SvcData.xlsx", "Targets", []any{"Entity", "Measure", "Limit"}, []any{nil, "p95", 0.5}, []any{nil, "failed", 0.01})
+	m.Add("SvcData.xlsx", "Targets", []any{"Entity", "Measure", "Limit"}, []any{nil, "p95", 0.07}, []any{nil, "failed", 0.01})
 	dir := t.TempDir()
 	m.Write(t, dir)
 	path := filepath.Join(dir, "SvcData.xlsx")
@@ -528,7 +528,7 @@ func TestPercentFormattedTimeLimit(t *testing.T) {
 	}
 	b.Close()
 	_, err = Read(dir)
-	want := "SvcData.xlsx!Targets!C2: limit 50% is a percentage, but a p95 is a time"
+	want := "SvcData.xlsx!Targets!C2: limit 7% is a percentage, but a p95 is a time"
 	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Targets!C3") {
 		t.Errorf("got %v, want only %q (a share may be a percentage)", err, want)
 	}

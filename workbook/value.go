@@ -54,7 +54,7 @@ func percentText(text string, v float64) string {
 	if s := cleanText(text); strings.HasSuffix(s, "%") {
 		return s
 	}
-	return formatNumber(100*v) + "%"
+	return strconv.FormatFloat(100*v, 'g', 6, 64) + "%"
 }
 
 // looksNumeric tells whether s was probably meant as a number, for a

@@ -92,3 +92,48 @@ func TestTurnTitlesLeavesTurnedAndUntitledAxesAlone(t *testing.T) {
 		t.Errorf("a title that sets its own direction: %s, %v; want it unchanged", out, ok)
 	}
 }
+
+// A chart in a workbook websim opens (a user's, in a write-back) is left
+// as it is: only a book made by New has its axis titles turned.
+func TestOpenedBooksChartsAreLeftAlone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "Mine.xlsx")
+	b := New()
+	b.SetRow("Sheet1", 1, "x", "y")
+	b.SetRow("Sheet1", 2, 1.0, 2.0)
+	b.AddChart("Sheet1", "D1", Chart{Kind: LineChart, Title: "T", XTitle: "x", YTitle: "y",
+		Series: []Series{{Name: AbsRange("Sheet1", 1, 1, 1), Categories: AbsRange("Sheet1", 0, 2, 2), Values: AbsRange("Sheet1", 1, 2, 2)}}})
+	if err := b.f.SaveAs(path); err != nil { // as another tool would, without websim's rewriting
+		t.Fatal(err)
+	}
+	b.Close()
+	chart := func() string {
+		z, err := zip.OpenReader(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer z.Close()
+		for _, f := range z.File {
+			if f.Name == "xl/charts/chart1.xml" {
+				rc, _ := f.Open()
+				data, _ := io.ReadAll(rc)
+				rc.Close()
+				return string(data)
+			}
+		}
+		t.Fatal("no chart")
+		return ""
+	}
+	before := chart()
+	o, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.SetCell("Sheet1", "A5", "a note")
+	if err := o.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if after := chart(); after != before {
+		t.Errorf("the opened book's chart changed:\n%s\n%s", before, after)
+	}
+}

@@ -44,15 +44,19 @@ type Book struct {
 	// SHA256 is the hex SHA-256 of the file's bytes as read ("" for New).
 	SHA256 string
 
-	f      *excelize.File
-	err    error // the first write error
+	f   *excelize.File
+	err error // the first write error
+	// made is true for a book made by New, every part of it websim's:
+	// only there are its charts' parts rewritten (turnValueAxisTitles),
+	// never in a user's workbook written back.
+	made   bool
 	styles map[Style]int
 }
 
 var rawValues = excelize.Options{RawCellValue: true}
 
 // New returns an empty workbook holding one sheet, "Sheet1".
-func New() *Book { return &Book{f: excelize.NewFile()} }
+func New() *Book { return &Book{f: excelize.NewFile(), made: true} }
 
 // Open opens the workbook at path, checking first that it is a whole,
 // reasonably sized .xlsx. A problem is returned as a Problem (File is the

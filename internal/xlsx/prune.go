@@ -266,7 +266,9 @@ func relPath(from, to string) (string, error) {
 	return strings.Join(append(parts, t[i:]...), "/"), nil
 }
 
-var overrideTag = regexp.MustCompile(`<Override\b[^>]*PartName="([^"]*)"[^>]*/>`)
+// overrideTag is a content type's Override element, self-closed or
+// not (the library writes <Override ...></Override>).
+var overrideTag = regexp.MustCompile(`<Override\b[^>]*?PartName="([^"]*)"[^>]*?(?:/>|>\s*</Override>)`)
 
 // dropOverrides removes the content types of the dropped parts and
 // renames those of the renamed ones.

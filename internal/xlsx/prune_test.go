@@ -52,6 +52,26 @@ func TestReplacedChartsLeaveNoParts(t *testing.T) {
 	if len(charts) != 3 {
 		t.Errorf("chart parts %v, want the user's and the two newest", charts)
 	}
+	// The content types name the parts there are, no more: the library
+	// leaves those of the parts it deletes.
+	for _, f := range zr.File {
+		if f.Name != "[Content_Types].xml" {
+			continue
+		}
+		data, err := readPart(f)
+		must(t, err)
+		var named []string
+		for _, m := range overrideTag.FindAllSubmatch(data, -1) {
+			if part := strings.TrimPrefix(string(m[1]), "/"); strings.HasPrefix(part, "xl/charts/") {
+				named = append(named, part)
+			}
+		}
+		slices.Sort(named)
+		slices.Sort(charts)
+		if !slices.Equal(named, charts) {
+			t.Errorf("content types of charts %v, parts %v", named, charts)
+		}
+	}
 	if d := sizes[3] - sizes[1]; d > 200 || d < -200 {
 		t.Errorf("sizes %v: the file grows with each replacement", sizes)
 	}

@@ -659,8 +659,9 @@ func displayWidth(v any, fm Style) int {
 }
 
 // Write writes the workbook's bytes to w (Save is the way to write a file),
-// without the drawing and chart parts of deleted sheets, and with value
-// axis titles drawn along their axis by LibreOffice too.
+// without the drawing and chart parts of deleted sheets, and, in a book
+// made by New, with value axis titles drawn along their axis by
+// LibreOffice too.
 func (b *Book) Write(w io.Writer) error {
 	var buf bytes.Buffer
 	if err := b.f.Write(&buf); err != nil {
@@ -670,8 +671,10 @@ func (b *Book) Write(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if data, err = turnValueAxisTitles(data); err != nil {
-		return err
+	if b.made {
+		if data, err = turnValueAxisTitles(data); err != nil {
+			return err
+		}
 	}
 	_, err = w.Write(data)
 	return err
