@@ -228,6 +228,9 @@ func (m *Model) stepOutcomes(st *Step, serviceOutcomes func(int) outcomes) outco
 			o |= canFail
 		}
 	case Nested:
+		if !mayRun(st.Count) {
+			return o | canSucceed // Count 0: runs nothing and succeeds, without a draw
+		}
 		// Every service must succeed for the step to; any one failing
 		// fails it.
 		inner := canSucceed
@@ -320,7 +323,12 @@ func (m *Model) endlessWhy(sv *Service, k int, o outcomes) string {
 
 // successWhy says why a step can only succeed.
 func successWhy(st *Step) string {
-	if st.SuccessRate == nil {
+	switch c, isConst := st.Condition.(ConstBool); {
+	case isConst && !bool(c):
+		return "its Condition is FALSE, so it is always skipped as a success"
+	case st.Kind == Nested && !mayRun(st.Count):
+		return "its Count is 0, so it runs nothing and succeeds"
+	case st.SuccessRate == nil:
 		return "no SuccessRate"
 	}
 	return "SuccessRate 1"
