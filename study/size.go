@@ -391,8 +391,10 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 		res := Judge(p.Targets, run)
 		pr := Probe{Value: v, Verdict: Overall(res), Targets: res, Observations: obs, Run: run}
 		if pr.Verdict == Undecided && one.Run.Replications < PercentileReplications && lacksRunInterval(res) {
-			// A median or p90 of response times too spread for the run's
-			// own interval: replications give one. Same length again.
+			// A percentile without an interval of the run's own (a median
+			// or p90 of response times too spread for its window, or too
+			// few requests beyond a tail percentile): replications give
+			// one. Same length again.
 			one.Run.Replications = PercentileReplications
 			*spread = true
 			obs /= 2
@@ -410,18 +412,18 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 }
 
 // PercentileReplications is the number of replications a probe is run
-// again as when a p50 or p90 target has no interval from the run itself
-// (response times too spread for the engine's window: see
-// runPercentileHalfWidth); across replications each replication's
-// percentile is an independent estimate.
+// again as when a percentile target has no interval from the run itself
+// (response times too spread for the engine's window, or too few requests
+// beyond the percentile: see runPercentileHalfWidth); across replications
+// each replication's percentile is an independent estimate.
 const PercentileReplications = 5
 
-// lacksRunInterval reports whether an undecided p50 or p90 target has a
+// lacksRunInterval reports whether an undecided percentile target has a
 // figure but no interval (not a run in which no request completed, which
 // replications would not mend).
 func lacksRunInterval(res []TargetResult) bool {
 	for _, r := range res {
-		if r.Verdict == Undecided && (r.Measure == MeasureP50 || r.Measure == MeasureP90) && !math.IsNaN(r.Value) && math.IsNaN(r.HalfWidth95) {
+		if r.Verdict == Undecided && r.Measure.quantile() > 0 && !math.IsNaN(r.Value) && math.IsNaN(r.HalfWidth95) {
 			return true
 		}
 	}

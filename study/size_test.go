@@ -334,9 +334,11 @@ func TestSizeConfirmsAGrowthVerdict(t *testing.T) {
 	}
 }
 
-// TestLacksRunInterval: only an undecided p50 or p90 that has a figure but
-// no interval sends a probe to replications; a run in which no request
-// completed has no figure, and replications would not mend it.
+// TestLacksRunInterval: only an undecided percentile that has a figure but
+// no interval sends a probe to replications (p50 or p90 of spread times, a
+// tail percentile of too few requests); a run in which no request
+// completed has no figure, and replications would not mend it; a mean
+// without an interval is no percentile.
 func TestLacksRunInterval(t *testing.T) {
 	nan := math.NaN()
 	for _, tc := range []struct {
@@ -347,7 +349,8 @@ func TestLacksRunInterval(t *testing.T) {
 		{TargetResult{Target: Target{Measure: MeasureP90}, Value: 3, HalfWidth95: nan, Verdict: Undecided}, true},
 		{TargetResult{Target: Target{Measure: MeasureP50}, Value: nan, HalfWidth95: nan, Verdict: Undecided}, false},
 		{TargetResult{Target: Target{Measure: MeasureP50}, Value: 1.2, HalfWidth95: 0.1, Verdict: Undecided}, false},
-		{TargetResult{Target: Target{Measure: MeasureP95}, Value: 1.2, HalfWidth95: nan, Verdict: Undecided}, false},
+		{TargetResult{Target: Target{Measure: MeasureP99}, Value: 1.2, HalfWidth95: nan, Verdict: Undecided}, true},
+		{TargetResult{Target: Target{Measure: MeasureMean}, Value: 1.2, HalfWidth95: nan, Verdict: Undecided}, false},
 		{TargetResult{Target: Target{Measure: MeasureP50}, Value: 1.2, HalfWidth95: nan, Verdict: Fails}, false},
 	} {
 		if got := lacksRunInterval([]TargetResult{tc.r}); got != tc.want {
