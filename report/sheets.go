@@ -13,6 +13,7 @@ import (
 // Number formats of the result columns, defined once in the xlsx layer.
 const (
 	fText   = xlsx.Text
+	fWords  = xlsx.Wrapped // a text that wraps within its column: a reason, a why
 	fCount  = xlsx.Count
 	fTime   = xlsx.Time
 	fShare  = xlsx.Share
@@ -36,15 +37,30 @@ func table(b *xlsx.Book, sheet string, cols []column, rows [][]any) error {
 // a run that is not stable (grey and struck through), and the header row
 // and the columns up to Stable stay in view.
 func runTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, unstable []bool) error {
-	t := xlsx.Table{Rows: rows, HeaderHeight: 30}
-	for _, c := range cols {
-		t.Columns = append(t.Columns, xlsx.Column{Header: c.header, Format: c.format})
-	}
+	t := tableOf(cols, rows)
 	if unstable != nil {
 		t.FrozenColumns = frozenColumns
 		t.Muted = func(r int) bool { return unstable[r] }
 	}
 	return b.WriteTable(sheet, t)
+}
+
+// frozenTable is table with its first frozen columns in view as it
+// scrolls and on every printed page (the Scenario and Load of a row).
+func frozenTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, frozen int) error {
+	t := tableOf(cols, rows)
+	t.FrozenColumns = frozen
+	return b.WriteTable(sheet, t)
+}
+
+// tableOf is the table of cols and rows, its header two lines tall at
+// least.
+func tableOf(cols []column, rows [][]any) xlsx.Table {
+	t := xlsx.Table{Rows: rows, HeaderHeight: 30}
+	for _, c := range cols {
+		t.Columns = append(t.Columns, xlsx.Column{Header: c.header, Format: c.format})
+	}
+	return t
 }
 
 // frozenColumns are the columns of a run's row that stay in view:
@@ -109,7 +125,7 @@ func summaryColumns(u, base string) []summaryColumn {
 		{runColumns[0].header, fText, cell(0)},
 		{runColumns[1].header, fText, cell(1)},
 		{runColumns[2].header, fText, cell(2)},
-		{runColumns[3].header, fText, cell(3)},
+		{runColumns[3].header, fWords, cell(3)},
 		{"Replications", fCount, func(run *study.Run) any { return float64(run.Replications) }},
 		{"Observations", fCount, count(finished)},
 		{"Arrivals", fCount, count(func(r *engine.Result) int64 { return r.Arrivals })},
@@ -259,7 +275,7 @@ func unitSuffix(unit string) string {
 }
 
 func writeRun(b *xlsx.Book, sheet string, s *study.Study) error {
-	cols := []column{{"Section", fText}, {"Name", fText}, {"Value", fText}}
+	cols := []column{{"Section", fText}, {"Name", fText}, {"Value", fWords}}
 	var rows [][]any
 	add := func(section, name string, value any) { rows = append(rows, []any{section, name, value}) }
 	add("Run", "websim version", s.Version)

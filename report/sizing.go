@@ -190,7 +190,7 @@ func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
 		row = append(row, probeCells(pt.Below, len(sz.Targets))...)
 		rows = append(rows, row)
 	}
-	if err := table(b, sheet, cols, rows); err != nil {
+	if err := frozenTable(b, sheet, cols, rows, 2); err != nil { // Scenario, Load
 		return err
 	}
 	styleVerdicts(b, sheet, cols, rows)

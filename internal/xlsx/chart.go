@@ -211,11 +211,7 @@ func (c *Chart) chartSeries(list []Series, first int) []excelize.ChartSeries {
 // from..to (A1 names, the charts' area) as the print area, fitted to one
 // page wide and as many pages tall as it takes.
 func (b *Book) PrintCharts(sheet, from, to string) error {
-	landscape, wide, tall, fit := "landscape", 1, 0, true
-	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall})); err != nil {
-		return err
-	}
-	if err := b.keep(b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit})); err != nil {
+	if err := b.printOneWide(sheet); err != nil {
 		return err
 	}
 	abs := func(ref string) string {
@@ -231,6 +227,16 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 		}
 	}
 	return b.Define(DefinedName{Name: "_xlnm.Print_Area", RefersTo: QuoteSheet(sheet) + "!" + abs(from) + ":" + abs(to), Scope: sheet})
+}
+
+// printOneWide prints a sheet landscape, fitted to one page wide and as
+// many pages tall as it takes.
+func (b *Book) printOneWide(sheet string) error {
+	landscape, wide, tall, fit := "landscape", 1, 0, true
+	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall})); err != nil {
+		return err
+	}
+	return b.keep(b.f.SetSheetProps(sheet, &excelize.SheetPropsOptions{FitToPage: &fit}))
 }
 
 // PageBreakBefore starts a new printed page at row (1-based), so that a

@@ -510,10 +510,11 @@ const maxFittedWidth = 60
 const lineHeight = 15
 
 // WriteTable writes t to a sheet (which must exist) from A1: the header in
-// the Header style with its comments, frozen; the rows with their columns'
-// number formats; widths set or fitted to the content, up to 60
-// characters: a text wider than its column wraps over lines, and its row
-// is as tall as its longest text.
+// the Header style with its comments, frozen, as tall as its longest
+// header wraps; the rows with their columns' number formats; widths set or
+// fitted to the content, up to 60 characters: in a column of Wrapped
+// format, a text wider than the column wraps over lines, and its row is as
+// tall as its longest text (elsewhere a longer text is cut).
 func (b *Book) WriteTable(sheet string, t Table) error {
 	widths := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
@@ -568,7 +569,7 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 			if st, ok := v.(Styled); ok {
 				v = st.Value
 			}
-			if text, ok := v.(string); ok && i < len(t.Columns) {
+			if text, ok := v.(string); ok && i < len(t.Columns) && t.Columns[i].Format&Wrapped != 0 {
 				lines = max(lines, wrappedLines(text, int(colWidth(i))-1))
 			}
 		}
@@ -595,11 +596,24 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 		}
 	}
 	if t.HeaderHeight > 0 {
-		b.RowHeight(sheet, 1, t.HeaderHeight)
+		header := 1
+		for i, c := range t.Columns {
+			header = max(header, wrappedLines(c.Header, int(colWidth(i))-1))
+		}
+		b.RowHeight(sheet, 1, max(t.HeaderHeight, float64(header*lineHeight)))
 	}
 	b.FreezePanes(sheet, t.FrozenColumns, 1)
+	if len(t.Columns) <= narrowTable {
+		// A few columns print on one page wide, not cut in two by a
+		// page's edge (a font wider than Excel's can push the last one
+		// over).
+		b.printOneWide(sheet)
+	}
 	return b.err
 }
+
+// narrowTable is the most columns of a table that prints one page wide.
+const narrowTable = 4
 
 // wrappedLines is the number of lines text takes when wrapped at word
 // boundaries within width characters (a word wider than that is cut),

@@ -182,7 +182,7 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	b.RenameSheet("Sheet1", "Summary")
 	b.NewSheet("Mine")
 	b.WriteTable("Summary", Table{
-		Columns: []Column{{Header: "Load", Comment: "the load level"}, {Header: "Mean", Format: Time}, {Header: "Share", Format: Share, Width: 9}, {Header: "Why"}},
+		Columns: []Column{{Header: "Load", Comment: "the load level"}, {Header: "Mean", Format: Time}, {Header: "Share", Format: Share, Width: 9}, {Header: "Why", Format: Wrapped}},
 		Rows: [][]any{{"L1", 1.5, 0.25}, {"L2", nil, 0.5, strings.Repeat("a word ", 20)},
 			{"L3", 2.0, 0.75, Styled{Value: strings.Repeat("a word ", 10), Style: Bad}}},
 	})
