@@ -162,7 +162,7 @@ func (r *reader) warnUnusedSheets() {
 		return // the entity sheets cannot be told from others
 	}
 	for _, s := range r.svc.sheets {
-		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] {
+		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] || r.renamedRequired(s) {
 			continue
 		}
 		if want, columns := r.misnamedOptionalSheet(s); want != "" {
@@ -170,7 +170,7 @@ func (r *reader) warnUnusedSheets() {
 				// A typo in an optional sheet's name would run another
 				// study without a word: one scenario instead of the
 				// Experiments, no verdicts instead of the Targets.
-				r.errorf(r.svc.name, s, "", "sheet not read: did you mean %q? it has that sheet's columns: rename it %s for websim to read it, or give it a name further from that to keep it as notes", want, want)
+				r.errorf(r.svc.name, s, "", "sheet %q not read: did you mean %q? it has that sheet's columns: rename it %s for websim to read it, or give it a name further from that to keep it as notes", s, want, want)
 			} else {
 				r.warnf(r.svc.name, s, "", "sheet left alone: it is not a websim sheet nor named as an entity of Arrivals (if it is meant as the %s sheet, rename it %s and give it its columns)", want, want)
 			}
@@ -178,6 +178,22 @@ func (r *reader) warnUnusedSheets() {
 		}
 		r.warnf(r.svc.name, s, "", "sheet left alone: it is not a websim sheet nor named as an entity of Arrivals")
 	}
+}
+
+// renamedRequired says whether sheet s is the one a missing Settings or
+// ServerInfo sheet's problem asks to rename (checkMissingSheets): it gets
+// no warning that would say otherwise.
+func (r *reader) renamedRequired(s string) bool {
+	for _, c := range []struct {
+		name string
+		spec sheetSpec
+		need bool
+	}{{"Settings", settingsSpec, true}, {"ServerInfo", serverSpec, len(r.unknownServers) > 0}} {
+		if _, present := r.svc.hasSheet(c.name); !present && c.need && r.renamedSheet(c.spec) == s {
+			return true
+		}
+	}
+	return false
 }
 
 // optionalSheets are the sheets of SvcData that a model may leave out, and

@@ -227,6 +227,13 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	// Warnings of the run itself go where the model's go, even with
+	// --quiet or --json.
+	for _, warning := range st.Warnings {
+		if strings.HasPrefix(warning, study.PrecisionWarning) {
+			fmt.Fprintln(stderr, "warning:", warning)
+		}
+	}
 	if o.json {
 		return report.WriteJSON(stdout, st)
 	}
@@ -328,11 +335,6 @@ func printSummary(w io.Writer, st *study.Study) {
 	for _, r := range st.Runs {
 		if !r.Result.Stable {
 			fmt.Fprintf(w, "unstable: %s at %s: %s\n", r.Scenario, r.Load, r.Result.Unstable)
-		}
-	}
-	for _, warning := range st.Warnings {
-		if strings.HasPrefix(warning, study.PrecisionWarning) {
-			fmt.Fprintln(w, "warning:", warning)
 		}
 	}
 	if lines := report.ValidationLines(st); len(lines) > 0 {
