@@ -323,7 +323,25 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	warnPrecision(sz)
 	return sz, nil
+}
+
+// warnPrecision adds to sz's warnings the answers whose probe at the size
+// or below it was a run that TargetPrecision could not bring to its
+// precision within its cap, as a study's are (finish).
+func warnPrecision(sz *Sizing) {
+	var missed []string
+	for _, pt := range sz.Points {
+		for _, pr := range []*Probe{pt.At, pt.Below} {
+			if pr != nil && pr.Run != nil && pr.Run.PrecisionCapHit {
+				missed = append(missed, fmt.Sprintf("%s at %s (%s %d)", pt.Scenario, pt.Load, sz.Setting, pr.Value))
+			}
+		}
+	}
+	if len(missed) > 0 {
+		sz.Warnings = append(slices.Clone(sz.Warnings), fmt.Sprintf("%s within %d times Observations in the probes the answers rest on, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, strings.Join(missed, ", ")))
+	}
 }
 
 // ErrNoTargets is returned by Size for a model without targets.

@@ -358,3 +358,27 @@ func TestLacksRunInterval(t *testing.T) {
 		}
 	}
 }
+
+// A size whose probes TargetPrecision could not bring to its precision
+// says so in the Sizing's warnings, naming the probes; one that could
+// says nothing.
+func TestSizeWarnsOfPrecisionNotReached(t *testing.T) {
+	for _, tc := range []struct {
+		precision float64
+		warned    bool
+	}{{0.0001, true}, {0, false}} {
+		p := mmcSizePlan(4, 1, 1_000, Target{Measure: MeasureMean, Limit: 1.09})
+		p.Scenarios[0].Run.TargetPrecision = tc.precision
+		sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 9, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := strings.Join(sz.Warnings, "\n")
+		if got := strings.Contains(joined, PrecisionWarning+" within 16 times Observations in the probes the answers rest on"); got != tc.warned {
+			t.Errorf("TargetPrecision %g: warnings %q", tc.precision, sz.Warnings)
+		}
+		if tc.warned && !strings.Contains(joined, "(AppCapacity ") {
+			t.Errorf("the warning names no probe: %q", joined)
+		}
+	}
+}

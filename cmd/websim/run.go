@@ -227,13 +227,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	// Warnings of the run itself go where the model's go, even with
-	// --quiet or --json.
-	for _, warning := range st.Warnings {
-		if strings.HasPrefix(warning, study.PrecisionWarning) {
-			fmt.Fprintln(stderr, "warning:", warning)
-		}
-	}
+	printRunWarnings(stderr, st.Warnings)
 	if o.json {
 		return report.WriteJSON(stdout, st)
 	}
@@ -245,6 +239,17 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 	}
 	return nil
+}
+
+// printRunWarnings prints the warnings that the runs themselves gave
+// (TargetPrecision not reached) where the model's go, even with --quiet or
+// --json; the model's were printed as it was read.
+func printRunWarnings(w io.Writer, warnings []string) {
+	for _, warning := range warnings {
+		if strings.HasPrefix(warning, study.PrecisionWarning) {
+			fmt.Fprintln(w, "warning:", warning)
+		}
+	}
 }
 
 // maxTraceLines bounds a --trace file.

@@ -172,6 +172,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 			return fmt.Errorf("writing the Sizing sheet back into %s: %w", workbook.SvcDataFile, err)
 		}
 	}
+	printRunWarnings(stderr, sz.Warnings)
 	if o.json {
 		return report.WriteSizingJSON(stdout, sz)
 	}
