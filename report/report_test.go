@@ -513,3 +513,27 @@ func TestTimelineNamesItsReplication(t *testing.T) {
 		t.Errorf("print titles %v, want Summary's columns A:C and row 1, and none on Timeline", titles)
 	}
 }
+
+// A percentile's ± column says, in its header's note, why a cell may be
+// blank.
+func TestIntervalHeadersSayWhyBlank(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	notes, _ := f.Comments("Summary")
+	found := false
+	for _, n := range notes {
+		if strings.HasPrefix(n.Text, "P99 ± 95% (ms): Blank when the run has none: fewer than 100,000 completed requests") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no note on Summary's P99 ± 95%% header: %+v", notes)
+	}
+}

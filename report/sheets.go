@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
@@ -54,13 +55,33 @@ func frozenTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, frozen
 }
 
 // tableOf is the table of cols and rows, its header two lines tall at
-// least.
+// least, each header with its note (headerNote).
 func tableOf(cols []column, rows [][]any) xlsx.Table {
 	t := xlsx.Table{Rows: rows, HeaderHeight: 30}
 	for _, c := range cols {
-		t.Columns = append(t.Columns, xlsx.Column{Header: c.header, Format: c.format})
+		t.Columns = append(t.Columns, xlsx.Column{Header: c.header, Format: c.format, Comment: headerNote(c.header)})
 	}
 	return t
+}
+
+// headerNotes explain, in a header's note, why a column's cell may be
+// blank; by the header's beginning.
+var headerNotes = []struct{ prefix, note string }{
+	{"P50 ± 95%", "Blank when the run has none: response times too spread for the run's own interval of the median (with replications: Student t across them), or a run that is not stable."},
+	{"P90 ± 95%", "Blank when the run has none: fewer than 10,000 completed requests in one replication (1,000 beyond p90), response times too spread, or a run that is not stable; with replications, Student t across them."},
+	{"P95 ± 95%", "Blank when the run has none: fewer than 20,000 completed requests in one replication (1,000 beyond p95), or a run that is not stable; with replications, Student t across them."},
+	{"P99 ± 95%", "Blank when the run has none: fewer than 100,000 completed requests in one replication (1,000 beyond p99), or a run that is not stable; with replications, Student t across them."},
+	{"CI half-width 95%", "Of the mean response time: batch means for one replication, Student t across replications; blank for a run that is not stable."},
+}
+
+// headerNote is the note of a header, "" for most.
+func headerNote(header string) string {
+	for _, n := range headerNotes {
+		if strings.HasPrefix(header, n.prefix) {
+			return n.note
+		}
+	}
+	return ""
 }
 
 // frozenColumns are the columns of a run's row that stay in view:
