@@ -486,15 +486,7 @@ func TestRunSheetKeepsLongSeedsWhole(t *testing.T) {
 func TestTimelineNamesItsReplication(t *testing.T) {
 	s := testStudy()
 	s.Runs[0].Replications = 3
-	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
-	if err := Write(path, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := written(t, s)
 	if v, _ := f.Value("Timeline", "K2"); v != "M10 L1 (replication 1 of 3)" {
 		t.Errorf("Timeline!K2 = %q, want the run named with its replication", v)
 	}
@@ -517,15 +509,7 @@ func TestTimelineNamesItsReplication(t *testing.T) {
 // A percentile's ± column says, in its header's note, why a cell may be
 // blank.
 func TestIntervalHeadersSayWhyBlank(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
-	if err := Write(path, testStudy()); err != nil {
-		t.Fatal(err)
-	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := written(t, testStudy())
 	notes, _ := f.Comments("Summary")
 	found := false
 	for _, n := range notes {
@@ -536,4 +520,20 @@ func TestIntervalHeadersSayWhyBlank(t *testing.T) {
 	if !found {
 		t.Errorf("no note on Summary's P99 ± 95%% header: %+v", notes)
 	}
+}
+
+// written writes s as OutPut.xlsx in a temporary folder and opens it; the
+// book is closed when the test ends.
+func written(t *testing.T, s *study.Study) *xlsx.Book {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }

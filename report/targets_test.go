@@ -27,15 +27,7 @@ var testTargets = []study.Target{
 func TestSummaryShowsTargets(t *testing.T) {
 	s := testStudy()
 	s.Targets = testTargets
-	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
-	if err := Write(path, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := written(t, s)
 	rows, err := f.Rows("Summary")
 	if err != nil {
 		t.Fatal(err)
