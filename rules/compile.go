@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -220,10 +221,67 @@ func Compile(src string, kind Kind, names Names) (e *Expr, err error) {
 		}
 	case kind == Bool:
 		e.boolean = b.boolean(tree.Node)
+		if v, ok := tree.Node.(*ast.BoolNode); ok {
+			e.isConstBool, e.boolValue = true, v.Value
+		}
 	case kind == Mode:
 		e.str = b.str(tree.Node)
 	}
+	if !e.isConst && !e.isConstBool && constantTree(tree.Node) {
+		// Only literals, operators and math: the value is fixed when the
+		// model is read ("1 > 2", "min(1, 2)"). One evaluation finds it;
+		// one that fails is left to fail at run time, at its cell.
+		var ctx engine.EvalContext
+		switch {
+		case kind.numeric():
+			if v, err := e.Number(&ctx); err == nil {
+				e.isConst, e.value = true, v
+			}
+		case kind == Bool:
+			if v, err := e.Bool(&ctx); err == nil {
+				e.isConstBool, e.boolValue = true, v
+			}
+		}
+	}
 	return e, nil
+}
+
+// constantTree says whether an expression is made of literals, operators,
+// conditionals and the math functions alone: nothing it reads changes
+// during a run.
+func constantTree(root ast.Node) bool {
+	v := &constVisitor{constant: true}
+	ast.Walk(&root, v)
+	return v.constant
+}
+
+type constVisitor struct{ constant bool }
+
+func (v *constVisitor) Visit(np *ast.Node) {
+	switch n := (*np).(type) {
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.StringNode, *ast.ConstantNode, *ast.NilNode,
+		*ast.UnaryNode, *ast.BinaryNode, *ast.ConditionalNode:
+	case *ast.CallNode:
+		name := ""
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
+			name = strings.ToLower(id.Value)
+		}
+		if _, math := domainFuncs[name]; !math && !slices.Contains(mathFuncs, name) {
+			v.constant = false
+		}
+	case *ast.BuiltinNode:
+		if !slices.Contains(mathFuncs, strings.ToLower(n.Name)) {
+			v.constant = false
+		}
+	case *ast.IdentifierNode:
+		// A callee's name is visited too: only the math functions' are
+		// constant; any other name (an attribute, AppUtil, Now) is not.
+		if _, math := domainFuncs[strings.ToLower(n.Value)]; !math && !slices.Contains(mathFuncs, strings.ToLower(n.Value)) {
+			v.constant = false
+		}
+	default:
+		v.constant = false
+	}
 }
 
 // newConfig returns an expr configuration that sees an *engine.EvalContext,

@@ -26,6 +26,9 @@ type Expr struct {
 
 	isConst bool
 	value   float64
+	// isConstBool and boolValue are the same for a condition that the
+	// compiler folded to true or false ("1 > 2").
+	isConstBool, boolValue bool
 
 	// The direct evaluator (see fast.go); nil when the expression uses
 	// something only expr's virtual machine runs.
@@ -49,6 +52,10 @@ func (e *Expr) Kind() Kind { return e.kind }
 // Const returns the value of an expression that is a constant number (such
 // as "3" or "=2*1.5"), so callers can use engine.Const instead.
 func (e *Expr) Const() (float64, bool) { return e.value, e.isConst }
+
+// ConstBool returns the value of a condition that is constant (such as
+// "1 > 2" or "!true"), so callers can use engine.ConstBool instead.
+func (e *Expr) ConstBool() (value, ok bool) { return e.boolValue, e.isConstBool }
 
 // RunError is a problem found when evaluating an expression: a result out
 // of range, or an operation that cannot be done. The engine adds the

@@ -181,6 +181,10 @@ func TestConst(t *testing.T) {
 		{"1/4", 0.25, true},
 		{"Cards", 0, false},
 		{"MaxCards", 0, false},
+		{"min(1, 2)", 1, true},
+		{"true ? 0.5 : 1", 0.5, true},
+		{"pow(2, 3)", 8, true},
+		{"min(Cards, 2)", 0, false},
 	}
 	for _, tt := range tests {
 		e, err := Compile(tt.src, Number, testNames)
@@ -190,6 +194,29 @@ func TestConst(t *testing.T) {
 		got, ok := e.Const()
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("%s: Const() = %v, %v; want %v, %v", tt.src, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestConstBool(t *testing.T) {
+	for _, tt := range []struct {
+		src      string
+		want, ok bool
+	}{
+		{"1 > 2", false, true},
+		{"!true", false, true},
+		{"2 >= 1", true, true},
+		{"min(1, 2) == 1", true, true},
+		{"Cards > 2", false, false},
+		{"util(GWay) > 2", false, false},
+		{"AppUtil < 0.5", false, false},
+	} {
+		e, err := Compile(tt.src, Bool, testNames)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.src, err)
+		}
+		if got, ok := e.ConstBool(); got != tt.want || ok != tt.ok {
+			t.Errorf("%s: ConstBool() = %v, %v; want %v, %v", tt.src, got, ok, tt.want, tt.ok)
 		}
 	}
 }

@@ -314,6 +314,12 @@ func (r *reader) condition(t *table, c cell, names rules.Names) engine.Bool {
 		return engine.ConstBool(false)
 	}
 	if e, ok := r.expr(t, c, rules.Bool, names); ok {
+		if v, isConst := e.ConstBool(); isConst {
+			if v {
+				return nil // always run
+			}
+			return engine.ConstBool(false)
+		}
 		return e
 	}
 	return nil
