@@ -34,9 +34,10 @@ type Endless struct {
 // can ever finish, judged from the routing and from what each step can
 // give: a SuccessRate of 1 (or none) only success and 0 only failure, any
 // other number or an expression both; a Condition may skip the step as a
-// success; a call to a server with a TimeLimit may fail; a Nested step
-// gives what its services can, and succeeds at once when its Count may be
-// 0. Only places a request can reach count: the stages reachable from an
+// success, and a ConstBool(false) one always does (the step never runs);
+// a call to a server with a TimeLimit may fail; a Nested step gives what
+// its services can, succeeds at once when its Count may be 0, and only
+// succeeds when its Count is 0. Only places a request can reach count: the stages reachable from an
 // entity's first, the steps reachable from the first of a service such a
 // stage runs, and so on into the services those steps nest. A place that
 // cannot end only because a service it leads to never does is not
