@@ -428,15 +428,7 @@ func TestNonFiniteValuesLeaveBlanks(t *testing.T) {
 	s := testStudy()
 	s.Runs[0].Result.AppUtilization = math.NaN()
 	s.Runs[0].Result.Response.Mean = math.Inf(1)
-	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
-	if err := Write(path, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := written(t, s)
 	for _, cell := range []string{"M2", "X2"} {
 		if v, _ := f.Value("Summary", cell); v != "" {
 			t.Errorf("Summary!%s = %q, want blank", cell, v)

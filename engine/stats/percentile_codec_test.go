@@ -56,14 +56,7 @@ func TestPercentilesRoundTripGoesOn(t *testing.T) {
 			for range at {
 				p.Add(r.ExpFloat64())
 			}
-			data, err := p.MarshalBinary()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var q Percentiles
-			if err := q.UnmarshalBinary(data); err != nil {
-				t.Fatal(err)
-			}
+			q := roundTrip(t, &p)
 			if q.wide != p.wide || q.pinned != p.pinned || (q.cells == nil) != (p.cells == nil) {
 				t.Fatalf("decoded wide %v pinned %v window %v, want %v %v %v", q.wide, q.pinned, q.cells != nil, p.wide, p.pinned, p.cells != nil)
 			}
@@ -99,7 +92,19 @@ func TestPercentilesRoundTripGoesOn(t *testing.T) {
 		}
 		pool.Merge(&part)
 	}
-	data, err := pool.MarshalBinary()
+	q := roundTrip(t, &pool)
+	for _, x := range MergedProbs {
+		got, want := q.Interval(x, 0.95), pool.Interval(x, 0.95)
+		if fmt.Sprint(got) != fmt.Sprint(want) || !(want.HalfWidth > 0) {
+			t.Errorf("pool q%.2f: %+v decoded, %+v", x, got, want)
+		}
+	}
+}
+
+// roundTrip encodes p and decodes it into a new Percentiles.
+func roundTrip(t *testing.T, p *Percentiles) *Percentiles {
+	t.Helper()
+	data, err := p.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,10 +112,5 @@ func TestPercentilesRoundTripGoesOn(t *testing.T) {
 	if err := q.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
-	for _, x := range MergedProbs {
-		got, want := q.Interval(x, 0.95), pool.Interval(x, 0.95)
-		if fmt.Sprint(got) != fmt.Sprint(want) || !(want.HalfWidth > 0) {
-			t.Errorf("pool q%.2f: %+v decoded, %+v", x, got, want)
-		}
-	}
+	return &q
 }
