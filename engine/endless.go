@@ -66,7 +66,7 @@ func (m *Model) EndlessRoutes() []Endless {
 		g := m.serviceGraph(i, serviceOutcomes)
 		reach, _ := g.reach()
 		for k, st := range m.Services[i].Steps {
-			if off, isConst := st.Condition.(ConstBool); !reach[k] || st.Kind != Nested || !mayRun(st.Count) || (isConst && !bool(off)) {
+			if !reach[k] || !runsNested(&st) {
 				continue
 			}
 			for s := range nestedCount(&st) {
@@ -104,6 +104,18 @@ func (m *Model) EndlessRoutes() []Endless {
 		}
 	}
 	return out
+}
+
+// turnedOff says whether step st never runs: its Condition is FALSE.
+func turnedOff(st *Step) bool {
+	off, isConst := st.Condition.(ConstBool)
+	return isConst && !bool(off)
+}
+
+// runsNested says whether st is a Nested step that may run its services
+// (not turned off, and a Count that may be above 0).
+func runsNested(st *Step) bool {
+	return st.Kind == Nested && mayRun(st.Count) && !turnedOff(st)
 }
 
 // mayRun says whether a Nested step of Count c may run its services: a
@@ -213,10 +225,10 @@ func (m *Model) stageGraph(e int, serviceOutcomes func(int) outcomes) placeGraph
 // stepOutcomes is what step st can give.
 func (m *Model) stepOutcomes(st *Step, serviceOutcomes func(int) outcomes) outcomes {
 	var o outcomes
-	switch c, isConst := st.Condition.(ConstBool); {
-	case isConst && !bool(c):
-		return canSucceed // turned off: always skipped as a success
-	case st.Condition != nil && !isConst:
+	switch {
+	case turnedOff(st):
+		return canSucceed // always skipped as a success
+	case st.Condition != nil:
 		o |= canSucceed // may be skipped as a success
 	}
 	draw := rateOutcomes(st.SuccessRate)
@@ -256,8 +268,8 @@ func (m *Model) stepOutcomes(st *Step, serviceOutcomes func(int) outcomes) outco
 // blamesNested says whether step st can never end because a service it
 // nests never does (that service's own step is the one to blame).
 func (m *Model) blamesNested(st *Step, serviceOutcomes func(int) outcomes) bool {
-	if off, isConst := st.Condition.(ConstBool); st.Kind != Nested || !mayRun(st.Count) || (isConst && !bool(off)) {
-		return false // its services never run
+	if !runsNested(st) {
+		return false
 	}
 	for k := range nestedCount(st) {
 		if serviceOutcomes(int(nestedService(st, k))) == 0 {
@@ -324,8 +336,8 @@ func (m *Model) endlessWhy(sv *Service, k int, o outcomes) string {
 
 // successWhy says why a step can only succeed.
 func successWhy(st *Step) string {
-	switch c, isConst := st.Condition.(ConstBool); {
-	case isConst && !bool(c):
+	switch {
+	case turnedOff(st):
 		return "its Condition is FALSE, so it is always skipped as a success"
 	case st.Kind == Nested && !mayRun(st.Count):
 		return "its Count is 0, so it runs nothing and succeeds"
