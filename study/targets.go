@@ -107,9 +107,9 @@ type TargetResult struct {
 //
 // The intervals: the mean response's from Response.CIHalfWidth95 (batch
 // means for one replication, Student t across replications); a
-// percentile's from the engine's own interval of it where there is one (in
-// a run and pooled over replications: runPercentileHalfWidth), else
-// Student t across replications; the failed and abandoned shares'
+// percentile's from the results' (runPercentileHalfWidth: the engine's
+// own, in a run and pooled over replications, else Student t across
+// replications); the failed and abandoned shares'
 // from Student t across replications when there are two or more, else
 // from the batch means of the outcome indicators in finishing order.
 // Percentile half-widths include the histogram's relative error. A target
@@ -302,7 +302,7 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 		}
 		return value, hw, true, ""
 	}
-	return percentileInterval(f, reps, m)
+	return percentileInterval(f, m)
 }
 
 // percentileOf is the point estimate of a percentile measure.
@@ -326,12 +326,13 @@ func percentileOf(s *engine.Summary, m Measure) float64 {
 // not shrink it.
 const histogramError = 1.0 / 512
 
-// runPercentileHalfWidth is the engine's own 95% half-width of a
-// percentile in s, NaN when the engine has none for it: Summary's
-// P50CIHalfWidth95 to P99CIHalfWidth95 (stats.Percentiles: batch means of
-// the indicator at the estimate, in a run and pooled over replications).
-// p50 and p90 have none when the response times are too spread for the
-// engine's window to reach them from p99.
+// runPercentileHalfWidth is the 95% half-width of a percentile in s, NaN
+// when there is none: Summary's P50CIHalfWidth95 to P99CIHalfWidth95, the
+// engine's (stats.Percentiles: batch means of the indicator at the
+// estimate, in a run and pooled over replications) or, where it has none,
+// Student t across replications (replicationPercentiles). One replication
+// has none for p50 and p90 of times too spread for the engine's window,
+// nor for a percentile with too few requests beyond it.
 func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
 	hw := math.NaN()
 	switch m {
@@ -354,32 +355,20 @@ func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
 
 // percentileInterval returns a percentile of response time and the
 // half-width of its 95% interval, widened by the histogram's relative
-// error. The interval is the engine's own when it has one
-// (runPercentileHalfWidth); else Student t across replications, each
-// replication's percentile being an independent estimate; with neither it
-// returns ok=false.
-func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok bool, why string) {
+// error: the results' own (runPercentileHalfWidth: the engine's, or where
+// it has none Student t across the replications, set when they were
+// pooled: replicationPercentiles); without one it returns ok=false and
+// says why.
+func percentileInterval(f *basis, m Measure) (value, hw float64, ok bool, why string) {
 	value = percentileOf(&f.resp, m)
 	if h := runPercentileHalfWidth(&f.resp, m); !math.IsNaN(h) {
 		return value, h + histogramError*value, true, ""
 	}
-	ps := make([]float64, 0, len(reps))
-	for _, rep := range reps {
-		if rep.completed > 0 {
-			ps = append(ps, percentileOf(&rep.resp, m))
-		}
+	if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
+		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
+			m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), groupThousands(stats.MinTailObservations), m)
 	}
-	iv := stats.ReplicationCI(ps, 0.95)
-	if iv.Batches < 2 {
-		if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
-			return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
-				m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), groupThousands(stats.MinTailObservations), m)
-		}
-		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
-	}
-	// The figure is the pooled one, as in the Summary; the half-width is
-	// Student t's across the replications' estimates.
-	return value, iv.HalfWidth + histogramError*value, true, ""
+	return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
 }
 
 // shareInterval returns the failed or abandoned share of finished requests
