@@ -536,32 +536,22 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 			}
 		}
 	}
-	for i, c := range t.Columns {
-		w := c.Width
-		if w == 0 {
-			w = float64(max(widths[i], 8)) + 1
-		}
-		b.ColWidths(sheet, i, w)
-		if c.Format == Text || len(t.Rows) == 0 {
-			continue
-		}
-		name := ColumnName(i)
-		b.SetStyle(sheet, name+"2", name+strconv.Itoa(len(t.Rows)+1), c.Format)
-	}
 	colWidth := func(i int) float64 {
 		if w := t.Columns[i].Width; w != 0 {
 			return w
 		}
 		return float64(max(widths[i], 8)) + 1
 	}
+	for i, c := range t.Columns {
+		b.ColWidths(sheet, i, colWidth(i))
+		if c.Format == Text || len(t.Rows) == 0 {
+			continue
+		}
+		name := ColumnName(i)
+		b.SetStyle(sheet, name+"2", name+strconv.Itoa(len(t.Rows)+1), c.Format)
+	}
 	for r, row := range t.Rows {
 		muted := t.Muted != nil && t.Muted(r)
-		if muted && len(t.Columns) > 0 {
-			for i, c := range t.Columns {
-				ref := CellName(i, r+2)
-				b.SetStyle(sheet, ref, ref, c.Format|Muted)
-			}
-		}
 		// A text wider than its column wraps, and then the whole row is
 		// as tall as its longest text, every cell top-aligned (Wrapped).
 		lines := 1
@@ -573,9 +563,15 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 				lines = max(lines, wrappedLines(text, int(colWidth(i))-1))
 			}
 		}
-		for i, v := range row {
-			st, styled := v.(Styled)
-			if i >= len(t.Columns) || (!styled && lines == 1) {
+		// A cell's own style goes over its column's; a muted row is
+		// muted but for such cells.
+		for i := range t.Columns {
+			var st Styled
+			styled := false
+			if i < len(row) {
+				st, styled = row[i].(Styled)
+			}
+			if !styled && !muted && lines == 1 {
 				continue
 			}
 			style := t.Columns[i].Format
