@@ -1,7 +1,6 @@
 package report
 
 import (
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -108,15 +107,7 @@ func TestEntitiesShowTargets(t *testing.T) {
 			{Name: "B", Arrivals: 100, Completed: 50, Failed: 50, Response: engine.Summary{N: 50, Mean: 5, CIHalfWidth95: 1}, FailedCI95: 0.05},
 		},
 	}}}
-	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
-	if err := Write(path, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := written(t, s)
 	rows, err := f.Rows("Entities")
 	if err != nil {
 		t.Fatal(err)
