@@ -76,6 +76,8 @@ Functions:
                                               (server: a ServerInfo name, or "App")
   exp, log, sqrt, pow, abs, min, max, round, ceil, floor
   AND, OR, NOT, IF (Excel's, accepted too)
+  (exp(x) is e to the x; Exp(20), spelt as the distribution, is refused:
+  an expression draws nothing, an attribute does)
 
 Operators: + - * / % ** == != < <= > >= and or not, cond ? a : b, "text".
 Compare with ==, not =; write and, not AND(...); text is in double quotes.
