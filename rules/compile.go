@@ -91,6 +91,10 @@ type Names struct {
 	// indexes; "App" (any case) is the application servers, index
 	// len(Servers).
 	Servers []string
+	// Retry says the expression is a RetryProbability, the only cell that
+	// sees Elapsed and TimedOut (elsewhere they would always be 0 and
+	// false, so they are refused).
+	Retry bool
 }
 
 // Error is a problem found when compiling an expression.

@@ -93,6 +93,11 @@ func (c *compilation) ident(np *ast.Node, n *ast.IdentifierNode) {
 	name := n.Value
 	if name != "$env" {
 		if i := lookup(envNames, name); i >= 0 && (envNames[i] == name || lookup(c.names.Attrs, name) < 0 && lookup(c.names.Params, name) < 0) {
+			if retryOnly(envNames[i]) && !c.names.Retry {
+				c.fail(c.pos(n), fmt.Sprintf("%s, %s, is known only in a RetryProbability; here it would always be %s", envNames[i], retryOnlyWhat[envNames[i]], retryOnlyZero[envNames[i]]), "",
+					"a Condition or SuccessRate sees Attempt, Now and the request's attributes")
+				return
+			}
 			n.Value = envNames[i]
 			return
 		}
@@ -128,6 +133,15 @@ func (c *compilation) ident(np *ast.Node, n *ast.IdentifierNode) {
 	}
 	c.fail(c.pos(n), msg, sugg, hint)
 }
+
+// retryOnlyWhat and retryOnlyZero say what the names only a RetryProbability
+// sees stand for, and what they would be anywhere else.
+var (
+	retryOnlyWhat = map[string]string{"Elapsed": "the failed attempt's time", "TimedOut": "whether a TimeLimit failed the attempt"}
+	retryOnlyZero = map[string]string{"Elapsed": "0", "TimedOut": "false"}
+)
+
+func retryOnly(name string) bool { return retryOnlyWhat[name] != "" }
 
 // replace patches *np into a call fn($env, index).
 func (c *compilation) replace(np *ast.Node, fn string, index int) {

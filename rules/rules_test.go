@@ -14,6 +14,7 @@ var testNames = Names{
 	Attrs:   []string{"Cards", "Size"},
 	Params:  []string{"RATParameter", "SwitchUtil", "MaxCards"},
 	Servers: []string{"GWay", "MTC", "DSS"},
+	Retry:   true, // sees every name
 }
 
 // fakeState gives each server (GWay, MTC, DSS, then App) fixed figures.
@@ -224,6 +225,30 @@ func TestConstBool(t *testing.T) {
 // The marker § stands before the rune the error must point at, as in
 // encoding/csv's tests.
 const marker = '§'
+
+// TestRetryOnlyNames: Elapsed and TimedOut have values only when a
+// RetryProbability is evaluated; any other cell refuses them.
+func TestRetryOnlyNames(t *testing.T) {
+	other := testNames
+	other.Retry = false
+	tests := []struct {
+		kind Kind
+		src  string
+		want string
+	}{
+		{Probability, `TimedOut or Elapsed > 0 ? 0 : 1`, `TimedOut, whether a TimeLimit failed the attempt, is known only in a RetryProbability; here it would always be false at column 1`},
+		{Bool, `Attempt > 1 and elapsed > 2`, `Elapsed, the failed attempt's time, is known only in a RetryProbability; here it would always be 0 at column 17`},
+	}
+	for _, tt := range tests {
+		_, err := Compile(tt.src, tt.kind, other)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.src, err, tt.want)
+		}
+		if _, err := Compile(tt.src, tt.kind, testNames); err != nil {
+			t.Errorf("%s in a RetryProbability: %v", tt.src, err)
+		}
+	}
+}
 
 func TestCompileErrors(t *testing.T) {
 	tests := []struct {

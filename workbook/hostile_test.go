@@ -125,6 +125,8 @@ var hostileCases = []struct {
 		want: []string{`SvcData.xlsx!Experiment: sheet "Experiment" not read: did you mean "Experiments"? it has that sheet's columns: rename it Experiments for websim to read it, or give it a name further from that to keep it as notes`}},
 	{name: "Experiments with a space", change: rename("Experiments", "Experi ments"),
 		want: []string{`SvcData.xlsx!Experi ments: sheet "Experi ments" not read: did you mean "Experiments"?`}},
+	{name: "TimedOut outside a RetryProbability", change: set("ProcData.xlsx", "Start", "C3", "TimedOut ? 0 : 1"),
+		want: []string{`ProcData.xlsx!Start!C3: expression "TimedOut ? 0 : 1": TimedOut, whether a TimeLimit failed the attempt, is known only in a RetryProbability; here it would always be false at column 1`}},
 	{name: "decimal comma in a distribution", change: set("ProcData.xlsx", "Start", "B2", "Exp(1,5)"),
 		want: []string{`ProcData.xlsx!Start!B2: distribution "Exp(1,5)"`, "(a decimal comma? arguments are separated by commas, so write 1.5 with a point"}},
 	{name: "Observations 1e12", change: set("SvcData.xlsx", "Settings", "B4", 1e12),

@@ -198,6 +198,7 @@ type retryExpr struct {
 // settings. One that always gives the same value is that number.
 func (r *reader) compileRetryExprs() {
 	names := r.names()
+	names.Retry = true
 	for _, x := range r.retryExprs {
 		e := &r.model.Entities[x.entity]
 		n, ok := r.numberExpr(x.t, x.c, rules.Probability, names)

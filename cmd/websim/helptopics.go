@@ -80,7 +80,8 @@ Functions:
   an expression draws nothing, an attribute does)
 
 Operators: + - * / % ** == != < <= > >= and or not, cond ? a : b, "text".
-Compare with ==, not =; write and, not AND(...); text is in double quotes.
+Excel's forms mean the same: = and <> compare, AND(a, b), OR(a, b), NOT(a),
+IF(cond, a, b). Text is in double quotes.
 
 Examples:
   Mode         AppUtil < SwitchUtil ? "parallel" : "sequential"
