@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -429,3 +430,63 @@ func TestZeroTimeRoutingLoopStops(t *testing.T) {
 type never struct{}
 
 func (never) Bool(*EvalContext) (bool, error) { return false, nil }
+
+// attrCount is a Count expression that gives the request's first attribute.
+type attrCount struct{}
+
+func (attrCount) Number(c *EvalContext) (float64, error) { return c.Attrs[0], nil }
+
+// TestCountPastTheLimitFailsTheStep: a Count expression that gives more
+// than MaxCount fails its Nested step, which routes on its OnFailure; the
+// run goes on, and the Result counts the times and names the Count cell.
+func TestCountPastTheLimitFailsTheStep(t *testing.T) {
+	m := &Model{
+		Name: "count", TimeUnit: "s", Loads: []string{"L"},
+		App:        AppConfig{Servers: 1, Capacity: 1_000_000},
+		Attributes: []string{"N"},
+		Services: []Service{
+			{Name: "Top", Steps: []Step{
+				{Name: "Fan", Kind: Nested, Services: []int{1}, Count: attrCount{}, OnSuccess: Done, OnFailure: Fail,
+					Cell: "ProcData.xlsx!Top!A2", CountCell: "ProcData.xlsx!Top!D2"},
+			}},
+			{Name: "Sub", Steps: []Step{{Name: "W", Kind: Local, ProcTime: constD(1e-9), OnSuccess: Done, OnFailure: Fail}}},
+		},
+		Entities: []Entity{{Name: "R", InterArrival: []Dist{expD(1)},
+			// N is 0 or MaxCount+1, one request in four past the limit.
+			Attributes: []Attribute{{Index: 0, Dist: countD(0)}},
+			Stages:     []Stage{{Service: 0, OnSuccess: End, OnFailure: Exit}}}},
+	}
+	r := run(t, m, RunConfig{Seed: 3, Observations: 4_000})
+	if !r.Stable {
+		t.Fatalf("unstable: %s", r.Unstable)
+	}
+	share := float64(r.Failed) / float64(r.Completed+r.Failed)
+	// Binomial, n = 4000, p = 1/4: sd 0.0068; 4 sd.
+	if math.Abs(share-0.25) > 0.028 {
+		t.Errorf("failed share %.4f, want 0.25 (the requests whose Count passed %d)", share, MaxCount)
+	}
+	if r.CountOverLimit < r.Failed || r.CountOverLimit > r.Failed+200 {
+		t.Errorf("CountOverLimit %d, want the failed requests (%d) and those of the warm-up", r.CountOverLimit, r.Failed)
+	}
+	if r.CountOverLimitCell != "ProcData.xlsx!Top!D2" {
+		t.Errorf("CountOverLimitCell %q, want the Count cell", r.CountOverLimitCell)
+	}
+	// The limit itself is within it.
+	m.Entities[0].Attributes[0].Dist = countD(MaxCount)
+	r = run(t, m, RunConfig{Seed: 3, Observations: 20})
+	if r.Failed != 0 || r.CountOverLimit != 0 || r.Completed != 20 {
+		t.Errorf("Count %d: %d failed, %d past the limit, %d completed; want all 20 completed", MaxCount, r.Failed, r.CountOverLimit, r.Completed)
+	}
+}
+
+// countD gives MaxCount+1 one time in four, else its own value.
+type countD float64
+
+func (d countD) Sample(r *rand.Rand) float64 {
+	if r.Float64() < 0.25 && d != MaxCount {
+		return MaxCount + 1
+	}
+	return float64(d)
+}
+func (d countD) Mean() float64  { return float64(d) }
+func (d countD) String() string { return "countD" }

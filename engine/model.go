@@ -214,6 +214,9 @@ type Step struct {
 	// Cell locates the step's row for run-time error messages
 	// ("ProcData.xlsx!GWaySvc!A3"); it may be empty.
 	Cell string
+	// CountCell locates the Count cell, for messages about its values;
+	// Cell stands in when it is empty.
+	CountCell string
 }
 
 // Stage is one row of an entity's service sequence.

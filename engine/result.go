@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -48,6 +49,12 @@ type Result struct {
 	// LateCopies counts parallel copies that returned after their parent
 	// had already failed.
 	LateCopies int64
+	// CountOverLimit counts the times a Nested step's Count expression
+	// gave more than MaxCount, warm-up included: each time the step
+	// failed (routing on its OnFailure). CountOverLimitCell locates the
+	// first such Count.
+	CountOverLimit     int64
+	CountOverLimitCell string
 	// WastedWork is the processing and service time spent, after the
 	// warm-up, on behalf of attempts whose user had already given up.
 	WastedWork float64
@@ -301,6 +308,8 @@ func (r *Result) add(o *Result) {
 	r.ParallelSteps += o.ParallelSteps
 	r.SequentialSteps += o.SequentialSteps
 	r.LateCopies += o.LateCopies
+	r.CountOverLimit += o.CountOverLimit
+	r.CountOverLimitCell = cmp.Or(r.CountOverLimitCell, o.CountOverLimitCell)
 	r.WastedWork += o.WastedWork
 	r.Events += o.Events
 	r.AppUtilization = avg(r.AppUtilization, o.AppUtilization)

@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // A token is one thread of work inside the application: a request's main
 // line, or one copy of a Parallel step. It carries a stack of (service,
@@ -266,6 +269,13 @@ func (s *sim) execStep(ti int32) bool {
 		if !ok {
 			return false
 		}
+		if count == countOverLimit {
+			if s.tr != nil {
+				s.trace(ti, "fails %s: its Count passes the limit of %d", s.where(t), MaxCount)
+			}
+			t.ok, t.cont = false, contOutcome
+			return true
+		}
 		if count == 0 {
 			t.ok, t.cont = true, contOutcome
 			return true
@@ -308,6 +318,10 @@ func nestedCount(st *Step) int { return len(st.Services) }
 // nestedService is the k-th service a Nested step runs.
 func nestedService(st *Step, k int) int32 { return int32(st.Services[k]) }
 
+// countOverLimit is nestedPlan's count for a Count past MaxCount: the step
+// fails.
+const countOverLimit = -1
+
 // nestedPlan evaluates Count and Mode of a Nested step when it starts.
 func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 	count = 1
@@ -318,8 +332,17 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 			s.fail(t, st.Cell, err)
 			return 0, false, false
 		}
-		if v < 0 || v != float64(int64(v)) || v > MaxCount {
-			s.fail(t, st.Cell, fmt.Errorf("Count is %g; expected a whole number from 0 to %d (the limit)", v, MaxCount))
+		if v > MaxCount {
+			// Past the limit: the step fails, as the README's limits say,
+			// and the study warns at the Count cell.
+			s.res.CountOverLimit++
+			if s.res.CountOverLimitCell == "" {
+				s.res.CountOverLimitCell = cmp.Or(st.CountCell, st.Cell)
+			}
+			return countOverLimit, false, true
+		}
+		if v < 0 || v != float64(int64(v)) {
+			s.fail(t, cmp.Or(st.CountCell, st.Cell), fmt.Errorf("Count is %g; expected a whole number from 0 to %d (the limit)", v, MaxCount))
 			return 0, false, false
 		}
 		count = int32(v)

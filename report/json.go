@@ -71,6 +71,7 @@ type JSONRun struct {
 	AttemptsPerRequest  *Number               `json:"attemptsPerRequest"`
 	InSystem            int64                 `json:"inSystem"`
 	LateCopies          int64                 `json:"lateCopies"`
+	CountOverLimit      int64                 `json:"countOverLimit"`
 	WastedWork          Number                `json:"wastedWork"`
 	WarmUp              Number                `json:"warmUp"`
 	SimTime             Number                `json:"simTime"`
@@ -193,7 +194,7 @@ func jsonRun(run *study.Run) JSONRun {
 		ParallelShare:       shareNumber(r.ParallelSteps, r.ParallelSteps+r.SequentialSteps),
 		AppQueue:            Number(r.AppQueue),
 		AppServers:          map[string]JSONServer{},
-		Attempts:            r.Attempts, InSystem: r.InSystem, LateCopies: r.LateCopies,
+		Attempts:            r.Attempts, InSystem: r.InSystem, LateCopies: r.LateCopies, CountOverLimit: r.CountOverLimit,
 		AttemptsPerRequest: ratioNumber(r.Attempts, finished(r)),
 		WastedWork:         Number(r.WastedWork), WarmUp: Number(r.WarmUp), SimTime: Number(r.SimTime),
 		PrecisionCapHit: run.PrecisionCapHit, Measured: []JSONMeasured{},

@@ -259,11 +259,16 @@ func finish(st *Study) {
 	compareRuns(st)
 	var kept []string // a new slice: the plan's warnings are shared
 	for _, w := range st.Warnings {
-		if !strings.HasPrefix(w, PrecisionWarning) {
+		if !RunWarning(w) {
 			kept = append(kept, w)
 		}
 	}
 	st.Warnings = kept
+	labelled := make([]labelledResult, len(st.Runs))
+	for i, r := range st.Runs {
+		labelled[i] = labelledResult{fmt.Sprintf("%s at %s", r.Scenario, r.Load), &r.Result}
+	}
+	st.Warnings = append(st.Warnings, countLimitWarnings(labelled)...)
 	var missed []string
 	for _, r := range st.Runs {
 		if !r.PrecisionCapHit {
@@ -278,6 +283,52 @@ func finish(st *Study) {
 	if len(missed) > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%s within %d times Observations, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, strings.Join(missed, ", ")))
 	}
+}
+
+// RunWarning reports whether a warning of a Study or Sizing was given by
+// its runs (TargetPrecision not reached, a Count past its limit) rather
+// than by the reading of the model, which the CLI prints before the runs.
+func RunWarning(w string) bool {
+	return strings.HasPrefix(w, PrecisionWarning) || strings.Contains(w, countLimitWarning)
+}
+
+// labelledResult is a run's figures with the words that name the run.
+type labelledResult struct {
+	label  string
+	result *engine.Result
+}
+
+// countLimitWarning is in every warning of countLimitWarnings.
+const countLimitWarning = "Count gave more than"
+
+// countLimitWarnings says, for each Count cell whose expression passed
+// engine.MaxCount in some runs, how often and in which runs: each time its
+// Nested step failed, a figure the user must know to read the results.
+func countLimitWarnings(runs []labelledResult) []string {
+	var cells []string
+	times := map[string]int64{}
+	where := map[string][]string{}
+	for _, r := range runs {
+		if r.result == nil || r.result.CountOverLimit == 0 {
+			continue
+		}
+		c := r.result.CountOverLimitCell
+		if _, seen := times[c]; !seen {
+			cells = append(cells, c)
+		}
+		times[c] += r.result.CountOverLimit
+		where[c] = append(where[c], r.label)
+	}
+	var out []string
+	for _, c := range cells {
+		often := "once"
+		if times[c] > 1 {
+			often = fmt.Sprintf("%d times", times[c])
+		}
+		out = append(out, fmt.Sprintf("%s: %s %d, the limit, %s (%s): each time its Nested step failed, and with it the request unless the step's OnFailure routes elsewhere; expected a Count within the limit (min(..., %d), say)",
+			c, countLimitWarning, engine.MaxCount, often, strings.Join(where[c], ", "), engine.MaxCount))
+	}
+	return out
 }
 
 // PrecisionWarning begins the warning of a study whose runs

@@ -227,3 +227,36 @@ func TestTargetPrecisionNotReachedIsWarned(t *testing.T) {
 		t.Errorf("finished again: %q (before %q); the plan's %q", st.Warnings, before, p.Warnings)
 	}
 }
+
+// TestCountPastTheLimitIsWarned: runs whose Count passed engine.MaxCount
+// give one warning per Count cell, with the times summed and the runs
+// named, once however often the study is finished (a merge of shards).
+func TestCountPastTheLimitIsWarned(t *testing.T) {
+	st := &Study{Scenarios: []string{"Base", "Big"}, Warnings: []string{"a warning of the plan"}, Runs: []Run{
+		{Scenario: "Base", Load: "L1", Result: engine.Result{CountOverLimit: 3, CountOverLimitCell: "ProcData.xlsx!Top!D2"}},
+		{Scenario: "Base", Load: "L2"},
+		{Scenario: "Big", Load: "L1", Result: engine.Result{CountOverLimit: 4, CountOverLimitCell: "ProcData.xlsx!Top!D2"}},
+		{Scenario: "Big", Load: "L2", Result: engine.Result{CountOverLimit: 1, CountOverLimitCell: "ProcData.xlsx!Fan!D5"}},
+	}}
+	want := []string{
+		"a warning of the plan",
+		"ProcData.xlsx!Top!D2: Count gave more than 10000, the limit, 7 times (Base at L1, Big at L1): each time its Nested step failed",
+		"ProcData.xlsx!Fan!D5: Count gave more than 10000, the limit, once (Big at L2)",
+	}
+	for pass := range 2 {
+		finish(st)
+		if len(st.Warnings) != len(want) {
+			t.Fatalf("pass %d: warnings %q, want %d", pass, st.Warnings, len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(st.Warnings[i], w) {
+				t.Errorf("pass %d: warning %d %q, want it to begin %q", pass, i, st.Warnings[i], w)
+			}
+		}
+		for i, w := range st.Warnings {
+			if RunWarning(w) != (i > 0) {
+				t.Errorf("RunWarning(%q) = %v", w, !(i > 0))
+			}
+		}
+	}
+}

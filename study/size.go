@@ -324,6 +324,17 @@ feed:
 		return nil, err
 	}
 	warnPrecision(sz)
+	var probes []labelledResult
+	for _, pt := range sz.Points {
+		for _, pr := range []*Probe{pt.At, pt.Below} {
+			if pr != nil && pr.Run != nil {
+				probes = append(probes, labelledResult{fmt.Sprintf("%s at %s, %s %d", pt.Scenario, pt.Load, sz.Setting, pr.Value), &pr.Run.Result})
+			}
+		}
+	}
+	if w := countLimitWarnings(probes); len(w) > 0 {
+		sz.Warnings = append(slices.Clone(sz.Warnings), w...)
+	}
 	return sz, nil
 }
 

@@ -232,7 +232,7 @@ func Limits() []Limit {
 		{"AppCapacity", MaxAppCapacity, "memory per unit"},
 		{"AppServers × AppCapacity, in each scenario", MaxAppUnits, "memory: up to 50 requests a unit are held before a run is called unstable"},
 		{"Capacity of a ServerInfo server", MaxServerCapacity, "memory per unit"},
-		{"Count of a nested step (a constant; an expression fails its request beyond it)", MaxCount, "memory: each run of a service, in parallel all at once"},
+		{"Count of a nested step (a constant; beyond it an expression fails its step, with a warning)", MaxCount, "memory: each run of a service, in parallel all at once"},
 		{"Observations (and --observations)", MaxObservations, "time"},
 		{"Replications", MaxReplications, "memory: each run's results are kept until the workbook is written"},
 		{"runs of a study: scenarios × loads × replications, as it will run (after --loads, --scenarios)", MaxRuns, "memory, as Replications"},

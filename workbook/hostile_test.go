@@ -47,7 +47,7 @@ var hostileCases = []struct {
 	{name: "constant Count expression", change: set("ProcData.xlsx", "ASumSvc", "F2", "1000 * 1000"),
 		want: []string{`ProcData.xlsx!ASumSvc!F2: expression "1000 * 1000" is always Count 1e+06 exceeds the limit`}},
 	{name: "Count expression beyond the limit at run time", change: set("ProcData.xlsx", "ASumSvc", "F2", "Cards * 100000"),
-		run: true, want: []string{"ProcData.xlsx!ASumSvc!A2", "expected a whole number from 0 to 10000"}},
+		run: true, want: []string{"ProcData.xlsx!ASumSvc!F2: Count gave more than 10000, the limit,", "each time its Nested step failed"}},
 
 	// Hangs.
 	{name: "blank inter-arrival cell of a load that runs", change: set("SvcData.xlsx", "Arrivals", "C3", nil),
@@ -215,7 +215,7 @@ func TestHostileInput(t *testing.T) {
 
 // runTiny runs every scenario of the plan at its first load for a few
 // observations, within a deadline, and returns the error it must end with,
-// or else why its runs are unstable.
+// or else why its runs are unstable and the warnings they gave.
 func runTiny(t *testing.T, plan *study.Plan) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -242,8 +242,13 @@ func runTiny(t *testing.T, plan *study.Plan) string {
 			why = append(why, r.Result.Unstable)
 		}
 	}
+	for _, w := range st.Warnings {
+		if study.RunWarning(w) {
+			why = append(why, w)
+		}
+	}
 	if len(why) == 0 {
-		t.Fatal("the runs ended stable and without an error")
+		t.Fatal("the runs ended stable, without an error or a warning")
 	}
 	return strings.Join(why, "\n")
 }

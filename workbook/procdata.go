@@ -261,6 +261,9 @@ func (r *reader) readStep(t *table, rw row, st *engine.Step, si int, names rules
 	count, mode := t.get(rw, "Count"), t.get(rw, "Mode")
 	if st.Kind == engine.Nested {
 		st.Count, _ = r.numberExpr(t, count, rules.Count, names)
+		if !count.blank() {
+			st.CountCell = loc(t, count.ref)
+		}
 		st.Mode = r.mode(t, mode, names)
 	} else {
 		for _, c := range []cell{count, mode} {

@@ -130,6 +130,7 @@ no value (no completed request) is null.
       scenario at the same load (paired); absent for the first scenario
     failureShare, instantCaptureShare, parallelShare, attemptsPerRequest
     inSystem (requests still in the system at the end), lateCopies,
+    countOverLimit (Nested steps failed: their Count passed 10,000),
     wastedWork, warmUp, simTime (simulated time at the end), events,
     wallSeconds, precisionCapHit
     timeline: [{start, end, completed, meanResponse, inSystem,

@@ -246,7 +246,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 // --json; the model's were printed as it was read.
 func printRunWarnings(w io.Writer, warnings []string) {
 	for _, warning := range warnings {
-		if strings.HasPrefix(warning, study.PrecisionWarning) {
+		if study.RunWarning(warning) {
 			fmt.Fprintln(w, "warning:", warning)
 		}
 	}
