@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 
 	"github.com/websim/websim/engine/stats"
 )
@@ -504,19 +507,88 @@ func (s *sim) checkGrowth() {
 	}
 	v := s.growth.Verdict()
 	if v.Growing {
-		s.unstable("the requests in the system keep growing (run ended at %s): %s", s.clock(), v.Reason)
+		s.unstable("the requests in the system keep growing (run ended at %s): %s%s", s.clock(), v.Reason, s.bottleneck())
 		s.res.Growing = true
 		return
 	}
 	if v.LevelsOff {
 		if u := s.lateAppUtilization(); u >= saturatedLateUtilization {
-			s.unstable("the requests in the system rose over the run (%s) while the application servers' units were busy %.2f%% of its second half: saturated, the queue has no steady state (run ended at %s)", v.Reason, 100*u, s.clock())
+			s.unstable("the requests in the system rose over the run (%s) while the application servers' units were busy %.2f%% of its second half: saturated, the queue has no steady state (run ended at %s)%s", v.Reason, 100*u, s.clock(), s.bottleneck())
 			s.res.Growing = true
 			return
 		}
 	}
 	s.checkSaturated()
 }
+
+// bottleneck says where a growing run's requests pile up: the servers
+// whose units were busy at least bottleneckUtilization of the measured
+// time, external ones first (an application server's units may be busy
+// only because they wait for one of them), each with what waits there at
+// the end; when none was that busy, the server where most wait.
+func (s *sim) bottleneck() string {
+	type place struct {
+		app     bool
+		util    float64
+		waiting int
+		words   string
+	}
+	var busy []place
+	most := place{}
+	consider := func(p place) {
+		if p.util >= bottleneckUtilization {
+			busy = append(busy, p)
+		}
+		if p.waiting > most.waiting {
+			most = p
+		}
+	}
+	for i := range s.servers {
+		sv := &s.servers[i]
+		b, _, _ := sv.figures(s.now, s.measureFrom)
+		u, queued := b/float64(sv.capacity), sv.queuedAt(s.now)
+		consider(place{false, u, queued, fmt.Sprintf("server %s (units busy %.2f%% of the measured time, %d jobs queued at the end)", s.m.Servers[i].Name, 100*u, queued)})
+	}
+	for i := range s.apps {
+		a := &s.apps[i]
+		u := a.busyAvg.Mean(s.now) / float64(a.capacity)
+		forUnit, toEnter := a.waiting(), a.accept.len()-int(a.acceptCancelled)
+		what := fmt.Sprintf("%d requests waiting for a unit", forUnit)
+		if toEnter > 0 {
+			what = fmt.Sprintf("%d requests waiting to be admitted (MaxAdmitted %d) and %d for a unit", toEnter, s.m.App.MaxAdmitted, forUnit)
+		}
+		consider(place{true, u, forUnit + toEnter, fmt.Sprintf("application server App%d (units busy %.2f%% of the measured time, %s at the end)", i+1, 100*u, what)})
+	}
+	switch {
+	case len(busy) > 0:
+		// External servers first, then by utilization, in model order at
+		// equal figures.
+		slices.SortStableFunc(busy, func(a, b place) int {
+			if a.app != b.app {
+				if a.app {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(b.util, a.util)
+		})
+		words := make([]string, 0, 3)
+		for _, p := range busy[:min(3, len(busy))] {
+			words = append(words, p.words)
+		}
+		if len(busy) > 3 {
+			words = append(words, fmt.Sprintf("and %d more", len(busy)-3))
+		}
+		return "; at capacity: " + strings.Join(words, ", ")
+	case most.waiting > 0:
+		return "; most wait at " + most.words
+	}
+	return ""
+}
+
+// bottleneckUtilization is the busy share of a server's units over the
+// measured time at or above which a growing run names it as at capacity.
+const bottleneckUtilization = 0.98
 
 // saturatedLateUtilization is the busy share of the application servers'
 // units over the second half of a run at or above which a rise over the

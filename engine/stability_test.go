@@ -233,3 +233,48 @@ func TestSaturatedRiseThatSeemsToLevelOffIsUnstable(t *testing.T) {
 		t.Errorf("utilization 0.99: %d of 200 runs called saturated by the second-half rule, want none", by)
 	}
 }
+
+// TestGrowingRunNamesItsBottleneck: the reason of a growing run says
+// which server is at capacity, the external server before the application
+// server whose units only wait for it, and where requests wait when no
+// server is busy enough to be named (an admission limit).
+func TestGrowingRunNamesItsBottleneck(t *testing.T) {
+	callDB := func(appUnits int, dbUnits int, rho float64) *Model {
+		m := oneService(expD(1/rho), Step{Name: "Call", Kind: Call, Server: 0, ProcTime: expD(float64(dbUnits))})
+		// In-flight requests go first for units: no resource locking.
+		m.App.Capacity, m.App.UnitQueue = appUnits, InFlightFirst
+		m.Servers = []Server{{Name: "DB", Capacity: dbUnits}}
+		return m
+	}
+	admitted := mm1(0.5)
+	admitted.App.Capacity, admitted.App.MaxAdmitted = 10, 1
+	admitted.Entities[0].InterArrival[0] = expD(1 / 1.2)
+	tests := []struct {
+		name  string
+		m     *Model
+		want  []string
+		first string // the part that must come first
+	}{
+		{"application server", mm1(1.2), []string{"; at capacity: application server App1 (units busy 99.", "requests waiting for a unit at the end"}, ""},
+		{"external server", callDB(1000, 1, 1.2), []string{"; at capacity: server DB (units busy 99.", "jobs queued at the end"}, "server DB"},
+		{"external server holding the application's units", callDB(30, 2, 1.2), []string{"; at capacity: server DB", "application server App1 (units busy"}, "server DB"},
+		{"admission", admitted, []string{"application server App1", "requests waiting to be admitted (MaxAdmitted 1) and 0 for a unit at the end"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, tt.m, RunConfig{Seed: 1, Observations: 30_000})
+			if r.Stable || !r.Growing {
+				t.Fatalf("stable %v, growing %v: %s", r.Stable, r.Growing, r.Unstable)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(r.Unstable, w) {
+					t.Errorf("reason %q does not say %q", r.Unstable, w)
+				}
+			}
+			if tt.first != "" && strings.Index(r.Unstable, tt.first) > strings.Index(r.Unstable, "App1") && strings.Contains(r.Unstable, "App1") {
+				t.Errorf("reason %q names App1 before %s", r.Unstable, tt.first)
+			}
+			t.Log(r.Unstable)
+		})
+	}
+}
