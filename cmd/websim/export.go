@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -45,6 +46,9 @@ EXIT STATUS:
 // runExport writes the model at path as text to out, or stdout.
 func runExport(path, out string, stdout, stderr io.Writer) error {
 	if out != "" {
+		if strings.EqualFold(filepath.Ext(out), ".xlsx") {
+			return invalidInput(fmt.Errorf("--out %s: the export is text (YAML), not a workbook; expected a name such as model.yaml", out))
+		}
 		if err := checkWritable(out); err != nil {
 			return err
 		}

@@ -77,8 +77,10 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 		switch {
 		case !strings.EqualFold(filepath.Ext(opts.out), ".xlsx"):
 			problems = append(problems, fit.Problem{Where: "--out", What: fmt.Sprintf("%q must end in .xlsx", opts.out)})
-		case sameFile(opts.out, workbookOf(spec)):
+		case samePath(opts.out, workbookOf(spec)):
 			problems = append(problems, fit.Problem{Where: "--out", What: "is the data workbook itself; expected a new workbook, such as Fit.xlsx"})
+		case modelWorkbookOut(opts.out) != nil:
+			problems = append(problems, fit.Problem{Where: "--out", What: strings.TrimPrefix(modelWorkbookOut(opts.out).Error(), "--out ")})
 		default:
 			if err := xlsx.CheckWritable(opts.out, probeSize); errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
 				problems = append(problems, fit.Problem{Where: "--out", What: err.Error()})

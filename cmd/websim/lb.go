@@ -116,9 +116,11 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 		switch {
 		case !lb.IsWorkbook(opts.out):
 			extra = append(extra, lb.Problem{File: "--out", Msg: fmt.Sprintf("%q must end in .xlsx", opts.out)})
-		case sameFile(opts.out, path):
+		case samePath(opts.out, path):
 			extra = append(extra, lb.Problem{File: "--out",
 				Msg: "is the parameters workbook itself; leave --out out to add the result sheets to it"})
+		case modelWorkbookOut(opts.out) != nil:
+			extra = append(extra, lb.Problem{File: "--out", Msg: strings.TrimPrefix(modelWorkbookOut(opts.out).Error(), "--out ")})
 		}
 	}
 	if err := src.Check(); err != nil {
@@ -186,17 +188,4 @@ func lbProblems(err error, stderr io.Writer) error {
 		fmt.Fprintln(stderr, p.Detailed())
 	}
 	return invalidInput(&silentError{err})
-}
-
-// sameFile reports whether a and b name the same file (the same path, or
-// the same existing file).
-func sameFile(a, b string) bool {
-	if absA, err := filepath.Abs(a); err == nil {
-		if absB, err := filepath.Abs(b); err == nil && absA == absB {
-			return true
-		}
-	}
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }

@@ -140,6 +140,18 @@ func checkOut(out, model string) error {
 			return fmt.Errorf("--out %s is the model's own %s, which it would replace; write the results elsewhere, or use --write-back to add them to SvcData.xlsx", out, in)
 		}
 	}
+	return modelWorkbookOut(out)
+}
+
+// modelWorkbookOut refuses an output named as a model's workbook
+// (SvcData.xlsx or ProcData.xlsx, in any case): writing it would replace
+// a model's, or make a folder that looks like a model and is not one.
+func modelWorkbookOut(out string) error {
+	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+		if strings.EqualFold(filepath.Base(out), in) {
+			return fmt.Errorf("--out %s: %s is the name of a model's workbook, which this would replace; expected another file name", out, in)
+		}
+	}
 	return nil
 }
 

@@ -242,3 +242,45 @@ func TestRunTrace(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
+
+// TestNoCommandWritesOverAModelsWorkbook: every command that writes a file
+// refuses an --out named as a model's workbook, with exit 2, and leaves
+// the model as it was (merge, fit, export and lb replaced it once).
+func TestNoCommandWritesOverAModelsWorkbook(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	scratch := t.TempDir()
+	part := filepath.Join(scratch, "p.wsp")
+	if code, _, stderr := runCLI(t, "run", dir, "--observations", "300", "--loads", "rho0.5", "--shard", "0/1", "--partial", part, "--quiet"); code != 0 {
+		t.Fatalf("shard: exit %d\n%s", code, stderr)
+	}
+	data := filepath.Join(scratch, "d.csv")
+	if err := os.WriteFile(data, []byte("ms\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	svc, proc := filepath.Join(dir, "SvcData.xlsx"), filepath.Join(dir, "ProcData.xlsx")
+	beforeSvc, _ := os.ReadFile(svc)
+	beforeProc, _ := os.ReadFile(proc)
+	for _, args := range [][]string{
+		{"merge", part, "--out", svc, "--quiet"},
+		{"merge", part, "--out", filepath.Join(scratch, "procdata.xlsx"), "--quiet"},
+		{"fit", data, "--out", proc},
+		{"export", dir, "--out", svc},
+		{"export", dir, "--out", filepath.Join(scratch, "model.xlsx")},
+		{"lb", filepath.Join("..", "..", "samples", "loadbalancer", "sample1.yaml"), "--out", svc},
+		{"size", copyModel(t, "asum"), "--vary", "AppCapacity", "--out", filepath.Join(scratch, "SvcData.xlsx")},
+		{"run", dir, "--out", filepath.Join(scratch, "ProcData.XLSX"), "--quiet"},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != 2 || !strings.Contains(stderr, "--out") {
+			t.Errorf("%v: exit %d, want 2 with a message about --out\n%s", args[:1], code, stderr)
+		}
+	}
+	afterSvc, _ := os.ReadFile(svc)
+	afterProc, _ := os.ReadFile(proc)
+	if !bytes.Equal(beforeSvc, afterSvc) || !bytes.Equal(beforeProc, afterProc) {
+		t.Error("a model workbook changed")
+	}
+	if entries, _ := os.ReadDir(scratch); len(entries) != 2 {
+		t.Errorf("files written beside the part and the data: %v", entries)
+	}
+}
