@@ -17,22 +17,36 @@ type Overload struct {
 	// share × its mean service time / units; 1 or more is overload.
 	Load  float64
 	Units int
+	// Observed says Load rests on the requests the method sent the server
+	// in the run (busyness, whose split depends on the queues), not on
+	// the parameters alone.
+	Observed bool
 }
 
 // String says the overload in words, for the console and the sheet.
 func (o Overload) String() string {
-	where := fmt.Sprintf("its %d units on all servers", o.Units)
-	if o.Server >= 0 {
-		where = fmt.Sprintf("its %d units on server %d", o.Units, o.Server)
+	units := fmt.Sprintf("its %d units", o.Units)
+	if o.Units == 1 {
+		units = "its 1 unit"
 	}
-	return fmt.Sprintf("OVERLOADED: type %s offers %s times the work %s can serve (arrival rate × share × mean service time / units); its queue grows for as long as requests arrive, so its waits depend on the run's length",
-		o.Type, strconv.FormatFloat(o.Load, 'f', 2, 64), where)
+	where := units + " on all servers"
+	if o.Server >= 0 {
+		where = fmt.Sprintf("%s on server %d", units, o.Server)
+	}
+	how := "arrival rate × share × mean service time / units"
+	if o.Observed {
+		how = "the requests of the type busyness sent it a second × mean service time / units: busyness counts busy units, not queued requests, so ties send the queue's growth to the lowest server"
+	}
+	return fmt.Sprintf("OVERLOADED: type %s offers %s times the work %s can serve (%s); its queue grows for as long as requests arrive, so its waits depend on the run's length",
+		o.Type, strconv.FormatFloat(o.Load, 'f', 2, 64), where, how)
 }
 
 // Overloads lists the types whose offered work is at least their units:
-// over all servers, or (round robin, which sends each server 1/n of the
-// requests) on one server. A type with no unit on a server fails there and
-// is not overloaded.
+// over all servers, or on one server: under round robin, which sends each
+// server 1/n of the requests, from the parameters; under busyness, whose
+// split depends on the run, from the requests it sent each server (the
+// mean arrival rate over the replications). A type with no unit on a
+// server fails there and is not overloaded.
 func (r *Report) Overloads() []Overload {
 	p := r.Params
 	var out []Overload
@@ -42,20 +56,28 @@ func (r *Report) Overloads() []Overload {
 			out = append(out, Overload{Type: t.Name, Server: -1, Load: load, Units: t.OutputCapacity})
 			continue
 		}
-		if p.Method != RoundRobin || j >= len(r.Capacity) {
+		if j >= len(r.Capacity) {
 			continue
 		}
+		observed := p.Method != RoundRobin
 		worst, at := 0.0, -1
 		for i, c := range r.Capacity[j] {
 			if c == 0 {
 				continue
 			}
-			if load := work / float64(p.Servers) / float64(c); load > worst {
+			sent := work / float64(p.Servers)
+			if observed {
+				if j >= len(r.Cells) || i >= len(r.Cells[j]) {
+					continue
+				}
+				sent = r.Cells[j][i].Mean.ArrivalRate * t.AvgServiceTimeSecs
+			}
+			if load := sent / float64(c); load > worst {
 				worst, at = load, i
 			}
 		}
 		if worst >= 1 {
-			out = append(out, Overload{Type: t.Name, Server: at, Load: worst, Units: r.Capacity[j][at]})
+			out = append(out, Overload{Type: t.Name, Server: at, Load: worst, Units: r.Capacity[j][at], Observed: observed})
 		}
 	}
 	return out

@@ -79,6 +79,41 @@ func TestOverloads(t *testing.T) {
 	}
 }
 
+// TestBusynessOverloadIsObserved: busyness counts busy units, not queued
+// requests, so with one unit a server and every unit busy its ties send
+// the requests to server 0, which gets more than it can serve though the
+// three units together could (24 × 0.1 s over 3 units: 0.8). The overload
+// is found from the requests it was sent; round robin, 8 a second to each
+// unit (0.8), and busyness with 5 units a server are not overloaded.
+func TestBusynessOverloadIsObserved(t *testing.T) {
+	for _, c := range []struct {
+		method Method
+		units  int
+		want   string
+	}{
+		{Busyness, 3, "a 0"},
+		{RoundRobin, 3, ""},
+		{Busyness, 15, ""},
+	} {
+		p := Params{Servers: 3, RequestsPerSec: 24, Requests: 20000, Method: c.method, Seed: defaultSeed,
+			Types: []RequestType{{Name: "a", OutputCapacity: c.units, Proportion: 1, AvgServiceTimeSecs: 0.1, DeviationServiceTimeSecs: 0.00001}}}
+		r, err := Run(p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range r.Overloads() {
+			got = append(got, o.Type+" "+itoa(o.Server))
+			if o.Load < 1 || o.Load > 1.2 || !o.Observed || !strings.Contains(o.String(), "busyness sent it") {
+				t.Errorf("%v, %d units: %+v, %s", c.method, c.units, o, o)
+			}
+		}
+		if strings.Join(got, "; ") != c.want {
+			t.Errorf("%v, %d units: overloads %q, want %q", c.method, c.units, got, c.want)
+		}
+	}
+}
+
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
