@@ -184,6 +184,10 @@ type Summary struct {
 	// BatchSize then 0. NaN when there is no interval.
 	CIHalfWidth95           float64
 	BatchesForCI, BatchSize int64
+	// NoCIWhy says, in a run, why CIHalfWidth95 is NaN when its batch
+	// means are worth too few independent observations for an honest
+	// interval (stats.Interval.Why); "" otherwise, and after Merge.
+	NoCIWhy string
 	// P50CIHalfWidth95 to P99CIHalfWidth95 are the half-widths of the 95%
 	// confidence intervals of P50 to P99 (stats.Percentiles.Interval, in a
 	// run and pooled over replications); NaN when there is none (p50 and
@@ -455,7 +459,7 @@ func (s *Summary) setPercentileIntervals(p *stats.Percentiles) {
 // t interval over means (stats.ReplicationCI: NaN with fewer than 2 that
 // are not NaN, or without means).
 func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, means []float64) Summary {
-	s.BatchesForCI, s.BatchSize = 0, 0
+	s.BatchesForCI, s.BatchSize, s.NoCIWhy = 0, 0, ""
 	if hist != nil && hist.N() > 0 {
 		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
 	}

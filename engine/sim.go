@@ -797,7 +797,7 @@ func summarize(t *stats.Tally, h *stats.Histogram) Summary {
 func runSummary(t *stats.Tally, p *stats.Percentiles, b *stats.BatchMeans) Summary {
 	s := summarize(t, p.Histogram())
 	ci := b.CI(0.95)
-	s.CIHalfWidth95, s.BatchesForCI, s.BatchSize = ci.HalfWidth, int64(ci.Batches), ci.BatchSize
+	s.CIHalfWidth95, s.BatchesForCI, s.BatchSize, s.NoCIWhy = ci.HalfWidth, int64(ci.Batches), ci.BatchSize, ci.Why
 	s.setPercentileIntervals(p)
 	return s
 }

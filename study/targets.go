@@ -298,6 +298,9 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 	if m == MeasureMean {
 		value, hw = f.resp.Mean, f.resp.CIHalfWidth95
 		if math.IsNaN(hw) {
+			if f.resp.NoCIWhy != "" {
+				return value, hw, false, f.resp.NoCIWhy
+			}
 			return value, hw, false, "too few observations for an interval of the mean"
 		}
 		return value, hw, true, ""

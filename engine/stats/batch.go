@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // BatchMeans estimates a confidence interval for the mean of a correlated
 // series (response times in completion order) from one long run. It keeps
@@ -14,6 +17,22 @@ type BatchMeans struct {
 	size      int64   // observations per batch
 	partial   float64 // sum of the batch being filled
 	inPartial int64
+	// n counts the observations; shifted and shiftedSq sum each less the
+	// first (shift) and its square, for the variance of one observation
+	// (see CI): no division per observation, and no cancellation when the
+	// spread is small beside the mean.
+	n                         int64
+	shift, shifted, shiftedSq float64
+}
+
+// obsVar is the sample variance of one observation (0 below 2).
+func (b *BatchMeans) obsVar() float64 {
+	if b.n < 2 {
+		return 0
+	}
+	n := float64(b.n)
+	m := b.shifted / n
+	return max(b.shiftedSq-n*m*m, 0) / (n - 1)
 }
 
 // MaxBatches bounds the number of batches kept.
@@ -37,6 +56,13 @@ func (b *BatchMeans) Add(x float64) {
 	if b.size == 0 {
 		b.size = 1
 	}
+	if b.n == 0 {
+		b.shift = x
+	}
+	b.n++
+	d := x - b.shift
+	b.shifted += d
+	b.shiftedSq += d * d
 	b.partial += x
 	b.inPartial++
 	if b.inPartial < b.size {
@@ -57,13 +83,30 @@ func (b *BatchMeans) Add(x float64) {
 // Interval is a confidence interval for a mean: Mean ± HalfWidth, from
 // Batches independent-looking means (batch means of BatchSize observations
 // each, or replication means with BatchSize 0). Lag1 is the lag-1
-// autocorrelation of those means (NaN below 3).
+// autocorrelation of those means (NaN below 3). Effective is, for
+// BatchMeans.CI, the number of independent observations that would give
+// the mean the same standard error (the variance of one observation over
+// the squared standard error; NaN elsewhere), and Why says why HalfWidth
+// is NaN when there is no interval.
 type Interval struct {
 	Mean, HalfWidth float64
 	Batches         int
 	BatchSize       int64
 	Lag1            float64
+	Effective       float64
+	Why             string
 }
+
+// MinEffective is the fewest effectively independent observations
+// (Interval.Effective) a run's batch means must be worth for BatchMeans.CI
+// to give an interval: a run that is not many times longer than the
+// correlation time of its series cannot estimate its own standard error,
+// and its batches look calm exactly when the run missed the long
+// excursions that make the mean what it is. On 1,000 runs of 100,000
+// observations of an M/M/1 the 1% quantile of Effective is 82 at
+// utilization 0.9 and 19 at 0.95, its median 24 at 0.98, 11 at 0.99 and 5
+// at 1.00; at 10,000 observations its 1% quantile is 37 at 0.8.
+const MinEffective = 30
 
 // ciBatches returns the batch sums the interval uses and their size (see
 // mergeForCI).
@@ -92,14 +135,17 @@ func mergeForCI(sums []float64, k int, size int64) (int, int64) {
 // t(level, k-1)·s/√k, s the sample standard deviation (n-1 denominator) of
 // the k batch means, widened by √((1+r)/(1-r)) for the lag-1
 // autocorrelation r of the batch means left after the merging, when
-// positive (at most 0.5: an estimate from so few means is rough). Below 2
-// batches the half-width is NaN.
+// positive (at most 0.5: an estimate from so few means is rough), with t
+// widened for the skewness of the batch means (skewAdjusted). Below 2
+// batches the half-width is NaN, and so it is, with Interval.Why, when the
+// series is worth fewer than MinEffective independent observations.
 //
-// The widening takes the coverage of an M/M/1 and an M/M/5 at utilization
-// 0.8 (300 seeds) from 0.907 and 0.897 to 0.917 and 0.913 at 10,000
-// observations, from 0.913 and 0.920 to 0.930 at 20,000, and leaves it at
-// 0.950 at 100,000: batches of a short run of a busy queue stay
-// correlated more than the lag-1 check can see.
+// The lag-1 widening takes the coverage of an M/M/1 and an M/M/5 at
+// utilization 0.8 (300 seeds) from 0.907 and 0.897 to 0.917 and 0.913 at
+// 10,000 observations, from 0.913 and 0.920 to 0.930 at 20,000, and leaves
+// it at 0.950 at 100,000: batches of a short run of a busy queue stay
+// correlated more than the lag-1 check can see. The skewness adjustment
+// takes 10,000 observations to 0.943 and 0.947, 20,000 to 0.950.
 func (b *BatchMeans) CI(level float64) Interval {
 	var sums [MaxBatches]float64
 	k, size := b.ciBatches(&sums)
@@ -107,29 +153,93 @@ func (b *BatchMeans) CI(level float64) Interval {
 	for i := range k {
 		means[i] = sums[i] / float64(size)
 	}
-	iv := meanInterval(means[:k], level)
+	iv, se := meanIntervalSE(means[:k], level, true)
 	iv.BatchSize = size
+	if v := b.obsVar(); v > 0 && se > 0 {
+		if iv.Effective = v / (se * se); iv.Effective < MinEffective {
+			iv.Why = fmt.Sprintf("the run is worth only about %.0f independent observations (its %d batch means of %d observations each are correlated over about %.0f observations), fewer than the %d an interval needs: run longer", iv.Effective, k, size, float64(b.n)/iv.Effective, MinEffective)
+			iv.HalfWidth = math.NaN()
+		}
+	}
 	return iv
 }
 
 // meanInterval is the Student-t interval of the mean of xs, successive
 // batch means, widened for their lag-1 autocorrelation (see CI).
 func meanInterval(xs []float64, level float64) Interval {
+	iv, _ := meanIntervalSE(xs, level, false)
+	return iv
+}
+
+// meanIntervalSE is meanInterval, widened for the skewness of xs too when
+// skew is set (skewAdjusted), with the standard error of the mean it rests
+// on (NaN below 2 values).
+func meanIntervalSE(xs []float64, level float64, skew bool) (Interval, float64) {
 	var t Tally
 	for _, x := range xs {
 		t.Add(x)
 	}
-	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: len(xs), Lag1: lag1(xs)}
+	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: len(xs), Lag1: lag1(xs), Effective: math.NaN()}
+	se := math.NaN()
 	if len(xs) >= 2 {
 		inflate := 1.0
 		if r := iv.Lag1; r > 0 {
 			r = min(r, 0.5)
 			inflate = (1 + r) / (1 - r)
 		}
-		iv.HalfWidth = StudentT(level, len(xs)-1) * t.SD() * math.Sqrt(inflate) / math.Sqrt(float64(len(xs)))
+		crit := StudentT(level, len(xs)-1)
+		if skew {
+			crit = skewAdjusted(crit, xs)
+		}
+		se = t.SD() * math.Sqrt(inflate) / math.Sqrt(float64(len(xs)))
+		iv.HalfWidth = crit * se
 	}
-	return iv
+	return iv, se
 }
+
+// skewAdjusted returns the critical value t of a Student-t interval over
+// xs made wide enough for their skewness: Willink's (2005) skewness-
+// adjusted t, as the Skart batch-means method uses it (Tafazzoli et al.
+// 2011), G(t) = ((1+6β(t-β))^(1/3) - 1)/(2β) with β = skewness/(6√k),
+// gives the two limits mean - G(t)·se and mean - G(-t)·se; the larger of
+// |G(t)| and |G(-t)| keeps the interval symmetric. Batch means of response
+// times are skewed to the right, and a run that saw fewer long busy
+// periods has both a lower mean and a smaller spread: on 4,000 runs of an
+// M/M/1 at 0.8, 10,000 observations, 309 of the 328 misses of the plain t
+// interval lie below the truth although its variance is, on average, not
+// too small. The widening is at most maxSkewWidening.
+func skewAdjusted(t float64, xs []float64) float64 {
+	k := float64(len(xs))
+	if k < 3 {
+		return t
+	}
+	var m, m2, m3 float64
+	for _, x := range xs {
+		m += x
+	}
+	m /= k
+	for _, x := range xs {
+		d := x - m
+		m2 += d * d
+		m3 += d * d * d
+	}
+	if m2 <= 0 {
+		return t
+	}
+	beta := m3 / k / math.Pow(m2/k, 1.5) / (6 * math.Sqrt(k))
+	if math.Abs(beta) < 1e-9 {
+		return t
+	}
+	g := func(z float64) float64 { return (math.Cbrt(1+6*beta*(z-beta)) - 1) / (2 * beta) }
+	return min(max(t, g(t), -g(-t)), maxSkewWidening*t)
+}
+
+// maxSkewWidening bounds skewAdjusted: the skewness of 8 to 32 batch means
+// is a rough estimate, and unbounded the adjustment made some intervals of
+// short runs four times as wide. At 1.25 times t the coverage is the same
+// within its standard error (M/M/1 at 0.8, 10,000 observations: 0.945
+// against 0.947 unbounded, 4,000 runs).
+const maxSkewWidening = 1.25
 
 // lag1 is the lag-1 sample autocorrelation of xs, NaN below 3 values or
 // when they are all equal.
@@ -198,7 +308,7 @@ func (b *BatchMeans) Means() []float64 {
 // into each. Unequal lengths or fewer than 2 give a NaN half-width.
 func PairedCI(x, y []float64, level float64) Interval {
 	if len(x) != len(y) || len(x) > MaxBatches {
-		return Interval{Mean: math.NaN(), HalfWidth: math.NaN(), Lag1: math.NaN()}
+		return Interval{Mean: math.NaN(), HalfWidth: math.NaN(), Lag1: math.NaN(), Effective: math.NaN()}
 	}
 	var d [MaxBatches]float64
 	for i := range x {
@@ -227,7 +337,7 @@ func ReplicationCI(means []float64, level float64) Interval {
 			n++
 		}
 	}
-	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: n, Lag1: math.NaN()}
+	iv := Interval{Mean: t.Mean(), HalfWidth: math.NaN(), Batches: n, Lag1: math.NaN(), Effective: math.NaN()}
 	if n >= 2 {
 		iv.HalfWidth = StudentT(level, n-1) * t.SD() / math.Sqrt(float64(n))
 	}

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -119,5 +120,42 @@ func TestBatchMeansCoverMM1MeanSojourn(t *testing.T) {
 	t.Logf("coverage %d of %d", covered, runs)
 	if covered < 366 || covered > 394 {
 		t.Errorf("the 95%% interval covered the mean in %d of %d runs, want 366 to 394", covered, runs)
+	}
+}
+
+// The mean's interval rests on the batch means being worth many
+// independent observations: on independent data Effective is about the
+// number of observations and there is an interval; on a series that
+// wanders for longer than a tenth of the run there is none, with a reason.
+func TestEffectiveObservationsGateTheInterval(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var iid, slow BatchMeans
+	level := 0.0
+	for i := range 100_000 {
+		iid.Add(r.ExpFloat64())
+		if i%20_000 == 0 {
+			level = 10 * r.ExpFloat64() // a regime that lasts a fifth of the run
+		}
+		slow.Add(level + r.ExpFloat64())
+	}
+	if iv := iid.CI(0.95); math.IsNaN(iv.HalfWidth) || iv.Effective < 50_000 || iv.Effective > 200_000 {
+		t.Errorf("independent data: %+v, want an interval from about 100,000 effective observations", iv)
+	}
+	if iv := slow.CI(0.95); !math.IsNaN(iv.HalfWidth) || iv.Effective >= MinEffective || iv.Why == "" {
+		t.Errorf("five regimes: %+v, want no interval, fewer than %d effective observations and a reason", iv, MinEffective)
+	}
+}
+
+// The skewness adjustment leaves symmetric batch means alone and widens a
+// right-skewed set, by at most maxSkewWidening.
+func TestSkewAdjusted(t *testing.T) {
+	crit := StudentT(0.95, 15)
+	sym := []float64{1, 2, 3, 4, 5, 6, 7, 8, 8, 7, 6, 5, 4, 3, 2, 1}
+	if got := skewAdjusted(crit, sym); got != crit {
+		t.Errorf("symmetric: %v, want %v", got, crit)
+	}
+	skewed := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 9}
+	if got := skewAdjusted(crit, skewed); !(got > crit && got <= maxSkewWidening*crit) {
+		t.Errorf("right-skewed: %v, want more than %v and at most %v", got, crit, maxSkewWidening*crit)
 	}
 }
