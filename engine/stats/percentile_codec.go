@@ -24,8 +24,8 @@ type percentilesState struct {
 	PCells    [windowCells]uint32
 	InPartial int64
 	Merged    [len(MergedProbs)]struct {
-		V, DF   float64
-		Missing bool
+		V, DF         float64
+		Missing, Thin bool
 	}
 	MergedN int64
 	Parts   int64
@@ -43,7 +43,7 @@ func (p *Percentiles) MarshalBinary() ([]byte, error) {
 	st := percentilesState{Pinned: p.pinned, Wide: p.wide, Lo: int64(p.lo), Below: p.below, Full: int64(p.full),
 		Size: p.size, PBelow: p.pBelow, PCells: p.pCells, InPartial: p.inPartial, MergedN: p.mergedN, Parts: int64(p.parts)}
 	for i, m := range p.merged {
-		st.Merged[i].V, st.Merged[i].DF, st.Merged[i].Missing = m.v, m.df, m.missing
+		st.Merged[i].V, st.Merged[i].DF, st.Merged[i].Missing, st.Merged[i].Thin = m.v, m.df, m.missing, m.thin
 	}
 	buf := binary.AppendUvarint(nil, percentilesFormat)
 	buf = binary.AppendUvarint(buf, uint64(len(h)))
@@ -94,7 +94,7 @@ func (p *Percentiles) UnmarshalBinary(data []byte) error {
 		size: st.Size, pBelow: st.PBelow, pCells: st.PCells, inPartial: st.InPartial, mergedN: st.MergedN, parts: int(st.Parts)}
 	p.cells = cells
 	for i, m := range st.Merged {
-		p.merged[i].v, p.merged[i].df, p.merged[i].missing = m.V, m.DF, m.Missing
+		p.merged[i].v, p.merged[i].df, p.merged[i].missing, p.merged[i].thin = m.V, m.DF, m.Missing, m.Thin
 	}
 	return nil
 }
