@@ -446,8 +446,10 @@ func TestCountPastTheLimitFailsTheStep(t *testing.T) {
 		Attributes: []string{"N"},
 		Services: []Service{
 			{Name: "Top", Steps: []Step{
-				{Name: "Fan", Kind: Nested, Services: []int{1}, Count: attrCount{}, OnSuccess: Done, OnFailure: Fail,
+				{Name: "Fan", Kind: Nested, Services: []int{1}, Count: attrCount{}, OnSuccess: 1, OnFailure: Fail,
 					Cell: "ProcData.xlsx!Top!A2", CountCell: "ProcData.xlsx!Top!D2"},
+				{Name: "Again", Kind: Nested, Services: []int{1}, Count: attrCount{}, OnSuccess: Done, OnFailure: Fail,
+					Cell: "ProcData.xlsx!Top!A3", CountCell: "ProcData.xlsx!Top!D3"},
 			}},
 			{Name: "Sub", Steps: []Step{{Name: "W", Kind: Local, ProcTime: constD(1e-9), OnSuccess: Done, OnFailure: Fail}}},
 		},
@@ -460,17 +462,24 @@ func TestCountPastTheLimitFailsTheStep(t *testing.T) {
 	if !r.Stable {
 		t.Fatalf("unstable: %s", r.Unstable)
 	}
+	// Both steps read the same N, so a request past the limit fails at
+	// Fan, and Again never passes it. Binomial, n = 4000, p = 1/4: sd
+	// 0.0068; 4 sd.
 	share := float64(r.Failed) / float64(r.Completed+r.Failed)
-	// Binomial, n = 4000, p = 1/4: sd 0.0068; 4 sd.
 	if math.Abs(share-0.25) > 0.028 {
 		t.Errorf("failed share %.4f, want 0.25 (the requests whose Count passed %d)", share, MaxCount)
 	}
-	if r.CountOverLimit < r.Failed || r.CountOverLimit > r.Failed+200 {
-		t.Errorf("CountOverLimit %d, want the failed requests (%d) and those of the warm-up", r.CountOverLimit, r.Failed)
+	if r.CountOverLimit != r.Failed || r.CountOverLimitAt["ProcData.xlsx!Top!D2"] != r.Failed || len(r.CountOverLimitAt) != 1 {
+		t.Errorf("CountOverLimit %d at %v, want the %d failed requests, all at the first Count cell", r.CountOverLimit, r.CountOverLimitAt, r.Failed)
 	}
-	if r.CountOverLimitCell != "ProcData.xlsx!Top!D2" {
-		t.Errorf("CountOverLimitCell %q, want the Count cell", r.CountOverLimitCell)
+	// The second step's own Count past the limit is counted at its cell.
+	m.Services[0].Steps[1].Count = overLimit{}
+	r = run(t, m, RunConfig{Seed: 3, Observations: 4_000})
+	at := r.CountOverLimitAt
+	if r.Completed != 0 || at["ProcData.xlsx!Top!D2"]+at["ProcData.xlsx!Top!D3"] != r.Failed || at["ProcData.xlsx!Top!D3"] < 2_800 || at["ProcData.xlsx!Top!D2"] < 800 {
+		t.Errorf("%d completed, %d failed; past the limit at %v: want every request failed, about 1,000 at D2 and 3,000 at D3", r.Completed, r.Failed, at)
 	}
+	m.Services[0].Steps[1].Count = attrCount{}
 	// The limit itself is within it.
 	m.Entities[0].Attributes[0].Dist = countD(MaxCount)
 	r = run(t, m, RunConfig{Seed: 3, Observations: 20})
@@ -478,6 +487,11 @@ func TestCountPastTheLimitFailsTheStep(t *testing.T) {
 		t.Errorf("Count %d: %d failed, %d past the limit, %d completed; want all 20 completed", MaxCount, r.Failed, r.CountOverLimit, r.Completed)
 	}
 }
+
+// overLimit is a Count expression that always passes the limit.
+type overLimit struct{}
+
+func (overLimit) Number(*EvalContext) (float64, error) { return MaxCount + 1, nil }
 
 // countD gives MaxCount+1 one time in four, else its own value.
 type countD float64

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"cmp"
+	"maps"
 	"math"
 	"slices"
 
@@ -49,12 +49,12 @@ type Result struct {
 	// LateCopies counts parallel copies that returned after their parent
 	// had already failed.
 	LateCopies int64
-	// CountOverLimit counts the times a Nested step's Count expression
-	// gave more than MaxCount, warm-up included: each time the step
-	// failed (routing on its OnFailure). CountOverLimitCell locates the
-	// first such Count.
-	CountOverLimit     int64
-	CountOverLimitCell string
+	// CountOverLimit counts the times, after the warm-up, a Nested step's
+	// Count expression gave more than MaxCount: each time the step failed
+	// (routing on its OnFailure). CountOverLimitAt has the same by Count
+	// cell; nil when none did.
+	CountOverLimit   int64
+	CountOverLimitAt map[string]int64
 	// WastedWork is the processing and service time spent, after the
 	// warm-up, on behalf of attempts whose user had already given up.
 	WastedWork float64
@@ -313,7 +313,16 @@ func (r *Result) add(o *Result) {
 	r.SequentialSteps += o.SequentialSteps
 	r.LateCopies += o.LateCopies
 	r.CountOverLimit += o.CountOverLimit
-	r.CountOverLimitCell = cmp.Or(r.CountOverLimitCell, o.CountOverLimitCell)
+	if len(o.CountOverLimitAt) > 0 {
+		at := maps.Clone(r.CountOverLimitAt) // r's may be shared with the run it came from
+		if at == nil {
+			at = map[string]int64{}
+		}
+		for c, n := range o.CountOverLimitAt {
+			at[c] += n
+		}
+		r.CountOverLimitAt = at
+	}
 	r.WastedWork += o.WastedWork
 	r.Events += o.Events
 	r.AppUtilization = avg(r.AppUtilization, o.AppUtilization)
@@ -472,6 +481,7 @@ func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, mea
 // on without changing it.
 func (r *Result) detach() {
 	r.ResponsePercentiles, r.ResponseHist = clonePercentiles(r.ResponsePercentiles, r.ResponseHist)
+	r.CountOverLimitAt = maps.Clone(r.CountOverLimitAt)
 	r.Entities = slices.Clone(r.Entities)
 	for i := range r.Entities {
 		e := &r.Entities[i]

@@ -523,9 +523,10 @@ func (s *sim) checkGrowth() {
 
 // bottleneck says where a growing run's requests pile up: the servers
 // whose units were busy at least bottleneckUtilization of the measured
-// time, external ones first (an application server's units may be busy
-// only because they wait for one of them), each with what waits there at
-// the end; when none was that busy, the server where most wait.
+// time, the busiest first (external ones first within a tenth of a point:
+// an application server's units may be busy only because they wait for
+// one of them), each with what waits there at the end; when none was that
+// busy, the server where most wait.
 func (s *sim) bottleneck() string {
 	type place struct {
 		app     bool
@@ -561,16 +562,20 @@ func (s *sim) bottleneck() string {
 	}
 	switch {
 	case len(busy) > 0:
-		// External servers first, then by utilization, in model order at
-		// equal figures.
+		// The busiest first; within a tenth of a point, external servers
+		// first (an application server's units may be busy only because
+		// they wait for one); in model order at equal figures.
 		slices.SortStableFunc(busy, func(a, b place) int {
+			if math.Abs(a.util-b.util) >= 0.001 {
+				return cmp.Compare(b.util, a.util)
+			}
 			if a.app != b.app {
 				if a.app {
 					return 1
 				}
 				return -1
 			}
-			return cmp.Compare(b.util, a.util)
+			return 0
 		})
 		words := make([]string, 0, 3)
 		for _, p := range busy[:min(3, len(busy))] {

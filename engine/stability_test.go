@@ -246,6 +246,10 @@ func TestGrowingRunNamesItsBottleneck(t *testing.T) {
 		m.Servers = []Server{{Name: "DB", Capacity: dbUnits}}
 		return m
 	}
+	// The back-end is busy with its own background load (0.99), the
+	// application server saturated by its own work (1.2).
+	busyDB := mm1(1.2)
+	busyDB.Servers = []Server{{Name: "DB", Capacity: 10, BackgroundInterArrival: expD(1 / 9.9), BackgroundServiceTime: expD(1)}}
 	admitted := mm1(0.5)
 	admitted.App.Capacity, admitted.App.MaxAdmitted = 10, 1
 	admitted.Entities[0].InterArrival[0] = expD(1 / 1.2)
@@ -258,6 +262,7 @@ func TestGrowingRunNamesItsBottleneck(t *testing.T) {
 		{"application server", mm1(1.2), []string{"; at capacity: application server App1 (units busy 99.", "requests waiting for a unit at the end"}, ""},
 		{"external server", callDB(1000, 1, 1.2), []string{"; at capacity: server DB (units busy 99.", "jobs queued at the end"}, "server DB"},
 		{"external server holding the application's units", callDB(30, 2, 1.2), []string{"; at capacity: server DB", "application server App1 (units busy"}, "server DB"},
+		{"application server beside a busy back-end", busyDB, []string{"; at capacity: application server App1 (units busy 99.", ", server DB (units busy 99."}, ""},
 		{"admission", admitted, []string{"application server App1", "requests waiting to be admitted (MaxAdmitted 1) and 0 for a unit at the end"}, ""},
 	}
 	for _, tt := range tests {

@@ -335,9 +335,12 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 		if v > MaxCount {
 			// Past the limit: the step fails, as the README's limits say,
 			// and the study warns at the Count cell.
-			s.res.CountOverLimit++
-			if s.res.CountOverLimitCell == "" {
-				s.res.CountOverLimitCell = cmp.Or(st.CountCell, st.Cell)
+			if s.measuring {
+				s.res.CountOverLimit++
+				if s.res.CountOverLimitAt == nil {
+					s.res.CountOverLimitAt = map[string]int64{}
+				}
+				s.res.CountOverLimitAt[cmp.Or(st.CountCell, st.Cell)]++
 			}
 			return countOverLimit, false, true
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -281,7 +282,7 @@ func finish(st *Study) {
 		missed = append(missed, fmt.Sprintf("%s at %s (%s)", r.Scenario, r.Load, rel))
 	}
 	if len(missed) > 0 {
-		st.Warnings = append(st.Warnings, fmt.Sprintf("%s within %d times Observations, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, strings.Join(missed, ", ")))
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s within %d times Observations, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, someOf(missed)))
 	}
 }
 
@@ -305,30 +306,38 @@ const countLimitWarning = "Count gave more than"
 // engine.MaxCount in some runs, how often and in which runs: each time its
 // Nested step failed, a figure the user must know to read the results.
 func countLimitWarnings(runs []labelledResult) []string {
-	var cells []string
 	times := map[string]int64{}
 	where := map[string][]string{}
 	for _, r := range runs {
-		if r.result == nil || r.result.CountOverLimit == 0 {
+		if r.result == nil {
 			continue
 		}
-		c := r.result.CountOverLimitCell
-		if _, seen := times[c]; !seen {
-			cells = append(cells, c)
+		for c, n := range r.result.CountOverLimitAt {
+			times[c] += n
+			where[c] = append(where[c], r.label)
 		}
-		times[c] += r.result.CountOverLimit
-		where[c] = append(where[c], r.label)
 	}
 	var out []string
-	for _, c := range cells {
+	for _, c := range slices.Sorted(maps.Keys(times)) {
 		often := "once"
 		if times[c] > 1 {
-			often = fmt.Sprintf("%d times", times[c])
+			often = stats.GroupDigits(float64(times[c])) + " times"
 		}
-		out = append(out, fmt.Sprintf("%s: %s %d, the limit, %s (%s): each time its Nested step failed, and with it the request unless the step's OnFailure routes elsewhere; expected a Count within the limit (min(..., %d), say)",
-			c, countLimitWarning, engine.MaxCount, often, strings.Join(where[c], ", "), engine.MaxCount))
+		limit := stats.GroupDigits(engine.MaxCount)
+		out = append(out, fmt.Sprintf("%s: %s %s, the limit, %s (%s): each time its Nested step failed, and with it the request unless the step's OnFailure routes elsewhere; expected a Count within the limit (min(..., %d), say)",
+			c, countLimitWarning, limit, often, someOf(where[c]), engine.MaxCount))
 	}
 	return out
+}
+
+// someOf lists the first few of items and says how many more there are,
+// so that a warning naming runs stays readable (and fits a cell).
+func someOf(items []string) string {
+	const shown = 8
+	if len(items) <= shown {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
 }
 
 // PrecisionWarning begins the warning of a study whose runs
@@ -550,6 +559,13 @@ func Compare(a, b *Run) *Diff {
 			d[i] = a.replicationMeans[i] - b.replicationMeans[i] // NaN when either has none
 		}
 		diff.HalfWidth95 = stats.ReplicationCI(d, 0.95).HalfWidth
+		return diff
+	}
+	if a.Result.Response.NoCIWhy != "" || b.Result.Response.NoCIWhy != "" {
+		// A run worth too few independent observations for an interval of
+		// its mean has none for a difference from it either: the pairs of
+		// its batches are as correlated as the batches.
+		diff.HalfWidth95 = math.NaN()
 		return diff
 	}
 	bx, by := a.batchMeans, b.batchMeans

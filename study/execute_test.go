@@ -233,15 +233,15 @@ func TestTargetPrecisionNotReachedIsWarned(t *testing.T) {
 // named, once however often the study is finished (a merge of shards).
 func TestCountPastTheLimitIsWarned(t *testing.T) {
 	st := &Study{Scenarios: []string{"Base", "Big"}, Warnings: []string{"a warning of the plan"}, Runs: []Run{
-		{Scenario: "Base", Load: "L1", Result: engine.Result{CountOverLimit: 3, CountOverLimitCell: "ProcData.xlsx!Top!D2"}},
+		{Scenario: "Base", Load: "L1", Result: engine.Result{CountOverLimit: 3, CountOverLimitAt: map[string]int64{"ProcData.xlsx!Top!D2": 3}}},
 		{Scenario: "Base", Load: "L2"},
-		{Scenario: "Big", Load: "L1", Result: engine.Result{CountOverLimit: 4, CountOverLimitCell: "ProcData.xlsx!Top!D2"}},
-		{Scenario: "Big", Load: "L2", Result: engine.Result{CountOverLimit: 1, CountOverLimitCell: "ProcData.xlsx!Fan!D5"}},
+		{Scenario: "Big", Load: "L1", Result: engine.Result{CountOverLimit: 1004, CountOverLimitAt: map[string]int64{"ProcData.xlsx!Top!D2": 1000, "ProcData.xlsx!Fan!D5": 4}}},
+		{Scenario: "Big", Load: "L2", Result: engine.Result{CountOverLimit: 1, CountOverLimitAt: map[string]int64{"ProcData.xlsx!Fan!D5": 1}}},
 	}}
 	want := []string{
 		"a warning of the plan",
-		"ProcData.xlsx!Top!D2: Count gave more than 10000, the limit, 7 times (Base at L1, Big at L1): each time its Nested step failed",
-		"ProcData.xlsx!Fan!D5: Count gave more than 10000, the limit, once (Big at L2)",
+		"ProcData.xlsx!Fan!D5: Count gave more than 10,000, the limit, 5 times (Big at L1, Big at L2): each time its Nested step failed",
+		"ProcData.xlsx!Top!D2: Count gave more than 10,000, the limit, 1,003 times (Base at L1, Big at L1)",
 	}
 	for pass := range 2 {
 		finish(st)
@@ -258,5 +258,22 @@ func TestCountPastTheLimitIsWarned(t *testing.T) {
 				t.Errorf("RunWarning(%q) = %v", w, !(i > 0))
 			}
 		}
+	}
+}
+
+// TestNoDifferenceIntervalFromARunWithoutOne: a run whose batch means are
+// worth too few independent observations for an interval of its mean has
+// none for its difference from the first scenario either.
+func TestNoDifferenceIntervalFromARunWithoutOne(t *testing.T) {
+	mk := func(why string) *Run {
+		r := &Run{replicationMeans: []float64{1}, batchMeans: []float64{1, 2, 3, 4, 5, 6, 7, 8}, batchSize: 10}
+		r.Result.Response.Mean, r.Result.Response.NoCIWhy = 4.5, why
+		return r
+	}
+	if d := Compare(mk(""), mk("")); !(d.HalfWidth95 >= 0) {
+		t.Errorf("both with intervals: %+v, want a paired interval", d)
+	}
+	if d := Compare(mk("the run is worth only about 5 independent observations"), mk("")); !math.IsNaN(d.HalfWidth95) || d.Mean != 0 {
+		t.Errorf("one without: %+v, want the difference without an interval", d)
 	}
 }

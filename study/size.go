@@ -351,7 +351,7 @@ func warnPrecision(sz *Sizing) {
 		}
 	}
 	if len(missed) > 0 {
-		sz.Warnings = append(slices.Clone(sz.Warnings), fmt.Sprintf("%s within %d times Observations in the probes the answers rest on, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, strings.Join(missed, ", ")))
+		sz.Warnings = append(slices.Clone(sz.Warnings), fmt.Sprintf("%s within %d times Observations in the probes the answers rest on, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, someOf(missed)))
 	}
 }
 

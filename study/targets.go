@@ -406,6 +406,9 @@ func shareInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok
 		hw = batchHW
 	}
 	if math.IsNaN(hw) {
+		if len(reps) <= 1 && fin >= 10*stats.MinEffective {
+			return value, hw, false, "no interval of the share: its outcomes are so clustered in time that the run is worth fewer than 30 independent observations of them; run longer"
+		}
 		return value, hw, false, "too few observations for an interval of the share"
 	}
 	if count == 0 {

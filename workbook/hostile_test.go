@@ -47,7 +47,7 @@ var hostileCases = []struct {
 	{name: "constant Count expression", change: set("ProcData.xlsx", "ASumSvc", "F2", "1000 * 1000"),
 		want: []string{`ProcData.xlsx!ASumSvc!F2: expression "1000 * 1000" is always Count 1e+06 exceeds the limit`}},
 	{name: "Count expression beyond the limit at run time", change: set("ProcData.xlsx", "ASumSvc", "F2", "Cards * 100000"),
-		run: true, want: []string{"ProcData.xlsx!ASumSvc!F2: Count gave more than 10000, the limit,", "each time its Nested step failed"}},
+		run: true, want: []string{"ProcData.xlsx!ASumSvc!F2: Count gave more than 10,000, the limit,", "each time its Nested step failed"}},
 
 	// Hangs.
 	{name: "blank inter-arrival cell of a load that runs", change: set("SvcData.xlsx", "Arrivals", "C3", nil),

@@ -108,7 +108,8 @@ no value (no completed request) is null.
     inSystem need not add up to the finished), completed, failed,
     abandoned, retries, timeouts, attempts
     responseTime: mean, sd, p50, p90, p95, p99, ciHalfWidth95 (95% half-width
-      of the mean), p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
+      of the mean; null for a run worth fewer than 30 independent
+      observations, a queue at the edge of saturation), p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
       p99CiHalfWidth95 (of p50 to p99; null with one run of too few
       requests beyond it: p99 needs 100,000 completed, p95 20,000, p90
       10,000), n, min, max
@@ -130,7 +131,8 @@ no value (no completed request) is null.
       scenario at the same load (paired); absent for the first scenario
     failureShare, instantCaptureShare, parallelShare, attemptsPerRequest
     inSystem (requests still in the system at the end), lateCopies,
-    countOverLimit (Nested steps failed: their Count passed 10,000),
+    countOverLimit (Nested steps failed after the warm-up: their Count
+      passed 10,000; a warning names the cells),
     wastedWork, warmUp, simTime (simulated time at the end), events,
     wallSeconds, precisionCapHit
     timeline: [{start, end, completed, meanResponse, inSystem,

@@ -71,6 +71,7 @@ func runMerge(o mergeOptions, stdout, stderr io.Writer) error {
 	if err := report.Write(o.out, st); err != nil {
 		return fmt.Errorf("writing the results: %w", err)
 	}
+	printRunWarnings(stderr, st.Warnings) // as run prints them, --quiet and --json too
 	if o.json {
 		return report.WriteJSON(stdout, st)
 	}

@@ -322,3 +322,25 @@ func targetsOf(t *testing.T, doc string) string {
 	}
 	return b.String()
 }
+
+// TestMergePrintsTheRunsWarnings: the warnings the runs give (a Count
+// past its limit here) reach the console after a merge as after a run,
+// with --quiet too.
+func TestMergePrintsTheRunsWarnings(t *testing.T) {
+	dir := t.TempDir()
+	m := wbtest.Valid()
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", "Cards * 100000")
+	m.Write(t, dir)
+	part := filepath.Join(t.TempDir(), "p.wsp")
+	code, _, stderr := runCLI(t, "run", dir, "--observations", "300", "--shard", "0/1", "--partial", part, "--quiet")
+	if code != 0 {
+		t.Fatalf("shard: exit %d\n%s", code, stderr)
+	}
+	const want = "warning: ProcData.xlsx!ASumSvc!F2: Count gave more than 10,000"
+	for _, args := range [][]string{{"--quiet"}, {"--json"}} {
+		code, _, stderr := runCLI(t, append([]string{"merge", part, "--out", filepath.Join(t.TempDir(), "o.xlsx")}, args...)...)
+		if code != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("merge %v: exit %d, stderr %q; want %q", args, code, stderr, want)
+		}
+	}
+}

@@ -149,14 +149,15 @@ func checkOut(out, model string) error {
 func modelWorkbookOut(out string) error {
 	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
 		if strings.EqualFold(filepath.Base(out), in) {
-			return fmt.Errorf("--out %s: %s is the name of a model's workbook, which this would replace; expected another file name", out, in)
+			return fmt.Errorf("--out %s: %s is the name of a model's workbook, which results must not take (they would replace a model's, or pass for one); expected another file name", out, in)
 		}
 	}
 	return nil
 }
 
-// samePath reports whether a and b name the same file, ignoring case as
-// Windows and macOS do.
+// samePath reports whether a and b name the same file: the same file on
+// disk when both exist (which ignores case where the file system does, as
+// on Windows and macOS), else the same absolute path.
 func samePath(a, b string) bool {
 	if ia, err := os.Stat(a); err == nil {
 		if ib, err := os.Stat(b); err == nil {
@@ -165,7 +166,7 @@ func samePath(a, b string) bool {
 	}
 	aa, errA := filepath.Abs(a)
 	bb, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && strings.EqualFold(aa, bb)
+	return errA == nil && errB == nil && aa == bb
 }
 
 func splitList(s string) []string {

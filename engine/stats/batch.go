@@ -108,6 +108,13 @@ type Interval struct {
 // at 1.00; at 10,000 observations its 1% quantile is 37 at 0.8.
 const MinEffective = 30
 
+// minGatedObservations is the fewest observations to which MinEffective
+// applies: below, the estimate of Effective from a few batch means and
+// their lag-1 autocorrelation is too rough (independent samples of 10 to
+// 40 were refused 1 to 8% of the time), and a short run, a rare entity's
+// few requests say, keeps its Student t interval.
+const minGatedObservations = 10 * MinEffective
+
 // ciBatches returns the batch sums the interval uses and their size (see
 // mergeForCI).
 func (b *BatchMeans) ciBatches(dst *[MaxBatches]float64) (k int, size int64) {
@@ -156,8 +163,12 @@ func (b *BatchMeans) CI(level float64) Interval {
 	iv, se := meanIntervalSE(means[:k], level, true)
 	iv.BatchSize = size
 	if v := b.obsVar(); v > 0 && se > 0 {
-		if iv.Effective = v / (se * se); iv.Effective < MinEffective {
-			iv.Why = fmt.Sprintf("the run is worth only about %.0f independent observations (its %d batch means of %d observations each are correlated over about %.0f observations), fewer than the %d an interval needs: run longer", iv.Effective, k, size, float64(b.n)/iv.Effective, MinEffective)
+		// The rule is for long correlated series, whose observations are
+		// worth a fraction of their number; a small sample keeps its
+		// Student t interval.
+		iv.Effective = v / (se * se)
+		if span := float64(b.n) / iv.Effective; iv.Effective < MinEffective && b.n >= minGatedObservations {
+			iv.Why = fmt.Sprintf("the run is worth only about %s independent observations (its %d batch means of %s observations each are correlated over about %s observations), fewer than the %d an interval needs: run longer", GroupDigits(iv.Effective), k, GroupDigits(float64(size)), GroupDigits(span), MinEffective)
 			iv.HalfWidth = math.NaN()
 		}
 	}

@@ -12,9 +12,12 @@ func TestIntervalsByHand(t *testing.T) {
 	// 2.776445·√(12.5/5).
 	// The batch means' lag-1 autocorrelation, (-2·-3 + -1·-2 + 0 + 0)/50
 	// = 0.16, widens the variance by (1+0.16)/(1-0.16); independent
-	// replications are not widened.
+	// replications are not widened. The batch means lean right: third
+	// central moment 180/5 = 36, skewness 36/10^1.5 = 1.1384, β =
+	// 1.1384/(6√5) = 0.08485, and Willink's G(-t) = ((1 + 6β(-t-β))^(1/3)
+	// - 1)/(2β) = -10.43, so t takes its cap, 1.25 t.
 	want := 2.776445 * math.Sqrt(12.5/5)
-	widened := want * math.Sqrt(1.16/0.84)
+	widened := 1.25 * want * math.Sqrt(1.16/0.84)
 	var b BatchMeans
 	for _, x := range []float64{1, 2, 3, 4, 10} {
 		b.Add(x)
@@ -157,5 +160,27 @@ func TestSkewAdjusted(t *testing.T) {
 	skewed := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 9}
 	if got := skewAdjusted(crit, skewed); !(got > crit && got <= maxSkewWidening*crit) {
 		t.Errorf("right-skewed: %v, want more than %v and at most %v", got, crit, maxSkewWidening*crit)
+	}
+}
+
+// A small independent sample keeps its interval: the rule of MinEffective
+// is for series correlated over many observations, not for a rare
+// entity's few requests.
+func TestSmallIndependentSampleKeepsItsInterval(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, n := range []int{10, 20, 29, 40, 300, 1000} {
+		refused := 0
+		for range 200 {
+			var b BatchMeans
+			for range n {
+				b.Add(r.ExpFloat64())
+			}
+			if iv := b.CI(0.95); math.IsNaN(iv.HalfWidth) {
+				refused++
+			}
+		}
+		if refused > 0 {
+			t.Errorf("%d independent observations: %d of 200 samples without an interval, want none", n, refused)
+		}
 	}
 }

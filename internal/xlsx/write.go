@@ -364,9 +364,11 @@ func (b *Book) ColWidths(sheet string, first int, widths ...float64) error {
 	return nil
 }
 
-// RowHeight sets the height of a row (1-based) in points.
+// RowHeight sets the height of a row (1-based) in points, at most
+// MaxRowHeight (a taller row is a text too long to read whole in a cell:
+// it is shown from its start, and can be read in the formula bar).
 func (b *Book) RowHeight(sheet string, row int, height float64) error {
-	return b.keep(b.f.SetRowHeight(sheet, row, height))
+	return b.keep(b.f.SetRowHeight(sheet, row, min(height, MaxRowHeight)))
 }
 
 // FreezeRows freezes the top rows of a sheet, so they stay in view.
@@ -504,6 +506,9 @@ type Table struct {
 // maxFittedWidth is the widest, in characters, that WriteTable makes a
 // column to fit its content; longer texts wrap over lines.
 const maxFittedWidth = 60
+
+// MaxRowHeight is the tallest row Excel takes, in points.
+const MaxRowHeight = 409
 
 // lineHeight is the height in points of one line of text in Excel's
 // default font (Calibri 11), and so of a row of one line.

@@ -307,3 +307,24 @@ func TestWrappedLines(t *testing.T) {
 		}
 	}
 }
+
+// A wrapped cell too long for Excel's tallest row makes the row as tall as
+// Excel allows, not a workbook that cannot be written.
+func TestWrappedRowNoTallerThanExcelAllows(t *testing.T) {
+	b := New()
+	b.RenameSheet("Sheet1", "Run")
+	b.WriteTable("Run", Table{Columns: []Column{{Header: "Name"}, {Header: "Value", Format: Wrapped}},
+		Rows: [][]any{{"warning", strings.Repeat("a run at a load, ", 2_000)}}})
+	path := filepath.Join(t.TempDir(), "w.xlsx")
+	if err := b.Save(path); err != nil {
+		t.Fatalf("save: %v", err)
+	}
+	o, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if h, err := o.RowHeightOf("Run", 2); err != nil || h != MaxRowHeight {
+		t.Errorf("row height %v (%v), want %v", h, err, float64(MaxRowHeight))
+	}
+}
