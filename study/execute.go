@@ -158,7 +158,7 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 				st.ArrivalRates = append(st.ArrivalRates, arrivalRate(sc.Model, li))
 			}
 			reps := max(1, sc.Run.Replications)
-			st.Runs = append(st.Runs, Run{Scenario: sc.Name, Load: label, Replications: reps})
+			st.Runs = append(st.Runs, Run{Scenario: sc.Name, Load: label, Replications: reps, TargetPrecision: sc.Run.TargetPrecision})
 			for rep := range reps {
 				tasks = append(tasks, task{scenario: si, load: li, rep: rep, run: len(st.Runs) - 1})
 			}
@@ -270,19 +270,29 @@ func finish(st *Study) {
 		labelled[i] = labelledResult{fmt.Sprintf("%s at %s", r.Scenario, r.Load), &r.Result}
 	}
 	st.Warnings = append(st.Warnings, countLimitWarnings(labelled)...)
-	var missed []string
+	var missed, across []string
 	for _, r := range st.Runs {
-		if !r.PrecisionCapHit {
-			continue
-		}
+		resp := r.Result.Response
 		rel := "no interval"
-		if resp := r.Result.Response; resp.Mean > 0 && !math.IsNaN(resp.CIHalfWidth95) {
+		if resp.Mean > 0 && !math.IsNaN(resp.CIHalfWidth95) {
 			rel = fmt.Sprintf("±%.2g%% of the mean", 100*resp.CIHalfWidth95/resp.Mean)
 		}
-		missed = append(missed, fmt.Sprintf("%s at %s (%s)", r.Scenario, r.Load, rel))
+		switch {
+		case r.PrecisionCapHit:
+			missed = append(missed, fmt.Sprintf("%s at %s (%s)", r.Scenario, r.Load, rel))
+		case r.TargetPrecision > 0 && r.Replications > 1 && r.Result.Stable && resp.N > 0 && !precise(&r.Result, r.TargetPrecision):
+			reached := "no interval"
+			if !math.IsNaN(resp.CIHalfWidth95) && resp.Mean > 0 {
+				reached = fmt.Sprintf("±%.3g%% of the mean", 100*resp.CIHalfWidth95/resp.Mean)
+			}
+			across = append(across, fmt.Sprintf("%s at %s (%s, asked ±%.3g%%)", r.Scenario, r.Load, reached, 100*r.TargetPrecision))
+		}
 	}
 	if len(missed) > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("%s within %d times Observations, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, someOf(missed)))
+	}
+	if len(across) > 0 {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("%s across the replications: each replication reached it on its own, but the interval across them (Student t over their means) is wider; more Replications narrow it: %s", PrecisionWarning, someOf(across)))
 	}
 }
 

@@ -277,3 +277,43 @@ func TestNoDifferenceIntervalFromARunWithoutOne(t *testing.T) {
 		t.Errorf("one without: %+v, want the difference without an interval", d)
 	}
 }
+
+// TestTargetPrecisionAcrossReplicationsIsWarned: TargetPrecision extends
+// each replication until its own interval is within it; with several, the
+// interval across them (Student t over 3 means, 2 degrees of freedom) may
+// be wider, and the study says so, naming the runs, though no cap was hit.
+func TestTargetPrecisionAcrossReplicationsIsWarned(t *testing.T) {
+	p := mm1Plan(3, 2000)
+	for i := range p.Scenarios {
+		p.Scenarios[i].Run.TargetPrecision = 0.05
+	}
+	st, err := Execute(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, r := range st.Runs {
+		if resp := r.Result.Response; !r.PrecisionCapHit && resp.CIHalfWidth95 > 0.05*resp.Mean {
+			named = append(named, r.Scenario+" at "+r.Load+" (±")
+		}
+	}
+	if len(named) == 0 {
+		t.Fatal("no run wider than asked across its replications: the test needs another seed")
+	}
+	var across string
+	for _, w := range st.Warnings {
+		if strings.HasPrefix(w, PrecisionWarning+" across the replications") {
+			across = w
+		}
+	}
+	for _, n := range named {
+		if !strings.Contains(across, n) {
+			t.Errorf("%q not named in %q", n, across)
+		}
+	}
+	for _, r := range st.Runs {
+		if resp := r.Result.Response; resp.CIHalfWidth95 <= 0.05*resp.Mean && strings.Contains(across, r.Scenario+" at "+r.Load+" (") {
+			t.Errorf("%s at %s is within the precision but named in %q", r.Scenario, r.Load, across)
+		}
+	}
+}

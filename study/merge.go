@@ -274,7 +274,7 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 		}
 	}
 	for _, r := range h.Runs {
-		st.Runs = append(st.Runs, Run{Scenario: r.Scenario, Load: r.Load, Replications: r.Replications})
+		st.Runs = append(st.Runs, Run{Scenario: r.Scenario, Load: r.Load, Replications: r.Replications, TargetPrecision: r.TargetPrecision})
 	}
 	byRun := make([][]int, len(h.Runs))
 	for i, t := range h.Tasks {

@@ -83,8 +83,9 @@ type PartialHeader struct {
 
 // PartialRun is one scenario × load cell of the study.
 type PartialRun struct {
-	Scenario, Load string
-	Replications   int
+	Scenario, Load  string
+	Replications    int
+	TargetPrecision float64
 }
 
 // PartialTask is one replication of one cell: Run indexes Runs.
@@ -231,7 +232,7 @@ func partialHeader(p *Plan, st *Study, tasks []task, version string) *PartialHea
 		Charts: st.Charts, ArrivalRates: st.ArrivalRates,
 	}
 	for _, r := range st.Runs {
-		h.Runs = append(h.Runs, PartialRun{Scenario: r.Scenario, Load: r.Load, Replications: r.Replications})
+		h.Runs = append(h.Runs, PartialRun{Scenario: r.Scenario, Load: r.Load, Replications: r.Replications, TargetPrecision: r.TargetPrecision})
 	}
 	for _, t := range tasks {
 		h.Tasks = append(h.Tasks, PartialTask{Scenario: t.scenario, Load: t.load, Replication: t.rep, Run: t.run, Cost: p.cost(t)})

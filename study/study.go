@@ -70,6 +70,10 @@ type Run struct {
 	// PrecisionCapHit is true when TargetPrecision was set and the run
 	// stopped at its cap before reaching it.
 	PrecisionCapHit bool
+	// TargetPrecision is the scenario's (0 for none): each replication is
+	// extended until its own interval is within it, and with several the
+	// interval across them may still be wider (finish warns).
+	TargetPrecision float64
 	// WallSeconds is the wall-clock time the run took.
 	WallSeconds float64
 
