@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -48,7 +46,7 @@ EXIT STATUS:
 		Action: func(c *cli.Context) error {
 			opts := fitOptions{args: c.Args().Slice(), column: c.String("column"), json: c.Bool("json"),
 				out: c.String("out"), seed: c.Uint64("seed")}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			ctx, stop := interruptible(c.Context)
 			defer stop()
 			return runFit(ctx, opts, c.App.Writer, c.App.ErrWriter)
 		},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -58,7 +57,7 @@ websim new --template loadbalancer stands for its Parameters.xlsx.`,
 			}
 			// Ctrl-C is caught, so that it cannot cut a save short; the
 			// run checks it before writing anything.
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			ctx, stop := interruptible(c.Context)
 			defer stop()
 			return runLB(ctx, opts, c.App.Writer, c.App.ErrWriter)
 		},

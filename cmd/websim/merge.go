@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -40,13 +41,15 @@ refused (exit 2) and nothing is written.`,
 				return invalidInput(errors.New("websim merge needs the partial files; for example: websim merge parts/part-*.wsp"))
 			}
 			o := mergeOptions{parts: c.Args().Slice(), out: c.String("out"), json: c.Bool("json"), quiet: c.Bool("quiet")}
-			return runMerge(o, c.App.Writer, c.App.ErrWriter)
+			ctx, stop := interruptible(c.Context)
+			defer stop()
+			return runMerge(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
 // runMerge is `websim merge`: check the parts, pool them, write.
-func runMerge(o mergeOptions, stdout, stderr io.Writer) error {
+func runMerge(ctx context.Context, o mergeOptions, stdout, stderr io.Writer) error {
 	if err := checkOut(o.out, "."); err != nil {
 		return invalidInput(err)
 	}
@@ -68,8 +71,14 @@ func runMerge(o mergeOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := report.Write(o.out, st); err != nil {
-		return fmt.Errorf("writing the results: %w", err)
+	err = writeOutputs(ctx, func() error {
+		if err := report.Write(o.out, st); err != nil {
+			return fmt.Errorf("writing the results: %w", err)
+		}
+		return nil
+	}, o.out)
+	if err != nil {
+		return err
 	}
 	printRunWarnings(stderr, st.Warnings) // as run prints them, --quiet and --json too
 	if o.json {

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/websim/websim/internal/xlsx"
 )
@@ -43,6 +46,14 @@ func prepareOutputs(paths ...string) (release func(), err error) {
 		unlocks = append(unlocks, unlock)
 	}
 	return release, nil
+}
+
+// interruptible returns ctx, cancelled by an interrupt (Ctrl-C) or a
+// request to terminate (SIGTERM, which batch schedulers, timeout and
+// Kubernetes send), so that a command stops with a message and exit 1 and
+// leaves no half-written file, rather than die where it stands.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 }
 
 // writeOutputs runs write (which saves paths, each atomically) unless ctx

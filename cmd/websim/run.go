@@ -7,10 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -89,7 +87,7 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 				writeBack: c.Bool("write-back"), quiet: c.Bool("quiet"), trace: c.String("trace"),
 				shard: c.String("shard"), partial: c.String("partial"), shards: c.Int("shards"),
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interruptible(c.Context)
 			defer stop()
 			return runModel(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -80,7 +79,7 @@ MODEL/SvcData.xlsx, keeping everything in it.`,
 			if err := checkSizeFlags(o, c.IsSet("min"), c.IsSet("max")); err != nil {
 				return invalidInput(err)
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
+			ctx, stop := interruptible(c.Context)
 			defer stop()
 			return sizeModel(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},
@@ -164,13 +163,23 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 		}
 		return err
 	}
-	if err := report.WriteSizing(out, sz); err != nil {
-		return fmt.Errorf("writing the Sizing sheet: %w", err)
-	}
+	paths := []string{out}
 	if o.writeBack {
-		if err := report.WriteSizingBack(filepath.Join(o.model, workbook.SvcDataFile), sz); err != nil {
-			return fmt.Errorf("writing the Sizing sheet back into %s: %w", workbook.SvcDataFile, err)
+		paths = append(paths, filepath.Join(o.model, workbook.SvcDataFile))
+	}
+	err = writeOutputs(ctx, func() error {
+		if err := report.WriteSizing(out, sz); err != nil {
+			return fmt.Errorf("writing the Sizing sheet: %w", err)
 		}
+		if o.writeBack {
+			if err := report.WriteSizingBack(paths[1], sz); err != nil {
+				return fmt.Errorf("writing the Sizing sheet back into %s: %w", workbook.SvcDataFile, err)
+			}
+		}
+		return nil
+	}, paths...)
+	if err != nil {
+		return err
 	}
 	printRunWarnings(stderr, sz.Warnings)
 	if o.json {
