@@ -125,6 +125,9 @@ type EntityResult struct {
 	// and abandoned shares, as Result's: batch means of its outcomes in a
 	// run; NaN after Merge (batches of one run do not pool).
 	FailedCI95, AbandonedCI95 float64
+	// Absent is true when the entity does not arrive at the run's load
+	// (its inter-arrival time there is None).
+	Absent bool
 
 	ResponseHist        *stats.Histogram   `json:"-"`
 	ResponsePercentiles *stats.Percentiles `json:"-"`
@@ -226,6 +229,7 @@ func (s *sim) entityResults() []EntityResult {
 			Response:            runSummary(tally, &pct, batches),
 			ResponsePercentiles: &pct, ResponseHist: pct.Histogram(),
 			FailedCI95: outcomes.failed.HalfWidth(0.95), AbandonedCI95: outcomes.abandoned.HalfWidth(0.95),
+			Absent: s.m.Entities[i].InterArrival[s.load] == nil,
 		}
 	}
 	return out

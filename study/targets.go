@@ -206,6 +206,14 @@ func judge(t Target, run *Run) TargetResult {
 	f, reps, ok, why := basisFor(t, run)
 	if !ok {
 		tr.Why = why
+		if e := entityOf(t, r); e != nil && e.Absent {
+			// Nothing to hold: the target does not apply at this load,
+			// though a run with no steady state still fails every target.
+			tr.Verdict, tr.Why = Holds, why+": the target does not apply"
+			if !r.Stable {
+				tr.Verdict, tr.Why = Fails, NotStableWhy+r.Unstable
+			}
+		}
 		return tr
 	}
 	value, hw, ok, why := measureInterval(&f, reps, t.Measure)
@@ -241,6 +249,18 @@ func decide(value, hw, limit float64) Verdict {
 	return Undecided
 }
 
+// entityOf is the figures of t's entity at r, or nil for a target on all
+// requests or an entity r has no figures for.
+func entityOf(t Target, r *engine.Result) *engine.EntityResult {
+	if t.Entity == "" {
+		return nil
+	}
+	if e := slices.IndexFunc(r.Entities, func(x engine.EntityResult) bool { return x.Name == t.Entity }); e >= 0 {
+		return &r.Entities[e]
+	}
+	return nil
+}
+
 // basis is what a target is judged from: the counts, the response
 // summary and the one-run share intervals of all requests or of one
 // entity's requests.
@@ -271,6 +291,9 @@ func basisFor(t Target, run *Run) (f basis, reps []repFigure, ok bool, why strin
 		return totalFigures(r), reps, true, ""
 	}
 	e := slices.IndexFunc(r.Entities, func(x engine.EntityResult) bool { return x.Name == t.Entity })
+	if e >= 0 && r.Entities[e].Absent {
+		return f, nil, false, fmt.Sprintf("%s does not arrive at this load (None)", t.Entity)
+	}
 	if e < 0 {
 		if t.OnlyEntity { // its figures are the totals
 			return basisFor(Target{Measure: t.Measure, Limit: t.Limit}, run)

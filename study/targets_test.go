@@ -165,6 +165,29 @@ func TestEntityTargetWithoutFigures(t *testing.T) {
 	}
 }
 
+// TestTargetOfAnAbsentEntity: a target on an entity that does not arrive at
+// the run's load (None) does not apply there: it holds, says why, and does
+// not leave the run's verdict (or size's answer) undecided; a run with no
+// steady state still fails it.
+func TestTargetOfAnAbsentEntity(t *testing.T) {
+	run := &Run{Result: engine.Result{Stable: true, Completed: 1000, Response: engine.Summary{N: 1000, Mean: 0.5, CIHalfWidth95: 0.01},
+		Entities: []engine.EntityResult{{Name: "Browse", Completed: 1000}, {Name: "Buy", Absent: true}}}}
+	targets := []Target{{Entity: "Buy", Measure: MeasureMean, Limit: 2}, {Measure: MeasureMean, Limit: 1}}
+	rs := Judge(targets, run)
+	if rs[0].Verdict != Holds || rs[0].Why != "Buy does not arrive at this load (None): the target does not apply" || Overall(rs) != Holds {
+		t.Errorf("%+v, overall %v", rs[0], Overall(rs))
+	}
+	run.Result.Entities[1].Absent = false // arrives, but no request completed
+	if rs := Judge(targets, run); rs[0].Verdict != Undecided {
+		t.Errorf("an entity that arrives without a completed request: %+v", rs[0])
+	}
+	run.Result.Entities[1].Absent = true
+	run.Result.Stable, run.Result.Unstable = false, "deadlocked"
+	if rs := Judge(targets, run); rs[0].Verdict != Fails || rs[0].Why != NotStableWhy+"deadlocked" {
+		t.Errorf("not stable: %+v", rs[0])
+	}
+}
+
 func ExampleTarget_String() {
 	fmt.Println(Target{Entity: "ASUM", Measure: MeasureP95, Limit: 1000})
 	fmt.Println(Target{Measure: MeasureFailed, Limit: 0.01})
