@@ -135,6 +135,11 @@ type SizeOptions struct {
 	// search starts from the utilization bound), Max DefaultSizeMax of the
 	// scenario's own value.
 	Min, Max int
+	// MaxAppUnits, when above 0, bounds AppServers × AppCapacity in every
+	// probe (the workbook's limit): the default Max of AppServers or
+	// AppCapacity stops there, and Size refuses an explicit Max past it
+	// (ErrPastUnitLimit).
+	MaxAppUnits int
 	// Jobs is the number of simulations at once; 0 means one per core.
 	// Results do not depend on it.
 	Jobs int
@@ -244,6 +249,12 @@ func Size(ctx context.Context, p *Plan, opts SizeOptions) (*Sizing, error) {
 	}
 	if opts.Min > 0 && opts.Max > 0 && opts.Min > opts.Max {
 		return nil, fmt.Errorf("--min %d is above --max %d; expected --min <= --max", opts.Min, opts.Max)
+	}
+	for _, sc := range p.Scenarios {
+		if b := opts.Setting.unitBound(sc.Model, opts.MaxAppUnits); b > 0 && opts.Max > b {
+			return nil, fmt.Errorf("--max %d takes scenario %s to %d application units: %w of %d; expected --max %d at most",
+				opts.Max, sc.Name, opts.Max*opts.Setting.otherApp(sc.Model), ErrPastUnitLimit, opts.MaxAppUnits, b)
+		}
 	}
 	now := time.Now
 	if opts.Now != nil {
@@ -359,21 +370,51 @@ func warnPrecision(sz *Sizing) {
 var ErrNoTargets = errors.New("the model has no Targets sheet (or it has no rows); expected a sheet Targets in SvcData.xlsx with the columns Entity, Measure and Limit, for example: blank | p95 | 1000")
 
 // sizeRange resolves a point's range from the options and the scenario.
-func sizeRange(opts SizeOptions, own int) (lo, hi int) {
+func sizeRange(opts SizeOptions, own, bound int) (lo, hi int) {
 	lo, hi = opts.Min, opts.Max
 	if lo <= 0 {
 		lo = 1
 	}
 	if hi <= 0 {
 		hi = max(DefaultSizeMax*own, MinDefaultSizeMax, lo)
+		if bound > 0 {
+			hi = max(min(hi, bound), lo)
+		}
 	}
 	return lo, hi
 }
 
+// unitBound is the largest value of s in m that keeps AppServers ×
+// AppCapacity within maxUnits; 0 when s is an external server's capacity
+// or maxUnits is 0.
+func (s SizeSetting) unitBound(m *engine.Model, maxUnits int) int {
+	if other := s.otherApp(m); maxUnits > 0 && other > 0 {
+		return maxUnits / other
+	}
+	return 0
+}
+
+// otherApp is, for AppServers, the scenario's AppCapacity and for
+// AppCapacity its AppServers (what the setting multiplies into the
+// application's units); 0 for an external server's capacity.
+func (s SizeSetting) otherApp(m *engine.Model) int {
+	switch s.kind {
+	case sizeAppServers:
+		return max(m.App.Capacity, 1)
+	case sizeAppCapacity:
+		return max(m.App.Servers, 1)
+	}
+	return 0
+}
+
+// ErrPastUnitLimit is the cause of Size's error when --max takes
+// AppServers × AppCapacity past SizeOptions.MaxAppUnits in a scenario.
+var ErrPastUnitLimit = errors.New("AppServers × AppCapacity past the limit")
+
 // sizePoint searches one scenario at one load.
 func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOptions, jobs int) (SizePoint, error) {
 	pt := SizePoint{Scenario: sc.Name, Load: sc.Model.Loads[load]}
-	pt.Min, pt.Max = sizeRange(opts, opts.Setting.Value(sc.Model))
+	pt.Min, pt.Max = sizeRange(opts, opts.Setting.Value(sc.Model), opts.Setting.unitBound(sc.Model, opts.MaxAppUnits))
 	// Once one probe's p50 or p90 needed replications, the point's later
 	// probes start with them (the search probes one value at a time).
 	spread := false

@@ -2,6 +2,7 @@ package study
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -380,5 +381,25 @@ func TestSizeWarnsOfPrecisionNotReached(t *testing.T) {
 		if tc.warned && !strings.Contains(joined, "(AppCapacity ") {
 			t.Errorf("the warning names no probe: %q", joined)
 		}
+	}
+}
+
+// TestSizeKeepsWithinTheUnitLimit: AppServers × AppCapacity stays within
+// MaxAppUnits: an explicit --max past it is refused, and the default one
+// stops there.
+func TestSizeKeepsWithinTheUnitLimit(t *testing.T) {
+	p := mmcSizePlan(4, 1, 2_000, Target{Measure: MeasureMean, Limit: 100})
+	p.Scenarios[0].Model.App.Servers = 3 // AppCapacity is sized: at most 30 / 3 = 10
+	_, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 11, MaxAppUnits: 30, Jobs: 2})
+	if !errors.Is(err, ErrPastUnitLimit) || !strings.Contains(err.Error(), "--max 11 takes scenario Base to 33 application units") {
+		t.Fatalf("--max 11: %v, want ErrPastUnitLimit", err)
+	}
+	p.Scenarios[0].Model.App.Capacity = 4 // the default --max, 16, would pass it
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), MaxAppUnits: 30, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pt := sz.Points[0]; pt.Max != 10 {
+		t.Errorf("default --max %d, want 10 (30 units over 3 servers)", pt.Max)
 	}
 }

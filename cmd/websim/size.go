@@ -147,7 +147,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	if err := checkWritable(out); err != nil {
 		return err
 	}
-	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, Jobs: o.jobs, Version: version}
+	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, MaxAppUnits: workbook.MaxAppUnits, Jobs: o.jobs, Version: version}
 	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = func(done, total int) {
 			fmt.Fprintf(stderr, "\rsizing: %d of %d points done", done, total)
@@ -160,6 +160,9 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return errors.New("interrupted: nothing was written")
+		}
+		if errors.Is(err, study.ErrPastUnitLimit) {
+			return invalidInput(err)
 		}
 		return err
 	}
