@@ -383,6 +383,7 @@ func (s *sim) setBlocked(ti int32, b bool) {
 		s.gateChanged(g)
 	}
 	if b && a.blockedHeld >= a.capacity {
+		s.res.Deadlocked = s.res.Deadlocked || s.res.Stable
 		if a.heldByWaiting >= a.capacity {
 			s.unstable("application server App%d deadlocked at %s: all %d units are held by requests that each wait for one more (resource locking)",
 				t.app+1, s.clock(), a.capacity)

@@ -364,10 +364,13 @@ func TestDeadlockThroughParallelParentsIsDetected(t *testing.T) {
 	m.App.Capacity = 4
 	m.Servers[0].Capacity = 1
 	r := run(t, m, RunConfig{Seed: 22, Observations: 1_000_000, MaxInSystem: 1_000_000})
-	if r.Stable || !strings.Contains(r.Unstable, "Parallel parents") {
-		t.Fatalf("not detected as a deadlock: stable %v, %q", r.Stable, r.Unstable)
+	if r.Stable || !strings.Contains(r.Unstable, "Parallel parents") || !r.Deadlocked || r.Growing {
+		t.Fatalf("not detected as a deadlock: stable %v, deadlocked %v, %q", r.Stable, r.Deadlocked, r.Unstable)
 	}
 	t.Log(r.Unstable)
+	if r := run(t, mm1(1.2), RunConfig{Seed: 22, Observations: 20_000}); r.Deadlocked {
+		t.Errorf("an overload called a deadlock: %s", r.Unstable)
+	}
 }
 
 func TestAttributesDoNotLeakBetweenRequests(t *testing.T) {

@@ -86,6 +86,11 @@ type Result struct {
 	// (stats.Growth): a statistical verdict, which a longer run may
 	// overturn, rather than a deadlock or a backstop threshold.
 	Growing bool
+	// Deadlocked is true when the run is unstable by a deadlock (resource
+	// locking): a matter of chance, which a longer run at the same
+	// settings may meet too although this one did not; after Merge, when
+	// any replication did.
+	Deadlocked bool
 	// WarmUp is the warm-up used (the truncation point when found by MSER).
 	WarmUp float64
 	// SimTime is the simulated time at the end of the run.
@@ -333,6 +338,7 @@ func (r *Result) add(o *Result) {
 	r.AppQueue = avg(r.AppQueue, o.AppQueue)
 	r.SimTime = avg(r.SimTime, o.SimTime)
 	r.WarmUp = avg(r.WarmUp, o.WarmUp)
+	r.Deadlocked = r.Deadlocked || o.Deadlocked
 	if r.Stable && !o.Stable {
 		r.Stable, r.Unstable, r.Growing = false, o.Unstable, o.Growing
 	} else if !o.Stable && !o.Growing {

@@ -638,6 +638,9 @@ func (pt *SizePoint) describe(tried map[int]Probe) {
 	switch below, ok := tried[smallest-1]; {
 	case ok:
 		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s", smallest, smallest-1, failingWhy(below))
+		if below.Run != nil && below.Run.Result.Deadlocked {
+			pt.Text += fmt.Sprintf("; a deadlock is a matter of chance, so a longer run at %d may meet one too: check %d with more observations, or keep a margin", smallest, smallest)
+		}
 	default:
 		pt.Text = fmt.Sprintf("%d: every target holds at the --min", smallest)
 	}

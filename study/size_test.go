@@ -403,3 +403,17 @@ func TestSizeKeepsWithinTheUnitLimit(t *testing.T) {
 		t.Errorf("default --max %d, want 10 (30 units over 3 servers)", pt.Max)
 	}
 }
+
+// TestSizeAnswerAboveADeadlockSaysSo: when the value below the answer
+// deadlocked, the answer says a longer run at it may deadlock too.
+func TestSizeAnswerAboveADeadlockSaysSo(t *testing.T) {
+	fails := []TargetResult{{Target: Target{Measure: MeasureMean, Limit: 1}, Verdict: Fails, Why: NotStableWhy + "application server App1 deadlocked"}}
+	for _, deadlocked := range []bool{true, false} {
+		below := Probe{Value: 19, Verdict: Fails, Targets: fails, Run: &Run{Result: engine.Result{Deadlocked: deadlocked}}}
+		pt := SizePoint{Min: 1, Max: 40}
+		pt.describe(map[int]Probe{19: below, 20: {Value: 20, Verdict: Holds, Run: &Run{}}})
+		if says := strings.Contains(pt.Text, "a longer run at 20 may meet one too"); pt.Size != 20 || says != deadlocked {
+			t.Errorf("deadlocked %v: size %d, %q", deadlocked, pt.Size, pt.Text)
+		}
+	}
+}
