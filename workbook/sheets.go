@@ -24,8 +24,8 @@ func Sheets() []SheetDoc {
 			Columns: spec.columns, Needed: spec.required, More: more}
 	}
 	return []SheetDoc{
-		doc(SvcDataFile, "Settings", false, settingsSpec, "the settings below and the user's parameters, a row each", ""),
-		doc(SvcDataFile, "ServerInfo", false, serverSpec, "the external (back-end) servers, a row each", ""),
+		doc(SvcDataFile, "Settings", true, settingsSpec, "the settings below and the user's parameters, a row each (a setting left out takes its default, but the sheet is needed)", ""),
+		doc(SvcDataFile, "ServerInfo", false, serverSpec, "the external (back-end) servers, a row each (needed when a step calls one)", ""),
 		doc(SvcDataFile, "Arrivals", true, arrivalsSpec, "the entities (request types) and how often each arrives",
 			"one column per load level, headed by its label, each cell an inter-arrival distribution (None: no arrivals)"),
 		doc(SvcDataFile, "Attributes", false, attributesSpec, "attributes drawn once per request at arrival", ""),
