@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -238,7 +239,11 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 	b.SetStyle(sheet, cellName(1, hdr), cellName(len(sz.Scenarios)+1, hdr), xlsx.Header)
 	first, last := hdr+1, hdr+len(sz.Loads)
 	for i, load := range sz.Loads {
-		b.SetCell(sheet, cellName(1, first+i), load)
+		rate := math.NaN()
+		if i < len(sz.ArrivalRates) {
+			rate = sz.ArrivalRates[i]
+		}
+		b.SetCell(sheet, cellName(1, first+i), loadLabel(load, rate, sz.TimeUnit))
 		for j, sc := range sz.Scenarios {
 			for _, pt := range sz.Points {
 				if pt.Scenario == sc && pt.Load == load && (pt.Outcome == study.SizeFound || pt.Outcome == study.SizeNotMonotone) {
@@ -266,7 +271,7 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 		anchor := fmt.Sprintf("A%d", last+2)
 		if err := b.AddChart(sheet, anchor, xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
-			Title: title, XTitle: "Load", YTitle: sz.Setting, YFormat: "0",
+			Title: title, Note: sizingGaps(sz), XTitle: "Load (arrival rate" + rateUnit(sz.TimeUnit) + ")", YTitle: sz.Setting, YFormat: "0",
 			Width: uint(printedWidth(b, sheet, chartWidth)), Height: chartHeight, Legend: "right",
 			AltText: title + ", one line per scenario; a gap where no size meets the targets",
 		}); err != nil {
@@ -277,6 +282,38 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 		return last + 1, nil
 	}
 	return last + 2 + chartRows, nil
+}
+
+// sizingGaps says which points of the Sizing chart are gaps, and why: no
+// value up to --max meets the targets, or the answer is undecided; "" when
+// every point has a size.
+func sizingGaps(sz *study.Sizing) string {
+	var none, undecided []string
+	for _, pt := range sz.Points {
+		switch pt.Outcome {
+		case study.SizeNone:
+			none = append(none, pt.Scenario+" at "+pt.Load)
+		case study.SizeUndecided:
+			undecided = append(undecided, pt.Scenario+" at "+pt.Load)
+		}
+	}
+	list := func(xs []string) string {
+		if len(xs) > maxNoteEntries {
+			xs = append(xs[:maxNoteEntries], "…")
+		}
+		return strings.Join(xs, ", ")
+	}
+	var notes []string
+	if len(none) > 0 {
+		notes = append(notes, "none up to --max ("+list(none)+")")
+	}
+	if len(undecided) > 0 {
+		notes = append(notes, "undecided ("+list(undecided)+")")
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return "Gaps: " + strings.Join(notes, "; ")
 }
 
 // sizingAbout writes what produced the sheet, from row top.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
@@ -54,6 +55,9 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			// first replication's.
 			label += fmt.Sprintf(" (replication 1 of %d)", run.Replications)
 		}
+		if !run.Result.Stable {
+			label += " (not stable)" // the legend of every chart it is in
+		}
 		for k, iv := range run.Result.Timeline {
 			rows = append(rows, []any{cells[0], cells[1], cells[2], float64(k + 1), iv.Start, iv.End,
 				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, label})
@@ -80,9 +84,22 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			if len(part) < len(base) {
 				what += fmt.Sprintf(", loads %s to %s", part[0].run.Load, part[len(part)-1].run.Load)
 			}
-			charts = append(charts,
-				timelineChart(sheet, what+": requests in the system", "In system", tlColInSystem, part, u),
-				timelineChart(sheet, what+": mean response", "Mean response"+u, tlColResponse, part, u))
+			inSystem := timelineChart(sheet, what+": requests in the system", "In system", tlColInSystem, part, u)
+			response := timelineChart(sheet, what+": mean response", "Mean response"+u, tlColResponse, part, u)
+			var notStable []string
+			for _, tr := range part {
+				if !tr.run.Result.Stable {
+					notStable = append(notStable, tr.run.Load)
+				}
+			}
+			if len(notStable) > 0 {
+				inSystem.Note = "Not stable at " + strings.Join(notStable, ", ") + ": its line ends where the run was stopped"
+				if len(notStable) > 1 {
+					inSystem.Note = "Not stable at " + strings.Join(notStable, ", ") + ": their lines end where the runs were stopped"
+				}
+				response.Note = inSystem.Note
+			}
+			charts = append(charts, inSystem, response)
 		}
 	}
 	var unstable []timelineRun

@@ -190,6 +190,9 @@ type Sizing struct {
 	Targets []Target
 	// Scenarios and Loads are the labels searched, in order.
 	Scenarios, Loads []string
+	// ArrivalRates has, per Loads, the requests that arrive per time unit
+	// (as Study's); NaN when a mean is not known.
+	ArrivalRates []float64
 	// Points has one entry per scenario × load, scenario-major.
 	Points []SizePoint
 	// Settings, Inputs and Warnings are as in Study.
@@ -275,6 +278,7 @@ func Size(ctx context.Context, p *Plan, opts SizeOptions) (*Sizing, error) {
 			if !loadSeen[label] {
 				loadSeen[label] = true
 				sz.Loads = append(sz.Loads, label)
+				sz.ArrivalRates = append(sz.ArrivalRates, arrivalRate(sc.Model, li))
 			}
 			jobs = append(jobs, job{si, li})
 			sz.Points = append(sz.Points, SizePoint{Scenario: sc.Name, Load: label})
