@@ -523,7 +523,7 @@ func (s *sim) checkGrowth() {
 
 // bottleneck says where a growing run's requests pile up: the servers
 // whose units were busy at least bottleneckUtilization of the measured
-// time, the busiest first (external ones first within a tenth of a point:
+// time, the busiest first (external ones first in the same tenth of a point:
 // an application server's units may be busy only because they wait for
 // one of them), each with what waits there at the end; when none was that
 // busy, the server where most wait.
@@ -562,12 +562,13 @@ func (s *sim) bottleneck() string {
 	}
 	switch {
 	case len(busy) > 0:
-		// The busiest first; within a tenth of a point, external servers
-		// first (an application server's units may be busy only because
-		// they wait for one); in model order at equal figures.
+		// The busiest first, by tenths of a point; in the same tenth,
+		// external servers first (an application server's units may be
+		// busy only because they wait for one); then in model order.
+		band := func(p place) float64 { return math.Floor(p.util * 1000) }
 		slices.SortStableFunc(busy, func(a, b place) int {
-			if math.Abs(a.util-b.util) >= 0.001 {
-				return cmp.Compare(b.util, a.util)
+			if c := cmp.Compare(band(b), band(a)); c != 0 {
+				return c
 			}
 			if a.app != b.app {
 				if a.app {

@@ -271,7 +271,7 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 		anchor := fmt.Sprintf("A%d", last+2)
 		if err := b.AddChart(sheet, anchor, xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
-			Title: title, Note: sizingGaps(sz), XTitle: "Load (arrival rate" + rateUnit(sz.TimeUnit) + ")", YTitle: sz.Setting, YFormat: "0",
+			Title: title, Note: sizingGaps(sz), XTitle: sizingLoadTitle(sz), YTitle: sz.Setting, YFormat: "0",
 			Width: uint(printedWidth(b, sheet, chartWidth)), Height: chartHeight, Legend: "right",
 			AltText: title + ", one line per scenario; a gap where no size meets the targets",
 		}); err != nil {
@@ -282,6 +282,17 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 		return last + 1, nil
 	}
 	return last + 2 + chartRows, nil
+}
+
+// sizingLoadTitle is the Sizing chart's load axis title: with the unit of
+// the arrival rates its labels carry, when some rate is known.
+func sizingLoadTitle(sz *study.Sizing) string {
+	for _, r := range sz.ArrivalRates {
+		if !math.IsNaN(r) && !math.IsInf(r, 0) {
+			return "Load (arrival rate" + rateUnit(sz.TimeUnit) + ")"
+		}
+	}
+	return "Load"
 }
 
 // sizingGaps says which points of the Sizing chart are gaps, and why: no
@@ -299,7 +310,7 @@ func sizingGaps(sz *study.Sizing) string {
 	}
 	list := func(xs []string) string {
 		if len(xs) > maxNoteEntries {
-			xs = append(xs[:maxNoteEntries], "…")
+			return strings.Join(xs[:maxNoteEntries], ", ") + fmt.Sprintf(" and %d more", len(xs)-maxNoteEntries)
 		}
 		return strings.Join(xs, ", ")
 	}

@@ -28,6 +28,7 @@ func testSizing() *study.Sizing {
 		Model: s.Model, TimeUnit: s.TimeUnit, Version: s.Version, Seed: s.Seed,
 		Started: time.Date(2026, 5, 4, 13, 14, 15, 0, time.UTC), Setting: "AppServers",
 		Targets: targets, Scenarios: s.Scenarios, Loads: s.Loads, Inputs: s.Inputs,
+		ArrivalRates: []float64{0.025, 0.05, math.NaN()}, // per ms: 25/s, 50/s, not known
 	}
 	probe := func(run *study.Run, v int, verdict study.Verdict) *study.Probe {
 		rs := []study.TargetResult{

@@ -280,7 +280,7 @@ func finish(st *Study) {
 		switch {
 		case r.PrecisionCapHit:
 			missed = append(missed, fmt.Sprintf("%s at %s (%s)", r.Scenario, r.Load, rel))
-		case r.TargetPrecision > 0 && r.Replications > 1 && r.Result.Stable && resp.N > 0 && !precise(&r.Result, r.TargetPrecision):
+		case r.missedAcross():
 			reached := "no interval"
 			if !math.IsNaN(resp.CIHalfWidth95) && resp.Mean > 0 {
 				reached = fmt.Sprintf("±%.3g%% of the mean", 100*resp.CIHalfWidth95/resp.Mean)
@@ -348,6 +348,14 @@ func someOf(items []string) string {
 		return strings.Join(items, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
+}
+
+// missedAcross reports whether r's replications each reached its
+// TargetPrecision (none hit the cap) while the interval across them is
+// wider than asked.
+func (r *Run) missedAcross() bool {
+	return r.TargetPrecision > 0 && r.Replications > 1 && !r.PrecisionCapHit && r.Result.Stable &&
+		r.Result.Response.N > 0 && !precise(&r.Result, r.TargetPrecision)
 }
 
 // PrecisionWarning begins the warning of a study whose runs

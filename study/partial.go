@@ -37,8 +37,10 @@ const partialMagic = "websim-partial\n"
 // PartialFormat is the version of the partial-file layout; a merge refuses
 // parts of another version. Format 3 adds each run's percentiles (their
 // intervals) to its record; format 4 has their wider window, with the
-// intervals of p50 and p90.
-const PartialFormat = 4
+// intervals of p50 and p90; format 5 has the Count overruns by cell, the
+// deadlock flag, the entities absent at a load, each run's
+// TargetPrecision and the percentiles' thin parts.
+const PartialFormat = 5
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard

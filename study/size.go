@@ -254,9 +254,15 @@ func Size(ctx context.Context, p *Plan, opts SizeOptions) (*Sizing, error) {
 		return nil, fmt.Errorf("--min %d is above --max %d; expected --min <= --max", opts.Min, opts.Max)
 	}
 	for _, sc := range p.Scenarios {
-		if b := opts.Setting.unitBound(sc.Model, opts.MaxAppUnits); b > 0 && opts.Max > b {
-			return nil, fmt.Errorf("--max %d takes scenario %s to %d application units: %w of %d; expected --max %d at most",
-				opts.Max, sc.Name, opts.Max*opts.Setting.otherApp(sc.Model), ErrPastUnitLimit, opts.MaxAppUnits, b)
+		b := opts.Setting.unitBound(sc.Model, opts.MaxAppUnits)
+		for _, f := range []struct {
+			flag  string
+			value int
+		}{{"--min", opts.Min}, {"--max", opts.Max}} {
+			if b > 0 && f.value > b {
+				return nil, fmt.Errorf("%s %d takes scenario %s to %d application units: %w of %d; expected %s %d at most",
+					f.flag, f.value, sc.Name, f.value*opts.Setting.otherApp(sc.Model), ErrPastUnitLimit, opts.MaxAppUnits, f.flag, b)
+			}
 		}
 	}
 	now := time.Now
@@ -357,16 +363,23 @@ feed:
 // or below it was a run that TargetPrecision could not bring to its
 // precision within its cap, as a study's are (finish).
 func warnPrecision(sz *Sizing) {
-	var missed []string
+	var missed, across []string
 	for _, pt := range sz.Points {
 		for _, pr := range []*Probe{pt.At, pt.Below} {
-			if pr != nil && pr.Run != nil && pr.Run.PrecisionCapHit {
+			switch {
+			case pr == nil || pr.Run == nil:
+			case pr.Run.PrecisionCapHit:
 				missed = append(missed, fmt.Sprintf("%s at %s (%s %d)", pt.Scenario, pt.Load, sz.Setting, pr.Value))
+			case pr.Run.missedAcross():
+				across = append(across, fmt.Sprintf("%s at %s (%s %d)", pt.Scenario, pt.Load, sz.Setting, pr.Value))
 			}
 		}
 	}
 	if len(missed) > 0 {
 		sz.Warnings = append(slices.Clone(sz.Warnings), fmt.Sprintf("%s within %d times Observations in the probes the answers rest on, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, someOf(missed)))
+	}
+	if len(across) > 0 {
+		sz.Warnings = append(slices.Clone(sz.Warnings), fmt.Sprintf("%s across the replications in the probes the answers rest on: each replication reached it on its own, but the interval across them is wider: %s", PrecisionWarning, someOf(across)))
 	}
 }
 

@@ -394,6 +394,10 @@ func TestSizeKeepsWithinTheUnitLimit(t *testing.T) {
 	if !errors.Is(err, ErrPastUnitLimit) || !strings.Contains(err.Error(), "--max 11 takes scenario Base to 33 application units") {
 		t.Fatalf("--max 11: %v, want ErrPastUnitLimit", err)
 	}
+	_, err = Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Min: 11, MaxAppUnits: 30, Jobs: 2})
+	if !errors.Is(err, ErrPastUnitLimit) || !strings.Contains(err.Error(), "--min 11 takes scenario Base to 33 application units") {
+		t.Fatalf("--min 11: %v, want ErrPastUnitLimit", err)
+	}
 	p.Scenarios[0].Model.App.Capacity = 4 // the default --max, 16, would pass it
 	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), MaxAppUnits: 30, Jobs: 2})
 	if err != nil {
@@ -415,5 +419,22 @@ func TestSizeAnswerAboveADeadlockSaysSo(t *testing.T) {
 		if says := strings.Contains(pt.Text, "a longer run at 20 may meet one too"); pt.Size != 20 || says != deadlocked {
 			t.Errorf("deadlocked %v: size %d, %q", deadlocked, pt.Size, pt.Text)
 		}
+	}
+}
+
+// TestSizeWarnsOfPrecisionNotReachedAcrossReplications: a probe the answer
+// rests on whose replications each reached TargetPrecision, with a wider
+// interval across them, is named in a warning, as a study's run is.
+func TestSizeWarnsOfPrecisionNotReachedAcrossReplications(t *testing.T) {
+	run := func(hw float64) *Run {
+		return &Run{Replications: 3, TargetPrecision: 0.01,
+			Result: engine.Result{Stable: true, Response: engine.Summary{N: 1000, Mean: 1, CIHalfWidth95: hw}}}
+	}
+	sz := &Sizing{Setting: "AppCapacity", Points: []SizePoint{{Scenario: "Base", Load: "L1",
+		At: &Probe{Value: 8, Run: run(0.005)}, Below: &Probe{Value: 7, Run: run(0.02)}}}}
+	warnPrecision(sz)
+	if len(sz.Warnings) != 1 || !strings.Contains(sz.Warnings[0], "across the replications") ||
+		!strings.HasSuffix(sz.Warnings[0], ": Base at L1 (AppCapacity 7)") {
+		t.Errorf("warnings %q, want one naming the probe at 7 alone", sz.Warnings)
 	}
 }

@@ -108,8 +108,9 @@ no value (no completed request) is null.
     inSystem need not add up to the finished), completed, failed,
     abandoned, retries, timeouts, attempts
     responseTime: mean, sd, p50, p90, p95, p99, ciHalfWidth95 (95% half-width
-      of the mean; null for a run worth fewer than 30 independent
-      observations, a queue at the edge of saturation), p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
+      of the mean; null for a run of 300 observations or more worth fewer
+      than 30 independent ones, a queue at the edge of saturation),
+      p50CiHalfWidth95, p90CiHalfWidth95, p95CiHalfWidth95 and
       p99CiHalfWidth95 (of p50 to p99; null with one run of too few
       requests beyond it: p99 needs 100,000 completed, p95 20,000, p90
       10,000), n, min, max

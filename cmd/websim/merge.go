@@ -41,9 +41,7 @@ refused (exit 2) and nothing is written.`,
 				return invalidInput(errors.New("websim merge needs the partial files; for example: websim merge parts/part-*.wsp"))
 			}
 			o := mergeOptions{parts: c.Args().Slice(), out: c.String("out"), json: c.Bool("json"), quiet: c.Bool("quiet")}
-			ctx, stop := interruptible(c.Context)
-			defer stop()
-			return runMerge(ctx, o, c.App.Writer, c.App.ErrWriter)
+			return runMerge(c.Context, o, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -71,6 +69,11 @@ func runMerge(ctx context.Context, o mergeOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	// Reading and pooling the parts writes nothing, and an interrupt
+	// stops them where they stand; from here an interrupt lets the write
+	// end whole, or removes what it began.
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	err = writeOutputs(ctx, func() error {
 		if err := report.Write(o.out, st); err != nil {
 			return fmt.Errorf("writing the results: %w", err)
