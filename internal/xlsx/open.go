@@ -91,7 +91,14 @@ func open(path string, limit int64) (*Book, error) {
 	if cause, msg := checkZip(data, limit); msg != "" {
 		return fail(cause, "%s", msg)
 	}
-	x, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{
+	// Parts left unreachable, or numbered with gaps (a package saved by
+	// LibreOffice numbers comments by sheet), would make the library write
+	// a new chart or comment into a part still in use (see pruneParts).
+	parts, err := pruneParts(data)
+	if err != nil {
+		return fail(ErrDamaged, "cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)
+	}
+	x, err := excelize.OpenReader(bytes.NewReader(parts), excelize.Options{
 		UnzipSizeLimit: limit, UnzipXMLSizeLimit: UnzipXMLSizeLimit, RawCellValue: true,
 	})
 	if err != nil {

@@ -23,8 +23,9 @@ import (
 // part after the number of parts, so a gap would make it write a new
 // chart into a part that is still in use.
 
-// prunable are the folders whose unreachable parts are dropped.
-var prunable = []string{"xl/drawings/", "xl/charts/"}
+// prunable are the folders (and names) whose unreachable parts are
+// dropped.
+var prunable = []string{"xl/drawings/", "xl/charts/", "xl/comments"}
 
 type relationships struct {
 	Rels []struct {
@@ -92,10 +93,10 @@ func pruneParts(data []byte) ([]byte, error) {
 			}
 		}
 	}
-	if len(drop) == 0 {
+	rename := renumber(files, drop)
+	if len(drop) == 0 && len(rename) == 0 {
 		return data, nil
 	}
-	rename := renumber(files, drop)
 	newName := func(name string) string {
 		if n, ok := rename[name]; ok {
 			return n
@@ -184,27 +185,58 @@ func readPart(f *zip.File) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(rc, 64<<20))
 }
 
-// numbered are the parts the library names by their count.
-var numbered = regexp.MustCompile(`^xl/(drawings/drawing|charts/chart)([0-9]+)\.xml$`)
+// numbered are the parts the library names by their count: drawings,
+// charts, and a sheet's comments with the VML drawing that shows them.
+var numbered = regexp.MustCompile(`^xl/(drawings/drawing|charts/chart|comments|drawings/vmlDrawing)([0-9]+)\.(xml|vml)$`)
 
-// renumber maps the kept numbered parts to new names, 1, 2, ... per
-// family in their old order (only those whose name changes).
+// vmlOnlyBase numbers the VML drawings that show no comments (form
+// controls), out of the way of the comments' numbers.
+const vmlOnlyBase = 10_000
+
+// renumber maps the kept numbered parts to new names (only those whose
+// name changes): drawings and charts 1, 2, ... per family in their old
+// order; comments 1, 2, ... likewise, each VML drawing of the same number
+// taking its comments' new number, and the other VML drawings numbers from
+// vmlOnlyBase. The library names a sheet's first comments, and their VML
+// drawing, after the count of comments parts plus one, so both names must
+// be free: a package saved by LibreOffice numbers them by sheet, with gaps.
 func renumber(files map[string]*zip.File, drop map[string]bool) map[string]string {
 	byFamily := map[string][]int{}
+	ext := map[string]string{}
 	for name := range files {
 		if m := numbered.FindStringSubmatch(name); m != nil && !drop[name] {
 			n, _ := strconv.Atoi(m[2])
 			byFamily[m[1]] = append(byFamily[m[1]], n)
+			ext[m[1]] = m[3]
 		}
 	}
 	out := map[string]string{}
+	move := func(family string, from, to int) {
+		if from != to {
+			out[fmt.Sprintf("xl/%s%d.%s", family, from, ext[family])] = fmt.Sprintf("xl/%s%d.%s", family, to, ext[family])
+		}
+	}
 	for family, nums := range byFamily {
 		slices.Sort(nums)
-		for i, n := range nums {
-			if n != i+1 {
-				out[fmt.Sprintf("xl/%s%d.xml", family, n)] = fmt.Sprintf("xl/%s%d.xml", family, i+1)
-			}
+		if family == "drawings/vmlDrawing" {
+			continue // after the comments
 		}
+		for i, n := range nums {
+			move(family, n, i+1)
+		}
+	}
+	paired := map[int]int{} // a comments part's old number → its new one
+	for i, n := range byFamily["comments"] {
+		paired[n] = i + 1
+	}
+	others := 0
+	for _, n := range byFamily["drawings/vmlDrawing"] {
+		if to, ok := paired[n]; ok {
+			move("drawings/vmlDrawing", n, to)
+			continue
+		}
+		others++
+		move("drawings/vmlDrawing", n, vmlOnlyBase+others)
 	}
 	return out
 }

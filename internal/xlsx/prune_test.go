@@ -89,3 +89,88 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestCommentsNumberedWithGaps: a package whose comments are numbered
+// with gaps, as LibreOffice saves them (by sheet), opens with them
+// numbered 1, 2, ... (each VML drawing with its comments), so that a new
+// sheet's comments go to a free part: before, the library wrote them into
+// another sheet's part and failed ("comment already exist").
+func TestCommentsNumberedWithGaps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "book.xlsx")
+	b := New()
+	must(t, b.RenameSheet("Sheet1", "A"))
+	for _, s := range []string{"B", "C"} {
+		must(t, b.NewSheet(s))
+	}
+	for _, s := range []string{"A", "B", "C"} {
+		must(t, b.WriteTable(s, Table{Columns: []Column{{Header: "x", Comment: "note of " + s}}}))
+	}
+	must(t, b.Save(path))
+	b.Close()
+	// Number C's comments and VML drawing 4, as if its sheet were the
+	// fourth: three comments parts, and the library's next name, 4, taken.
+	gapped := filepath.Join(dir, "gapped.xlsx")
+	rewriteZip(t, path, gapped, map[string]string{"xl/comments3.xml": "xl/comments4.xml", "xl/drawings/vmlDrawing3.vml": "xl/drawings/vmlDrawing4.vml"})
+	for run := range 2 {
+		b, err := Open(gapped)
+		must(t, err)
+		if run > 0 {
+			must(t, b.DeleteSheet("New"))
+		}
+		must(t, b.NewSheet("New"))
+		must(t, b.WriteTable("New", Table{Columns: []Column{{Header: "y", Comment: "note of New"}, {Header: "z", Comment: "second"}}}))
+		must(t, b.Save(gapped))
+		b.Close()
+	}
+	b, err := Open(gapped)
+	must(t, err)
+	defer b.Close()
+	for _, s := range []string{"A", "B", "C", "New"} {
+		cs, err := b.f.GetComments(s)
+		must(t, err)
+		want := "note of " + s
+		text := ""
+		if len(cs) > 0 {
+			text = cs[0].Text
+			for _, p := range cs[0].Paragraph {
+				text += p.Text
+			}
+		}
+		if !strings.Contains(text, want) || (s == "New") != (len(cs) == 2) {
+			t.Errorf("sheet %s: comments %+v, want %q", s, cs, want)
+		}
+	}
+}
+
+// rewriteZip copies the package at from to to with parts renamed, and the
+// references to them in relationships and content types.
+func rewriteZip(t *testing.T, from, to string, rename map[string]string) {
+	t.Helper()
+	zr, err := zip.OpenReader(from)
+	must(t, err)
+	defer zr.Close()
+	out, err := os.Create(to)
+	must(t, err)
+	zw := zip.NewWriter(out)
+	for _, f := range zr.File {
+		b, err := readPart(f)
+		must(t, err)
+		name := f.Name
+		if n, ok := rename[name]; ok {
+			name = n
+		}
+		text := string(b)
+		if strings.HasSuffix(f.Name, ".rels") || f.Name == "[Content_Types].xml" {
+			for old, n := range rename {
+				text = strings.ReplaceAll(text, strings.TrimPrefix(old, "xl/"), strings.TrimPrefix(n, "xl/"))
+			}
+		}
+		w, err := zw.Create(name)
+		must(t, err)
+		_, err = w.Write([]byte(text))
+		must(t, err)
+	}
+	must(t, zw.Close())
+	must(t, out.Close())
+}
