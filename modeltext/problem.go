@@ -10,6 +10,10 @@ import (
 // is already in the folder and overwriting was not asked for.
 var ErrExists = errors.New("workbook already exists")
 
+// ErrOpenElsewhere is the cause of Write's error when a workbook it would
+// replace is open in Excel or LibreOffice: it then writes none.
+var ErrOpenElsewhere = errors.New("open in Excel or LibreOffice")
+
 // Problem is something wrong with a model's text or workbook, located by
 // line and column in a text file, or by sheet and cell in a workbook.
 type Problem struct {

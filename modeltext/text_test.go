@@ -2,6 +2,7 @@ package modeltext_test
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,6 +72,29 @@ func TestWriteRefusesToOverwrite(t *testing.T) {
 	}
 }
 
+// A workbook open in Excel or LibreOffice (its lock file beside it) stops
+// every workbook of the model from being replaced, not only itself: one
+// replaced and not the other would be a mix of two models.
+func TestWriteNothingWhenOneIsOpen(t *testing.T) {
+	m := parse(t, "two.yaml", "SvcData.xlsx:\n  Notes:\n    - [a]\nProcData.xlsx:\n  Notes:\n    - [b]\n")
+	other := parse(t, "other.yaml", "SvcData.xlsx:\n  Notes:\n    - [changed]\nProcData.xlsx:\n  Notes:\n    - [b]\n")
+	dir := t.TempDir()
+	must(t, modeltext.Write(m, dir, false))
+	for _, lock := range []string{"~$ProcData.xlsx", ".~lock.ProcData.xlsx#"} {
+		before, _ := os.ReadFile(filepath.Join(dir, "SvcData.xlsx"))
+		must(t, os.WriteFile(filepath.Join(dir, lock), nil, 0o644))
+		err := modeltext.Write(other, dir, true)
+		if !errors.Is(err, modeltext.ErrOpenElsewhere) || !strings.Contains(err.Error(), "ProcData.xlsx is open in Excel or LibreOffice") {
+			t.Errorf("%s: Write: %v; want ErrOpenElsewhere", lock, err)
+		}
+		after, _ := os.ReadFile(filepath.Join(dir, "SvcData.xlsx"))
+		if string(before) != string(after) {
+			t.Errorf("%s: SvcData.xlsx was replaced while ProcData.xlsx was open", lock)
+		}
+		must(t, os.Remove(filepath.Join(dir, lock)))
+	}
+}
+
 // Every problem of a text is reported at once, by line and column.
 func TestBadTextIsLocated(t *testing.T) {
 	cases := []struct {
@@ -127,5 +151,12 @@ ProcData.xlsx:
 				t.Errorf("got\n  %s\nwant\n  %s", strings.ReplaceAll(got, "\n", "\n  "), strings.Join(c.want, "\n  "))
 			}
 		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

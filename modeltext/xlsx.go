@@ -122,6 +122,13 @@ func writeBooks(dir string, books []*Book, lay func(*Book, *Sheet) sheetLayout) 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	// One workbook replaced and the other not would leave a mix of two
+	// models: a workbook open in Excel or LibreOffice stops them all.
+	for _, b := range books {
+		if path := filepath.Join(dir, b.Name); xlsx.OpenElsewhere(path) {
+			return fmt.Errorf("%s is %w (a lock file stands beside it), so nothing was written; close it and import again", path, ErrOpenElsewhere)
+		}
+	}
 	for i, b := range books {
 		if err := made[i].Save(filepath.Join(dir, b.Name)); err != nil {
 			return err

@@ -28,7 +28,7 @@ func (e *LockedError) Error() string {
 	if e.SavedAs != "" {
 		saved = "the results were saved as " + e.SavedAs + " instead"
 	}
-	return fmt.Sprintf("%s is open in Excel (or locked by another program), so it was not replaced; %s\nTry: close %s in Excel and run again",
+	return fmt.Sprintf("%s is open in Excel or LibreOffice (or locked by another program), so it was not replaced; %s\nTry: close %s and run again",
 		e.Path, saved, name)
 }
 
@@ -161,12 +161,19 @@ func renameFree(tmp, path string) (string, bool) {
 	return "", false
 }
 
-// lockedByExcel reports whether Excel's owner file ~$NAME stands beside
-// path. Excel names it after the workbook, dropping the first two
-// characters of long names, so both forms are checked.
+// OpenElsewhere reports whether path is open in Excel or LibreOffice, by
+// the lock file that stands beside it meanwhile; a save would then go
+// beside it (Save), so a caller that writes several files checks them all
+// first.
+func OpenElsewhere(path string) bool { return lockedByExcel(path) }
+
+// lockedByExcel reports whether Excel's owner file ~$NAME, or
+// LibreOffice's .~lock.NAME#, stands beside path. Excel names its file
+// after the workbook, dropping the first two characters of long names, so
+// both forms are checked.
 func lockedByExcel(path string) bool {
 	dir, base := filepath.Split(path)
-	cands := []string{"~$" + base}
+	cands := []string{"~$" + base, ".~lock." + base + "#"}
 	if r := []rune(base); len(r) > 2 {
 		cands = append(cands, "~$"+string(r[2:]))
 	}

@@ -34,6 +34,13 @@ func TestSaveAndTheExcelLock(t *testing.T) {
 	if len(entries) != 3 {
 		t.Errorf("files: %v, want the workbook, the lock and the copy", entries)
 	}
+	// LibreOffice's lock file counts as Excel's does.
+	lo := filepath.Join(t.TempDir(), "SvcData.xlsx")
+	must(t, f.Save(lo))
+	must(t, os.WriteFile(filepath.Join(filepath.Dir(lo), ".~lock.SvcData.xlsx#"), nil, 0o644))
+	if err := f.Save(lo); !errors.As(err, &locked) || !OpenElsewhere(lo) {
+		t.Errorf("with LibreOffice's lock: %v, want a LockedError", err)
+	}
 }
 
 // A save into a missing folder names the file asked for, once, and not the
