@@ -86,7 +86,8 @@ echo "$(( 100 + n ));cluster"
 		}
 	}
 	for _, want := range []string{"ARGS --parsable --dependency=afterok:101 --kill-on-invalid-dep=yes\n",
-		`websim merge --json --out 'my models/asum/OutPut.xlsx' parts/part-{0..11}.wsp > 'my models/asum/OutPut.json'`} {
+		`websim merge --json --out 'my models/asum/OutPut.xlsx' parts/part-{0..11}.wsp > 'my models/asum/OutPut.json.tmp'`,
+		`mv 'my models/asum/OutPut.json.tmp' 'my models/asum/OutPut.json'`} {
 		if !strings.Contains(string(merge), want) {
 			t.Errorf("merge submission lacks %q:\n%s", want, merge)
 		}
@@ -103,6 +104,32 @@ echo "$(( 100 + n ));cluster"
 	c := exec.Command(bash, "-c", "echo parts/part-{0..11}.wsp")
 	if out, _ := c.Output(); strings.Count(string(out), ".wsp") != 12 {
 		t.Errorf("the brace list gives %s", out)
+	}
+	// The script made the results' folder; the merge job, run with a
+	// websim that fails, leaves the last JSON whole, and with one that
+	// succeeds replaces it.
+	results := filepath.Join(dir, "my models", "asum", "OutPut.json")
+	if err := os.WriteFile(results, []byte("last"), 0o644); err != nil {
+		t.Fatalf("the script did not make the results' folder: %v", err)
+	}
+	body := merge[bytes.IndexByte(merge, '\n')+1:]
+	for _, c := range []struct {
+		websim string
+		ok     bool
+		want   string
+	}{{"echo partial; exit 2", false, "last"}, {"echo merged", true, "merged\n"}} {
+		must(t, os.WriteFile(filepath.Join(bin, "websim"), []byte("#!/bin/bash\n"+c.websim+"\n"), 0o755))
+		run := exec.Command(bash)
+		run.Dir, run.Stdin = dir, bytes.NewReader(body)
+		run.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+		err := run.Run()
+		got, _ := os.ReadFile(results)
+		if (err == nil) != c.ok || string(got) != c.want {
+			t.Errorf("merge with %q: err %v, JSON %q; want ok %v and %q", c.websim, err, got, c.ok, c.want)
+		}
+		if _, err := os.Stat(results + ".tmp"); err == nil {
+			t.Errorf("merge with %q left %s.tmp", c.websim, results)
+		}
 	}
 }
 
@@ -136,5 +163,12 @@ func TestDNSLabel(t *testing.T) {
 		if got := dnsLabel(in, 50); got != want {
 			t.Errorf("dnsLabel(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

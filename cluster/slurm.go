@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"io"
+	"path"
 	"strings"
 	"text/template"
 )
@@ -36,8 +37,11 @@ func Slurm(w io.Writer, j Job) error {
 		"Name": name, "Model": j.Model, "Shards": j.Shards, "Last": j.Shards - 1, "CPUs": j.CPUs,
 		"Parts":   shellQuote(j.Parts),
 		"Run":     shellWords(run) + " --shard auto --shards " + fmt.Sprint(j.Shards) + ` --jobs "${SLURM_CPUS_PER_TASK:-1}" --quiet --partial ` + shellQuote(j.Parts) + `/part-"${SLURM_ARRAY_TASK_ID}".wsp`,
-		"Merge":   shellWords([]string{j.Websim, "merge", "--json", "--out", j.Results}) + " " + strings.Join(parts, " ") + " > " + shellQuote(j.jsonPath()),
-		"Results": j.Results, "JSON": j.jsonPath(),
+		// The JSON goes to a file beside, moved into place once the merge
+		// has succeeded: a failed merge leaves the last results whole.
+		"Merge": shellWords([]string{j.Websim, "merge", "--json", "--out", j.Results}) + " " + strings.Join(parts, " ") + " > " + shellQuote(j.jsonPath()+".tmp") +
+			" || { status=$?; rm -f " + shellQuote(j.jsonPath()+".tmp") + "; exit $status; }\nmv " + shellQuote(j.jsonPath()+".tmp") + " " + shellQuote(j.jsonPath()),
+		"Results": j.Results, "JSON": j.jsonPath(), "ResultsDir": shellQuote(path.Dir(j.Results)),
 	}
 	return slurmTemplate.Execute(w, data)
 }
@@ -54,7 +58,7 @@ var slurmTemplate = template.Must(template.New("slurm").Parse(`#!/bin/bash
 # {{.Results}} and {{.JSON}}, the results one machine would have written.
 # Logs go to {{.Parts}}/. Watch with: squeue -u "$USER"
 set -euo pipefail
-mkdir -p {{.Parts}}
+mkdir -p {{.Parts}} {{.ResultsDir}}
 
 array=$(sbatch --parsable <<'SHARDS'
 #!/bin/bash
