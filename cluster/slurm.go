@@ -35,8 +35,8 @@ func Slurm(w io.Writer, j Job) error {
 	}
 	data := map[string]any{
 		"Name": name, "Model": j.Model, "Shards": j.Shards, "Last": j.Shards - 1, "CPUs": j.CPUs,
-		"Parts":   shellQuote(j.Parts),
-		"Run":     shellWords(run) + " --shard auto --shards " + fmt.Sprint(j.Shards) + ` --jobs "${SLURM_CPUS_PER_TASK:-1}" --quiet --partial ` + shellQuote(j.Parts) + `/part-"${SLURM_ARRAY_TASK_ID}".wsp`,
+		"Parts": shellQuote(j.Parts),
+		"Run":   shellWords(run) + " --shard auto --shards " + fmt.Sprint(j.Shards) + ` --jobs "${SLURM_CPUS_PER_TASK:-1}" --quiet --partial ` + shellQuote(j.Parts) + `/part-"${SLURM_ARRAY_TASK_ID}".wsp`,
 		// The JSON goes to a file beside, moved into place once the merge
 		// has succeeded: a failed merge leaves the last results whole.
 		"Merge": shellWords([]string{j.Websim, "merge", "--json", "--out", j.Results}) + " " + strings.Join(parts, " ") + " > " + shellQuote(j.jsonPath()+".tmp") +
