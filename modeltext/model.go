@@ -105,10 +105,17 @@ func (c Cell) key() string {
 	return c.Value
 }
 
-// FormatNumber is the canonical form of a number in the text: a whole
-// number below 10^15 as an integer ("100000"), any other as the shortest
-// decimal that reads back to the same float64 ("0.1", "2.5e-07").
+// FormatNumber is the canonical form of a number in the text, at Excel's
+// precision of 15 significant digits (a workbook keeps no more of a
+// number typed, and writing one keeps no more either, so that a number
+// computed elsewhere, 1/3, reads as 0.333333333333333 and import(export)
+// gives the same model): a whole number below 10^15 as an integer
+// ("100000"), any other as the shortest decimal of its 15 digits ("0.1",
+// "2.5e-07").
 func FormatNumber(v float64) string {
+	if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64); err == nil {
+		v = r
+	}
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		if v == 0 {
 			return "0" // and not -0

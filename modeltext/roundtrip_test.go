@@ -287,3 +287,30 @@ func TestImportedFormulasKeepTheirSavedValues(t *testing.T) {
 		t.Errorf("results differ:\n%s", firstDifference(w, g))
 	}
 }
+
+// Numbers that need more than Excel's 15 significant digits (computed
+// elsewhere: 1/3, 2^60) are taken at 15, as a workbook keeps them, so that
+// the text of an imported model is the text it came from.
+func TestNumbersKeepExcelsFifteenDigits(t *testing.T) {
+	m, err := modeltext.Parse("n.yaml", []byte("Notes.xlsx:\n  Numbers:\n    - [Name, Value]\n"+
+		"    - Name: third\n      Value: 0.3333333333333333\n"+
+		"    - Name: big\n      Value: 1152921504606846976\n"+
+		"    - Name: short\n      Value: 0.1\n"+
+		"    - Name: tiny\n      Value: 1.2345678901234567e-200\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := m.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Value: 0.333333333333333\n", "Value: 1.15292150460685e+18\n", "Value: 0.1\n", "Value: 1.23456789012346e-200\n"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	dir := importText(t, text)
+	if got := export(t, filepath.Join(dir, "Notes.xlsx")); !bytes.Equal(got, text) {
+		t.Errorf("export(import(text)) differs:\n%s", firstDifference(string(text), string(got)))
+	}
+}
