@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -156,5 +158,31 @@ func TestReadWorkbookRawValues(t *testing.T) {
 	}
 	if d.Values[0] != 1236.5678 || len(d.Values) != 40 {
 		t.Errorf("first value %v of %d, want 1236.5678 of 40", d.Values[0], len(d.Values))
+	}
+}
+
+// A cell Excel shows as a date or a time of day is saved as a number of
+// days, which would pass for a measured time: it is a located problem.
+func TestReadWorkbookDates(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "dates.xlsx")
+	b := xlsx.New()
+	b.SetRow("Sheet1", 1, "ms")
+	for r := 2; r <= 30; r++ {
+		b.SetRow("Sheet1", r, float64(r))
+	}
+	b.SetRow("Sheet1", 31, 45292.0)
+	b.SetLook("Sheet1", "A31", "A31", xlsx.Look{NumFormat: "yyyy-mm-dd"})
+	b.SetLook("Sheet1", "A5", "A5", xlsx.Look{NumFormat: "h:mm"})
+	b.SetLook("Sheet1", "A6", "A6", xlsx.Look{NumFormat: "#,##0.00"}) // a number format: fine
+	b.SetLook("Sheet1", "A7", "A7", xlsx.Look{NumFormat: `0.0 "ms"`}) // a unit shown: fine
+	b.SetLook("Sheet1", "A8", "A8", xlsx.Look{NumFormat: "d mmm yyyy"})
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(path+"!Sheet1!ms", "")
+	ps, ok := err.(Problems)
+	if !ok || len(ps) != 3 || ps[0].Where != path+"!Sheet1!A5" || ps[1].Where != path+"!Sheet1!A8" || ps[2].Where != path+"!Sheet1!A31" ||
+		!strings.Contains(ps[2].What, `a date or a time of day (shown as "2024-01-01")`) {
+		t.Errorf("got %v, want the time at A5 and the dates at A8 and A31", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"unicode"
 
 	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
@@ -84,7 +85,53 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ps := datesIn(f, name, where, idx, letter, header != ""); len(ps) > 0 {
+		return nil, ps
+	}
 	return &Data{Source: where, Column: column, Values: values}, nil
+}
+
+// datesIn finds the cells of the column that Excel shows as a date or a
+// time of day: saved as a number (45292 for 1 January 2024), they would
+// pass for a measured time. Excel turns some typed entries into dates by
+// itself. It reads the column again as shown, so it costs a second pass.
+func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, header bool) Problems {
+	var ps Problems
+	err := f.ScanShownRows(sheet, func(r int, cells []string) bool {
+		if (header && r == 1) || idx >= len(cells) {
+			return true
+		}
+		if shown := strings.TrimSpace(cells[idx]); looksLikeDate(shown) {
+			ps = append(ps, Problem{fmt.Sprintf("%s!%s%d", where, letter, r), fmt.Sprintf("a date or a time of day (shown as %q), which Excel saves as a number of days; expected a measured time, formatted as a number", shown)})
+		}
+		return len(ps) < maxRowProblems
+	})
+	if err != nil {
+		return Problems{{where, fmt.Sprintf("cannot read the sheet (%v)", err)}}
+	}
+	return ps
+}
+
+// looksLikeDate reports whether a cell's shown text is a date or a time
+// of day: a number shown with a date or time format has separators (/, :,
+// a dash or two dots inside: 2024-01-01, 01.01.2024) or names (Jan, AM)
+// that a number format does not give.
+func looksLikeDate(shown string) bool {
+	if _, isNumber := parseNumber(shown); isNumber || shown == "" {
+		return false
+	}
+	if strings.Count(shown, ".") >= 2 || strings.LastIndexByte(shown, '-') > 0 || strings.ContainsAny(shown, "/:") {
+		return true
+	}
+	// Names of months and AM/PM; not any letter: a number format may add
+	// a unit ("12.5 ms").
+	lower := strings.ToLower(shown)
+	for _, name := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "am", "pm"} {
+		if i := strings.Index(lower, name); i >= 0 && (i == 0 || !unicode.IsLetter(rune(lower[i-1]))) && (i+len(name) == len(lower) || !unicode.IsLetter(rune(lower[i+len(name)]))) {
+			return true
+		}
+	}
+	return false
 }
 
 // findColumn finds col in the first row: a header, else a column letter.

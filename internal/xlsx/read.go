@@ -394,6 +394,17 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 // truncated sheet can read as empty without an error. Use ReadGrid to read
 // model input.
 func (b *Book) ScanRows(sheet string, fn func(num int, cells []string) bool) error {
+	return b.scanRows(sheet, rawValues, fn)
+}
+
+// ScanShownRows is ScanRows with each cell as Excel shows it, formatted
+// ("01-01-24" for a date, "1,234.57"), for a reader that must tell a date
+// or a time of day from the number it is saved as.
+func (b *Book) ScanShownRows(sheet string, fn func(num int, cells []string) bool) error {
+	return b.scanRows(sheet, excelize.Options{}, fn)
+}
+
+func (b *Book) scanRows(sheet string, opts excelize.Options, fn func(num int, cells []string) bool) error {
 	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
 		return err
 	}
@@ -403,7 +414,7 @@ func (b *Book) ScanRows(sheet string, fn func(num int, cells []string) bool) err
 	}
 	defer rows.Close()
 	for n := 1; rows.Next(); n++ {
-		cells, err := rows.Columns(rawValues)
+		cells, err := rows.Columns(opts)
 		if err != nil {
 			return fmt.Errorf("row %d: %w", n, err)
 		}
