@@ -313,7 +313,7 @@ func diffSheet(book string, a, b *Sheet) []Difference {
 		}
 		for _, col := range common {
 			ca, cb := at(a.Rows[i], colOf[col]), at(b.Rows[j], col)
-			if ca == cb {
+			if ca == cb || sameFormulaOneUnsaved(ca, cb) {
 				continue
 			}
 			out = append(out, Difference{Book: book, Sheet: b.Name, Cell: cellRef(col, b.HeaderRow+1+j),
@@ -334,6 +334,14 @@ func header(k string) string {
 		return "(blank)"
 	}
 	return strconv.Quote(k)
+}
+
+// sameFormulaOneUnsaved reports whether two cells hold the same formula
+// and one has no saved value: a workbook written by import or a script
+// and then saved in Excel or LibreOffice gains the values, which websim
+// computes the same either way.
+func sameFormulaOneUnsaved(a, b Cell) bool {
+	return a.Formula != "" && a.Formula == b.Formula && (a.Kind == Blank || b.Kind == Blank)
 }
 
 // change says how a cell changed.

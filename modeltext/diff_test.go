@@ -108,6 +108,11 @@ func TestDiff(t *testing.T) {
 			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): formula =3*5 -> =5*3, same value 15"}},
 		{"formula replaced by its value", func(t *testing.T) string { return edit(t, "{formula: =3*5, value: 15}", "15") },
 			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): =3*5 (value 15) -> 15"}},
+		{"a formula's saved value lost (written by a script, not yet saved in Excel)", func(t *testing.T) string {
+			return edit(t, "{formula: =3*5, value: 15}", "{formula: =3*5}")
+		}, nil},
+		{"a formula's saved value changed", func(t *testing.T) string { return edit(t, "{formula: =3*5, value: 15}", "{formula: =3*5, value: 16}") },
+			[]string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): =3*5 (value 15) -> =3*5 (value 16)"}},
 		{"number and text that look alike", func(t *testing.T) string { return edit(t, "Value: 1\n", "Value: \"1\"\n") },
 			[]string{`SvcData.xlsx!Settings!B3 (Seed, Value): 1 -> "1"`}},
 		{"blank cell filled", func(t *testing.T) string {
