@@ -50,6 +50,9 @@ func (j Job) withDefaults() (Job, error) {
 	if j.Shards < 1 {
 		return j, fmt.Errorf("%w: --shards %d: expected a whole number of at least 1", ErrJob, j.Shards)
 	}
+	if j.Shards > MaxShards {
+		return j, fmt.Errorf("%w: --shards %d: expected at most %d (a job array that long is past what schedulers take, and its merge would name more parts than a command line holds)", ErrJob, j.Shards, MaxShards)
+	}
 	if j.Model == "" {
 		return j, fmt.Errorf("%w: no model folder", ErrJob)
 	}
@@ -70,6 +73,10 @@ func (j Job) withDefaults() (Job, error) {
 
 // name is the model's name: its folder's base name.
 func (j Job) name() string { return path.Base(path.Clean(strings.ReplaceAll(j.Model, `\`, "/"))) }
+
+// MaxShards bounds Job.Shards: Slurm's default MaxArraySize is 1,001 and
+// a cluster that allows more rarely allows 10 times that.
+const MaxShards = 10_000
 
 // jsonPath is the results' JSON file beside the workbook.
 func (j Job) jsonPath() string {

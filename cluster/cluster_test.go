@@ -138,6 +138,12 @@ func TestRefusals(t *testing.T) {
 	if err := Slurm(&b, Job{Model: "m", Shards: 0}); err == nil || !strings.Contains(err.Error(), "--shards 0") {
 		t.Errorf("0 shards: %v", err)
 	}
+	if err := Slurm(&b, Job{Model: "m", Shards: MaxShards + 1}); err == nil || !strings.Contains(err.Error(), "expected at most 10000") {
+		t.Errorf("%d shards: %v", MaxShards+1, err)
+	}
+	if err := Slurm(&b, Job{Model: "m", Shards: MaxShards}); err != nil {
+		t.Errorf("%d shards: %v", MaxShards, err)
+	}
 	big := KubernetesJob{Job: Job{Model: "m", Shards: 2}, Image: "w", Files: []File{{Name: "SvcData.xlsx", Data: make([]byte, maxConfigMap+1)}}}
 	if err := Kubernetes(&b, big); err == nil || !strings.Contains(err.Error(), "--model-pvc NAME") {
 		t.Errorf("a model too big for a ConfigMap: %v", err)

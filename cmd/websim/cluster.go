@@ -82,7 +82,7 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 	for _, sc := range plan.Scenarios {
 		runs += len(sc.Run.Loads) * max(1, sc.Run.Replications)
 	}
-	if shards := c.Int("shards"); shards > runs {
+	if shards := c.Int("shards"); shards > runs && shards <= cluster.MaxShards {
 		idle := fmt.Sprintf("%d shards will have none", shards-runs)
 		if shards-runs == 1 {
 			idle = "1 shard will have none"
