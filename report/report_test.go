@@ -411,7 +411,7 @@ func TestWriteLockedByExcel(t *testing.T) {
 		}
 		msg := err.Error()
 		if !strings.Contains(msg, "open in Excel") || !strings.Contains(msg, want) ||
-			!strings.Contains(msg, "Try: close OutPut.xlsx in Excel and run again") {
+			!strings.Contains(msg, "Try: close OutPut.xlsx and run again") {
 			t.Errorf("message %q", msg)
 		}
 		if dumpSheets(t, locked.SavedAs, "Summary") != dumpSheets(t, path, "Summary") {
