@@ -49,8 +49,10 @@ func pruneParts(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	files := map[string]*zip.File{}
+	folded := map[string]bool{}
 	for _, f := range zr.File {
 		files[f.Name] = f
+		folded[strings.ToLower(f.Name)] = true
 	}
 	read := func(name string) []byte {
 		f, ok := files[name]
@@ -61,6 +63,9 @@ func pruneParts(data []byte) ([]byte, error) {
 		return b
 	}
 	reached := map[string]bool{}
+	// shows maps a sheet's VML drawing to the comments it shows (both
+	// named by the sheet's relationships).
+	shows := map[string]string{}
 	queue := []string{""}
 	for len(queue) > 0 {
 		part := queue[0]
@@ -68,9 +73,13 @@ func pruneParts(data []byte) ([]byte, error) {
 		rels := relsOf(part)
 		reached[rels] = true
 		var rs relationships
-		if xml.Unmarshal(read(rels), &rs) != nil {
-			continue
+		if content := read(rels); content != nil && xml.Unmarshal(content, &rs) != nil {
+			// A relationships part this cannot read (a declared encoding
+			// other than UTF-8, say) may reach any part: leave the package
+			// as it is rather than drop or rename what it names.
+			return data, nil
 		}
+		var comments, vml string
 		for _, r := range rs.Rels {
 			if strings.EqualFold(r.TargetMode, "External") {
 				continue
@@ -79,10 +88,26 @@ func pruneParts(data []byte) ([]byte, error) {
 			if strings.HasPrefix(r.Target, "/") {
 				target = strings.TrimPrefix(path.Clean(r.Target), "/")
 			}
+			if m := numbered.FindStringSubmatch(target); m != nil {
+				switch m[1] {
+				case "comments":
+					comments = target
+				case "drawings/vmlDrawing":
+					vml = target
+				}
+			}
+			if _, ok := files[target]; !ok && folded[strings.ToLower(target)] {
+				// Part names are not case-sensitive, and this reading is:
+				// leave the package as it is.
+				return data, nil
+			}
 			if !reached[target] {
 				reached[target] = true
 				queue = append(queue, target)
 			}
+		}
+		if comments != "" && vml != "" {
+			shows[vml] = comments
 		}
 	}
 	drop := map[string]bool{}
@@ -93,7 +118,7 @@ func pruneParts(data []byte) ([]byte, error) {
 			}
 		}
 	}
-	rename := renumber(files, drop)
+	rename := renumber(files, drop, shows)
 	if len(drop) == 0 && len(rename) == 0 {
 		return data, nil
 	}
@@ -195,12 +220,14 @@ const vmlOnlyBase = 10_000
 
 // renumber maps the kept numbered parts to new names (only those whose
 // name changes): drawings and charts 1, 2, ... per family in their old
-// order; comments 1, 2, ... likewise, each VML drawing of the same number
-// taking its comments' new number, and the other VML drawings numbers from
-// vmlOnlyBase. The library names a sheet's first comments, and their VML
-// drawing, after the count of comments parts plus one, so both names must
-// be free: a package saved by LibreOffice numbers them by sheet, with gaps.
-func renumber(files map[string]*zip.File, drop map[string]bool) map[string]string {
+// order; comments 1, 2, ... likewise, each VML drawing that shows comments
+// (shows: VML drawing → comments) taking its comments' new number, and the
+// other VML drawings numbers from vmlOnlyBase. The library names a sheet's
+// first comments, and their VML drawing, after the count of comments parts
+// plus one, so both names must be free (a package saved by LibreOffice
+// numbers comments by sheet, with gaps, and VML drawings 1, 2, ...), and
+// it takes a sheet's comments to be numbered as its VML drawing.
+func renumber(files map[string]*zip.File, drop map[string]bool, shows map[string]string) map[string]string {
 	byFamily := map[string][]int{}
 	ext := map[string]string{}
 	for name := range files {
@@ -225,13 +252,14 @@ func renumber(files map[string]*zip.File, drop map[string]bool) map[string]strin
 			move(family, n, i+1)
 		}
 	}
-	paired := map[int]int{} // a comments part's old number → its new one
+	newNumber := map[string]int{} // a comments part → its new number
 	for i, n := range byFamily["comments"] {
-		paired[n] = i + 1
+		newNumber[fmt.Sprintf("xl/comments%d.%s", n, ext["comments"])] = i + 1
 	}
 	others := 0
 	for _, n := range byFamily["drawings/vmlDrawing"] {
-		if to, ok := paired[n]; ok {
+		name := fmt.Sprintf("xl/drawings/vmlDrawing%d.%s", n, ext["drawings/vmlDrawing"])
+		if to, ok := newNumber[shows[name]]; ok {
 			move("drawings/vmlDrawing", n, to)
 			continue
 		}

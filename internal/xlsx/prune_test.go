@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -96,6 +97,18 @@ func must(t *testing.T, err error) {
 // sheet's comments go to a free part: before, the library wrote them into
 // another sheet's part and failed ("comment already exist").
 func TestCommentsNumberedWithGaps(t *testing.T) {
+	for name, rename := range map[string]map[string]string{
+		// C's comments and VML drawing 4, as if its sheet were the fourth:
+		// three comments parts, and the library's next name, 4, taken.
+		"both": {"xl/comments3.xml": "xl/comments4.xml", "xl/drawings/vmlDrawing3.vml": "xl/drawings/vmlDrawing4.vml"},
+		// As LibreOffice saves them: comments by sheet, VML drawings 1, 2, 3.
+		"comments only": {"xl/comments3.xml": "xl/comments4.xml"},
+	} {
+		t.Run(name, func(t *testing.T) { commentsNumberedWithGaps(t, rename) })
+	}
+}
+
+func commentsNumberedWithGaps(t *testing.T, rename map[string]string) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "book.xlsx")
 	b := New()
@@ -108,10 +121,8 @@ func TestCommentsNumberedWithGaps(t *testing.T) {
 	}
 	must(t, b.Save(path))
 	b.Close()
-	// Number C's comments and VML drawing 4, as if its sheet were the
-	// fourth: three comments parts, and the library's next name, 4, taken.
 	gapped := filepath.Join(dir, "gapped.xlsx")
-	rewriteZip(t, path, gapped, map[string]string{"xl/comments3.xml": "xl/comments4.xml", "xl/drawings/vmlDrawing3.vml": "xl/drawings/vmlDrawing4.vml"})
+	rewriteZip(t, path, gapped, rename)
 	for run := range 2 {
 		b, err := Open(gapped)
 		must(t, err)
@@ -139,6 +150,26 @@ func TestCommentsNumberedWithGaps(t *testing.T) {
 		}
 		if !strings.Contains(text, want) || (s == "New") != (len(cs) == 2) {
 			t.Errorf("sheet %s: comments %+v, want %q", s, cs, want)
+		}
+	}
+	// Each sheet's VML drawing is numbered as its comments, as the library
+	// takes them to be.
+	zr, err := zip.OpenReader(gapped)
+	must(t, err)
+	defer zr.Close()
+	num := regexp.MustCompile(`(comments|vmlDrawing)([0-9]+)\.`)
+	for _, f := range zr.File {
+		if !strings.HasPrefix(f.Name, "xl/worksheets/_rels/") {
+			continue
+		}
+		b, err := readPart(f)
+		must(t, err)
+		got := map[string]string{}
+		for _, m := range num.FindAllStringSubmatch(string(b), -1) {
+			got[m[1]] = m[2]
+		}
+		if got["comments"] != got["vmlDrawing"] {
+			t.Errorf("%s: comments %s shown by VML drawing %s", f.Name, got["comments"], got["vmlDrawing"])
 		}
 	}
 }
@@ -170,6 +201,75 @@ func rewriteZip(t *testing.T, from, to string, rename map[string]string) {
 		must(t, err)
 		_, err = w.Write([]byte(text))
 		must(t, err)
+	}
+	must(t, zw.Close())
+	must(t, out.Close())
+}
+
+// A package whose relationships this cannot read whole (a declared
+// encoding other than UTF-8, or a target spelt in another case than its
+// part) is left as it is: dropping or renaming what such a part names
+// would send a sheet to another sheet's comments.
+func TestPruneLeavesWhatItCannotReadAlone(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "book.xlsx")
+	b := New()
+	must(t, b.RenameSheet("Sheet1", "A"))
+	must(t, b.NewSheet("B"))
+	must(t, b.NewSheet("C"))
+	for _, s := range []string{"A", "B", "C"} {
+		must(t, b.WriteTable(s, Table{Columns: []Column{{Header: "x", Comment: "note of " + s}}}))
+	}
+	must(t, b.Save(path))
+	b.Close()
+	gapped := filepath.Join(dir, "gapped.xlsx")
+	rewriteZip(t, path, gapped, map[string]string{"xl/comments3.xml": "xl/comments4.xml", "xl/drawings/vmlDrawing3.vml": "xl/drawings/vmlDrawing4.vml"})
+	data, err := os.ReadFile(gapped)
+	must(t, err)
+	if out, err := pruneParts(data); err != nil || string(out) == string(data) {
+		t.Fatalf("the gapped package was not renumbered (%v): the test shows nothing", err)
+	}
+	for name, edit := range map[string]func(string) string{
+		"declared encoding":  func(s string) string { return strings.Replace(s, `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1) },
+		"target in capitals": func(s string) string { return strings.Replace(s, "../comments4.xml", "../Comments4.xml", 1) },
+	} {
+		odd := filepath.Join(dir, "odd.xlsx")
+		editZip(t, gapped, odd, "xl/worksheets/_rels/sheet3.xml.rels", edit)
+		data, err := os.ReadFile(odd)
+		must(t, err)
+		if out, err := pruneParts(data); err != nil || string(out) != string(data) {
+			t.Errorf("%s: the package was changed (%v)", name, err)
+		}
+	}
+}
+
+// editZip copies the package at from to to with one part's text edited.
+func editZip(t *testing.T, from, to, part string, edit func(string) string) {
+	t.Helper()
+	zr, err := zip.OpenReader(from)
+	must(t, err)
+	defer zr.Close()
+	out, err := os.Create(to)
+	must(t, err)
+	zw := zip.NewWriter(out)
+	found := false
+	for _, f := range zr.File {
+		b, err := readPart(f)
+		must(t, err)
+		text := string(b)
+		if f.Name == part {
+			found, text = true, edit(text)
+			if text == string(b) {
+				t.Fatalf("%s: the edit changed nothing:\n%s", part, b)
+			}
+		}
+		w, err := zw.Create(f.Name)
+		must(t, err)
+		_, err = w.Write([]byte(text))
+		must(t, err)
+	}
+	if !found {
+		t.Fatalf("no part %s", part)
 	}
 	must(t, zw.Close())
 	must(t, out.Close())
