@@ -178,6 +178,23 @@ func commentsNumberedWithGaps(t *testing.T, rename map[string]string) {
 // references to them in relationships and content types.
 func rewriteZip(t *testing.T, from, to string, rename map[string]string) {
 	t.Helper()
+	copyZip(t, from, to, func(name, text string) (string, string) {
+		if strings.HasSuffix(name, ".rels") || name == "[Content_Types].xml" {
+			for old, n := range rename {
+				text = strings.ReplaceAll(text, strings.TrimPrefix(old, "xl/"), strings.TrimPrefix(n, "xl/"))
+			}
+		}
+		if n, ok := rename[name]; ok {
+			name = n
+		}
+		return name, text
+	})
+}
+
+// copyZip copies the package at from to to, each part's name and text as
+// edit returns them.
+func copyZip(t *testing.T, from, to string, edit func(name, text string) (string, string)) {
+	t.Helper()
 	zr, err := zip.OpenReader(from)
 	must(t, err)
 	defer zr.Close()
@@ -187,16 +204,7 @@ func rewriteZip(t *testing.T, from, to string, rename map[string]string) {
 	for _, f := range zr.File {
 		b, err := readPart(f)
 		must(t, err)
-		name := f.Name
-		if n, ok := rename[name]; ok {
-			name = n
-		}
-		text := string(b)
-		if strings.HasSuffix(f.Name, ".rels") || f.Name == "[Content_Types].xml" {
-			for old, n := range rename {
-				text = strings.ReplaceAll(text, strings.TrimPrefix(old, "xl/"), strings.TrimPrefix(n, "xl/"))
-			}
-		}
+		name, text := edit(f.Name, string(b))
 		w, err := zw.Create(name)
 		must(t, err)
 		_, err = w.Write([]byte(text))
@@ -246,31 +254,19 @@ func TestPruneLeavesWhatItCannotReadAlone(t *testing.T) {
 // editZip copies the package at from to to with one part's text edited.
 func editZip(t *testing.T, from, to, part string, edit func(string) string) {
 	t.Helper()
-	zr, err := zip.OpenReader(from)
-	must(t, err)
-	defer zr.Close()
-	out, err := os.Create(to)
-	must(t, err)
-	zw := zip.NewWriter(out)
 	found := false
-	for _, f := range zr.File {
-		b, err := readPart(f)
-		must(t, err)
-		text := string(b)
-		if f.Name == part {
-			found, text = true, edit(text)
-			if text == string(b) {
-				t.Fatalf("%s: the edit changed nothing:\n%s", part, b)
-			}
+	copyZip(t, from, to, func(name, text string) (string, string) {
+		if name != part {
+			return name, text
 		}
-		w, err := zw.Create(f.Name)
-		must(t, err)
-		_, err = w.Write([]byte(text))
-		must(t, err)
-	}
+		found = true
+		if edited := edit(text); edited != text {
+			return name, edited
+		}
+		t.Fatalf("%s: the edit changed nothing:\n%s", part, text)
+		return name, text
+	})
 	if !found {
 		t.Fatalf("no part %s", part)
 	}
-	must(t, zw.Close())
-	must(t, out.Close())
 }
