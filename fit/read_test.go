@@ -176,13 +176,29 @@ func TestReadWorkbookDates(t *testing.T) {
 	b.SetLook("Sheet1", "A6", "A6", xlsx.Look{NumFormat: "#,##0.00"}) // a number format: fine
 	b.SetLook("Sheet1", "A7", "A7", xlsx.Look{NumFormat: `0.0 "ms"`}) // a unit shown: fine
 	b.SetLook("Sheet1", "A8", "A8", xlsx.Look{NumFormat: "d mmm yyyy"})
+	b.SetLook("Sheet1", "A9", "A9", xlsx.Look{NumFormat: `0 "req/s"`}) // a unit with a slash: fine
+	b.SetLook("Sheet1", "A10", "A10", xlsx.Look{NumFormat: "# ?/?"}) // a fraction: fine
+	b.SetLook("Sheet1", "A11", "A11", xlsx.Look{NumFormat: "d mmmm yyyy"})
 	if err := b.Save(path); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Read(path+"!Sheet1!ms", "")
 	ps, ok := err.(Problems)
-	if !ok || len(ps) != 3 || ps[0].Where != path+"!Sheet1!A5" || ps[1].Where != path+"!Sheet1!A8" || ps[2].Where != path+"!Sheet1!A31" ||
-		!strings.Contains(ps[2].What, `a date or a time of day (shown as "2024-01-01")`) {
-		t.Errorf("got %v, want the time at A5 and the dates at A8 and A31", err)
+	if !ok || len(ps) != 4 || ps[0].Where != path+"!Sheet1!A5" || ps[1].Where != path+"!Sheet1!A8" || ps[2].Where != path+"!Sheet1!A11" ||
+		ps[3].Where != path+"!Sheet1!A31" || !strings.Contains(ps[3].What, `a date or a time (shown as "2024-01-01")`) {
+		t.Errorf("got %v, want the time at A5 and the dates at A8, A11 and A31", err)
+	}
+}
+
+func TestLooksLikeDate(t *testing.T) {
+	for shown, want := range map[string]bool{
+		"2024-01-01": true, "1/1/24": true, "01.01.2024": true, "12:30": true, "1:30:00": true, "12:30 PM": true,
+		"15 March 2023": true, "March": true, "Wednesday": true, "1-Jan-24": true, "2024-01-01 0:00:00": true,
+		"28.8 ms/req": false, "4 req/s": false, "14 1/2": false, "1.89E-05 s": false, "12.5 ms": false, "1,234.57": false,
+		"12.5": false, "": false, "Marching": false,
+	} {
+		if got := looksLikeDate(shown); got != want {
+			t.Errorf("looksLikeDate(%q) = %v, want %v", shown, got, want)
+		}
 	}
 }

@@ -170,6 +170,65 @@ func (b *Book) IsPercent(sheet, ref string) bool {
 	return st.CustomNumFmt != nil && strings.Contains(*st.CustomNumFmt, "%")
 }
 
+// HasDateFormats says whether some cell style of the workbook shows its
+// number as a date or a time: Excel's built-in date and time formats
+// (14 to 22, 45 to 47, and the East Asian 27 to 36 and 50 to 58), or a
+// format of its own with a day, month, year, hour or second outside
+// quotes and brackets ([h]:mm, an elapsed time, counts). A reader of
+// measured times that finds none need not look for dates cell by cell.
+func (b *Book) HasDateFormats() bool {
+	for id := 0; id < 1<<16; id++ {
+		st, err := b.f.GetStyle(id)
+		if err != nil || st == nil {
+			return false
+		}
+		if n := st.NumFmt; (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || (n >= 27 && n <= 36) || (n >= 50 && n <= 58) {
+			return true
+		}
+		if st.CustomNumFmt != nil && isDateFormat(*st.CustomNumFmt) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDateFormat reports whether a number format code shows a date or a
+// time: d, m, y, h or s outside quoted text, escapes and brackets (colours
+// and locales), or an elapsed-time bracket such as [h].
+func isDateFormat(code string) bool {
+	inQuote, inBracket := false, false
+	bracket := ""
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		switch {
+		case inQuote:
+			inQuote = c != '"'
+		case inBracket:
+			if c == ']' {
+				inBracket = false
+				if b := strings.ToLower(bracket); strings.Trim(b, "hms") == "" && b != "" {
+					return true // [h], [mm], [ss]: an elapsed time
+				}
+				bracket = ""
+			} else {
+				bracket += string(c)
+			}
+		case c == '"':
+			inQuote = true
+		case c == '[':
+			inBracket = true
+		case c == '\\' || c == '_' || c == '*':
+			i++ // the next character is shown as it is (or is padding)
+		default:
+			switch c | 0x20 { // lower case
+			case 'd', 'm', 'y', 'h', 's':
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SetLook gives cells a style of their own (bold, a font colour, a fill, a
 // number format), as a user would in Excel: for test fixtures and imports.
 // websim's own sheets use SetStyle.

@@ -328,3 +328,16 @@ func TestWrappedRowNoTallerThanExcelAllows(t *testing.T) {
 		t.Errorf("row height %v (%v), want %v", h, err, float64(MaxRowHeight))
 	}
 }
+
+func TestIsDateFormat(t *testing.T) {
+	for code, want := range map[string]bool{
+		"yyyy-mm-dd": true, "d mmmm yyyy": true, "h:mm": true, "[h]:mm:ss": true, "[$-407]d. mmmm yyyy": true,
+		"dddd": true, "mm:ss.0": true,
+		"General": false, "0.00": false, "#,##0.00": false, `0.0 "ms"`: false, `0 "req/s"`: false, "# ?/?": false,
+		`0.00E+00 "s"`: false, "[Red]0.00": false, "0%": false, `\d0`: false, "@": false,
+	} {
+		if got := isDateFormat(code); got != want {
+			t.Errorf("isDateFormat(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
