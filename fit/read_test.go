@@ -177,7 +177,7 @@ func TestReadWorkbookDates(t *testing.T) {
 	b.SetLook("Sheet1", "A7", "A7", xlsx.Look{NumFormat: `0.0 "ms"`}) // a unit shown: fine
 	b.SetLook("Sheet1", "A8", "A8", xlsx.Look{NumFormat: "d mmm yyyy"})
 	b.SetLook("Sheet1", "A9", "A9", xlsx.Look{NumFormat: `0 "req/s"`}) // a unit with a slash: fine
-	b.SetLook("Sheet1", "A10", "A10", xlsx.Look{NumFormat: "# ?/?"}) // a fraction: fine
+	b.SetLook("Sheet1", "A10", "A10", xlsx.Look{NumFormat: "# ?/?"})   // a fraction: fine
 	b.SetLook("Sheet1", "A11", "A11", xlsx.Look{NumFormat: "d mmmm yyyy"})
 	if err := b.Save(path); err != nil {
 		t.Fatal(err)
