@@ -111,8 +111,15 @@ func (c Cell) key() string {
 // computed elsewhere, 1/3, reads as 0.333333333333333 and import(export)
 // gives the same model): a whole number below 10^15 as an integer
 // ("100000"), any other as the shortest decimal of its 15 digits ("0.1",
-// "2.5e-07").
+// "2.5e-07"). A whole number below 2^53 keeps every digit (a seed written
+// by a script): import writes it whole.
 func FormatNumber(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		if v == 0 {
+			return "0" // and not -0
+		}
+		return strconv.FormatInt(int64(v), 10)
+	}
 	if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64); err == nil {
 		v = r
 	}

@@ -296,6 +296,7 @@ func TestNumbersKeepExcelsFifteenDigits(t *testing.T) {
 		"    - Name: third\n      Value: 0.3333333333333333\n"+
 		"    - Name: big\n      Value: 1152921504606846976\n"+
 		"    - Name: short\n      Value: 0.1\n"+
+		"    - Name: seed\n      Value: 4503599627370497\n"+
 		"    - Name: tiny\n      Value: 1.2345678901234567e-200\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +305,7 @@ func TestNumbersKeepExcelsFifteenDigits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Value: 0.333333333333333\n", "Value: 1.15292150460685e+18\n", "Value: 0.1\n", "Value: 1.23456789012346e-200\n"} {
+	for _, want := range []string{"Value: 0.333333333333333\n", "Value: 1.15292150460685e+18\n", "Value: 0.1\n", "Value: 4503599627370497\n", "Value: 1.23456789012346e-200\n"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("text lacks %q:\n%s", want, text)
 		}

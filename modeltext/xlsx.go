@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,6 +215,9 @@ func cellValue(c Cell) any {
 	switch c.Kind {
 	case Number:
 		v, _ := strconv.ParseFloat(c.Value, 64)
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			return int64(v) // every digit: the library writes a float's 15
+		}
 		return v
 	case Bool:
 		return c.Value == "true"
