@@ -68,8 +68,16 @@ func (j Job) withDefaults() (Job, error) {
 	if j.CPUs < 1 {
 		j.CPUs = 1
 	}
+	// The merge names every part on its command line.
+	if line := j.Shards * (len(j.Parts) + len("/part-.wsp ") + len(fmt.Sprint(j.Shards))); line > maxMergeLine {
+		return j, fmt.Errorf("%w: --shards %d with --parts %s: the merge would name %d bytes of parts on its command line, more than the %d a system surely takes; expected fewer shards or a shorter --parts", ErrJob, j.Shards, j.Parts, line, maxMergeLine)
+	}
 	return j, nil
 }
+
+// maxMergeLine bounds the merge's list of parts, in bytes: half of
+// Linux's 2 MiB ARG_MAX, room left for the environment.
+const maxMergeLine = 1 << 20
 
 // name is the model's name: its folder's base name.
 func (j Job) name() string { return path.Base(path.Clean(strings.ReplaceAll(j.Model, `\`, "/"))) }

@@ -144,6 +144,10 @@ func TestRefusals(t *testing.T) {
 	if err := Slurm(&b, Job{Model: "m", Shards: MaxShards}); err != nil {
 		t.Errorf("%d shards: %v", MaxShards, err)
 	}
+	long := "/scratch/" + strings.Repeat("x", 190)
+	if err := Slurm(&b, Job{Model: "m", Shards: MaxShards, Parts: long}); err == nil || !strings.Contains(err.Error(), "a shorter --parts") {
+		t.Errorf("%d shards in a long folder: %v", MaxShards, err)
+	}
 	big := KubernetesJob{Job: Job{Model: "m", Shards: 2}, Image: "w", Files: []File{{Name: "SvcData.xlsx", Data: make([]byte, maxConfigMap+1)}}}
 	if err := Kubernetes(&b, big); err == nil || !strings.Contains(err.Error(), "--model-pvc NAME") {
 		t.Errorf("a model too big for a ConfigMap: %v", err)
