@@ -66,6 +66,9 @@ func pruneParts(data []byte) ([]byte, error) {
 	// shows maps a sheet's VML drawing to the comments it shows (both
 	// named by the sheet's relationships).
 	shows := map[string]string{}
+	// relTargets has each relationships part's internal targets, resolved,
+	// to check that the rewriting below finds every one it must rename.
+	relTargets := map[string][]string{}
 	queue := []string{""}
 	for len(queue) > 0 {
 		part := queue[0]
@@ -79,7 +82,8 @@ func pruneParts(data []byte) ([]byte, error) {
 			// as it is rather than drop or rename what it names.
 			return data, nil
 		}
-		var comments, vml string
+		var comments string
+		var vmls, targets []string
 		for _, r := range rs.Rels {
 			if strings.EqualFold(r.TargetMode, "External") {
 				continue
@@ -88,12 +92,13 @@ func pruneParts(data []byte) ([]byte, error) {
 			if strings.HasPrefix(r.Target, "/") {
 				target = strings.TrimPrefix(path.Clean(r.Target), "/")
 			}
+			targets = append(targets, target)
 			if m := numbered.FindStringSubmatch(target); m != nil {
 				switch m[1] {
 				case "comments":
 					comments = target
 				case "drawings/vmlDrawing":
-					vml = target
+					vmls = append(vmls, target)
 				}
 			}
 			if _, ok := files[target]; !ok && folded[strings.ToLower(target)] {
@@ -106,8 +111,20 @@ func pruneParts(data []byte) ([]byte, error) {
 				queue = append(queue, target)
 			}
 		}
-		if comments != "" && vml != "" {
-			shows[vml] = comments
+		relTargets[rels] = targets
+		if comments != "" {
+			// A sheet may have a second VML drawing (a header's picture):
+			// then the one numbered as the comments shows them, if any.
+			switch num := numbered.FindStringSubmatch(comments)[2]; {
+			case len(vmls) == 1:
+				shows[vmls[0]] = comments
+			case len(vmls) > 1:
+				for _, v := range vmls {
+					if numbered.FindStringSubmatch(v)[2] == num {
+						shows[v] = comments
+					}
+				}
+			}
 		}
 	}
 	drop := map[string]bool{}
@@ -134,21 +151,59 @@ func pruneParts(data []byte) ([]byte, error) {
 			rename[name] = relsOf(rename[src])
 		}
 	}
-	return rewritePackage(zr, func(f *zip.File) partEdit {
+	// The references are rewritten by pattern: one written otherwise
+	// (single quotes, a prefix) would keep the old name of a part renamed,
+	// so a count short of the parsed one leaves the package as it is.
+	missed := false
+	out, err := rewritePackage(zr, func(f *zip.File) partEdit {
 		if drop[f.Name] {
 			return partEdit{drop: true}
 		}
 		e := partEdit{name: newName(f.Name)}
 		switch {
 		case f.Name == "[Content_Types].xml":
-			e.content = dropOverrides(read(f.Name), drop, rename)
+			var n int
+			e.content, n = dropOverrides(read(f.Name), drop, rename)
+			missed = missed || n != overridesOf(read(f.Name), drop, rename)
 		case strings.HasSuffix(f.Name, ".rels"):
 			if src, ok := sourceOf(f.Name); ok {
-				e.content = retarget(read(f.Name), src, rename)
+				var n int
+				e.content, n = retarget(read(f.Name), src, rename)
+				want := 0
+				for _, t := range relTargets[f.Name] {
+					if rename[t] != "" {
+						want++
+					}
+				}
+				missed = missed || (reached[f.Name] && n != want)
 			}
 		}
 		return e
 	})
+	if err != nil || missed {
+		return data, err
+	}
+	return out, nil
+}
+
+// overridesOf counts the content types (Override elements, parsed) of the
+// parts dropped or renamed.
+func overridesOf(types []byte, drop map[string]bool, rename map[string]string) int {
+	var ct struct {
+		Overrides []struct {
+			PartName string `xml:"PartName,attr"`
+		} `xml:"Override"`
+	}
+	if xml.Unmarshal(types, &ct) != nil {
+		return -1
+	}
+	n := 0
+	for _, o := range ct.Overrides {
+		if p := strings.TrimPrefix(o.PartName, "/"); drop[p] || rename[p] != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // partEdit is what rewritePackage does with one part: drop it, or write it
@@ -281,9 +336,9 @@ func sourceOf(rels string) (string, bool) {
 var targetAttr = regexp.MustCompile(`Target="([^"]*)"`)
 
 // retarget rewrites the targets of a relationships part of src that point
-// at renamed parts (nil when none does).
-func retarget(rels []byte, src string, rename map[string]string) []byte {
-	changed := false
+// at renamed parts (nil when none does), and counts them.
+func retarget(rels []byte, src string, rename map[string]string) ([]byte, int) {
+	changed := 0
 	out := targetAttr.ReplaceAllFunc(rels, func(attr []byte) []byte {
 		t := string(targetAttr.FindSubmatch(attr)[1])
 		abs := strings.HasPrefix(t, "/")
@@ -295,20 +350,21 @@ func retarget(rels []byte, src string, rename map[string]string) []byte {
 		if !ok {
 			return attr
 		}
-		changed = true
 		if abs {
+			changed++
 			return []byte(`Target="/` + to + `"`)
 		}
 		rel, err := relPath(path.Dir(src), to)
 		if err != nil {
 			return attr
 		}
+		changed++
 		return []byte(`Target="` + rel + `"`)
 	})
-	if !changed {
-		return nil
+	if changed == 0 {
+		return nil, 0
 	}
-	return out
+	return out, changed
 }
 
 // relPath is to relative to the folder from ("xl/drawings", "xl/charts/chart1.xml" → "../charts/chart1.xml").
@@ -332,16 +388,21 @@ var overrideTag = regexp.MustCompile(`<Override\b[^>]*?PartName="([^"]*)"[^>]*?(
 
 // dropOverrides removes the content types of the dropped parts and
 // renames those of the renamed ones.
-func dropOverrides(types []byte, drop map[string]bool, rename map[string]string) []byte {
-	return overrideTag.ReplaceAllFunc(types, func(tag []byte) []byte {
+// It returns how many it changed.
+func dropOverrides(types []byte, drop map[string]bool, rename map[string]string) ([]byte, int) {
+	n := 0
+	out := overrideTag.ReplaceAllFunc(types, func(tag []byte) []byte {
 		m := overrideTag.FindSubmatch(tag)
 		part := strings.TrimPrefix(string(m[1]), "/")
 		if drop[part] {
+			n++
 			return nil
 		}
 		if to, ok := rename[part]; ok {
+			n++
 			return bytes.Replace(tag, m[1], []byte("/"+to), 1)
 		}
 		return tag
 	})
+	return out, n
 }

@@ -237,12 +237,22 @@ func TestPruneLeavesWhatItCannotReadAlone(t *testing.T) {
 	if out, err := pruneParts(data); err != nil || string(out) == string(data) {
 		t.Fatalf("the gapped package was not renumbered (%v): the test shows nothing", err)
 	}
-	for name, edit := range map[string]func(string) string{
-		"declared encoding":  func(s string) string { return strings.Replace(s, `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1) },
-		"target in capitals": func(s string) string { return strings.Replace(s, "../comments4.xml", "../Comments4.xml", 1) },
+	for _, c := range []struct {
+		name, part string
+		edit       func(string) string
+	}{
+		{"declared encoding", "xl/worksheets/_rels/sheet3.xml.rels", func(s string) string { return strings.Replace(s, `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1) }},
+		{"target in capitals", "xl/worksheets/_rels/sheet3.xml.rels", func(s string) string { return strings.Replace(s, "../comments4.xml", "../Comments4.xml", 1) }},
+		{"target in single quotes", "xl/worksheets/_rels/sheet3.xml.rels", func(s string) string {
+			return strings.Replace(s, `Target="../comments4.xml"`, `Target='../comments4.xml'`, 1)
+		}},
+		{"content type in single quotes", "[Content_Types].xml", func(s string) string {
+			return strings.Replace(s, `PartName="/xl/comments4.xml"`, `PartName='/xl/comments4.xml'`, 1)
+		}},
 	} {
+		name := c.name
 		odd := filepath.Join(dir, "odd.xlsx")
-		editZip(t, gapped, odd, "xl/worksheets/_rels/sheet3.xml.rels", edit)
+		editZip(t, gapped, odd, c.part, c.edit)
 		data, err := os.ReadFile(odd)
 		must(t, err)
 		if out, err := pruneParts(data); err != nil || string(out) != string(data) {
