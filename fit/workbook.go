@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"regexp"
 	"strings"
-	"unicode"
 
 	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
@@ -95,17 +93,19 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 }
 
 // datesIn finds the cells of the column that Excel shows as a date or a
-// time of day: saved as a number (45292 for 1 January 2024), they would
-// pass for a measured time. Excel turns some typed entries into dates by
-// itself. It reads the column again as shown, a second pass, which a
-// workbook without date or time formats is spared.
+// time: saved as a number of days (45292 for 1 January 2024), they would
+// pass for a measured time, and Excel turns some typed entries into dates
+// by itself. It decides by each cell's number format, reading the column
+// again as shown for the messages, a second pass that a workbook without
+// date or time formats is spared.
 func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, header bool) Problems {
 	var ps Problems
 	err := f.ScanShownRows(sheet, func(r int, cells []string) bool {
 		if (header && r == 1) || idx >= len(cells) {
 			return true
 		}
-		if shown := strings.TrimSpace(cells[idx]); looksLikeDate(shown) {
+		shown := strings.TrimSpace(cells[idx])
+		if shown != "" && f.IsDate(sheet, fmt.Sprintf("%s%d", letter, r)) {
 			ps = append(ps, Problem{fmt.Sprintf("%s!%s%d", where, letter, r), fmt.Sprintf("a date or a time (shown as %q), which Excel saves as a number of days; expected a measured time as a number (a duration shown as h:mm:ss is in days too: times 86,400 for seconds)", shown)})
 		}
 		return len(ps) < maxRowProblems
@@ -114,47 +114,6 @@ func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, header b
 		return Problems{{where, fmt.Sprintf("cannot read the sheet (%v)", err)}}
 	}
 	return ps
-}
-
-// looksLikeDate reports whether a cell's shown text is a date or a time,
-// as Excel's date and time formats show a number: a time (12:30, 1:30:00,
-// an elapsed [h]:mm), a date of numbers (2024-01-01, 1/1/24, 01.01.2024),
-// or the name of a month or a weekday, or AM/PM. A number shown with a
-// unit ("12.5 ms", "4 req/s") or as a fraction ("14 1/2") is not one.
-func looksLikeDate(shown string) bool {
-	if _, isNumber := parseNumber(shown); isNumber || shown == "" {
-		return false
-	}
-	if clockTime.MatchString(shown) || numericDate.MatchString(shown) {
-		return true
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(shown), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if dateWords[w] || (len(w) > 3 && dateWords[w[:3]] && monthOrDay(w)) {
-			return true
-		}
-	}
-	return false
-}
-
-var (
-	clockTime   = regexp.MustCompile(`\d:\d\d`)
-	numericDate = regexp.MustCompile(`(^|\s)\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(\s|$)`)
-	// dateWords are the month and weekday abbreviations, and AM/PM.
-	dateWords = map[string]bool{"jan": true, "feb": true, "mar": true, "apr": true, "may": true, "jun": true, "jul": true,
-		"aug": true, "sep": true, "oct": true, "nov": true, "dec": true, "mon": true, "tue": true, "wed": true, "thu": true,
-		"fri": true, "sat": true, "sun": true, "am": true, "pm": true}
-)
-
-// monthOrDay reports whether a word is a month's or a weekday's full name
-// (in English).
-func monthOrDay(w string) bool {
-	for _, name := range []string{"january", "february", "march", "april", "june", "july", "august", "september", "october",
-		"november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "sept"} {
-		if w == name {
-			return true
-		}
-	}
-	return false
 }
 
 // findColumn finds col in the first row: a header, else a column letter.

@@ -105,25 +105,22 @@ func (c Cell) key() string {
 	return c.Value
 }
 
-// FormatNumber is the canonical form of a number in the text, at Excel's
-// precision of 15 significant digits (a workbook keeps no more of a
-// number typed, and writing one keeps no more either, so that a number
-// computed elsewhere, 1/3, reads as 0.333333333333333 and import(export)
-// gives the same model): a whole number below 10^15 as an integer
-// ("100000"), any other as the shortest decimal of its 15 digits ("0.1",
-// "2.5e-07"). A whole number below 2^53 keeps every digit (a seed written
-// by a script): import writes it whole.
+// FormatNumber is the canonical form of a number in the text: a whole
+// number below 2^53 as an integer, every digit kept ("100000", a seed
+// written by a script; import writes it whole), any other at Excel's
+// precision of 15 significant digits (a workbook keeps no more of a number
+// typed, and the library writes no more, so that 1/3 computed elsewhere
+// reads as 0.333333333333333 and import(export) gives the same model), as
+// an integer when that is whole below 2^53, else as the shortest decimal
+// of its 15 digits ("0.1", "2.5e-07"). It is its own fixed point:
+// FormatNumber(parse(FormatNumber(v))) == FormatNumber(v).
 func FormatNumber(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
-		if v == 0 {
-			return "0" // and not -0
+	if !isExactInteger(v) {
+		if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64); err == nil {
+			v = r
 		}
-		return strconv.FormatInt(int64(v), 10)
 	}
-	if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64); err == nil {
-		v = r
-	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+	if isExactInteger(v) {
 		if v == 0 {
 			return "0" // and not -0
 		}
@@ -131,6 +128,10 @@ func FormatNumber(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// isExactInteger reports whether v is a whole number that a float64 holds
+// exactly with every integer beside it (below 2^53).
+func isExactInteger(v float64) bool { return v == math.Trunc(v) && math.Abs(v) < 1<<53 }
 
 // number makes a Number cell from a saved text, or a Text cell when the
 // text is not a number.

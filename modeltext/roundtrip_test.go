@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -313,5 +314,21 @@ func TestNumbersKeepExcelsFifteenDigits(t *testing.T) {
 	dir := importText(t, text)
 	if got := export(t, filepath.Join(dir, "Notes.xlsx")); !bytes.Equal(got, text) {
 		t.Errorf("export(import(text)) differs:\n%s", firstDifference(string(text), string(got)))
+	}
+}
+
+// FormatNumber is its own fixed point, so that the text of a model is the
+// text of its import.
+func TestFormatNumberIsAFixedPoint(t *testing.T) {
+	for _, v := range []float64{1234567890123456.7, 999999999999999.9, 1 << 53, -1234567890123456.7, 1.0 / 3, 0.1 * 3 * 10,
+		4503599627370497, -0.0, 1e15, 1e300, 5e-324, 123456789012345678} {
+		once := modeltext.FormatNumber(v)
+		back, err := strconv.ParseFloat(once, 64)
+		if err != nil {
+			t.Fatalf("%v: %q does not parse", v, once)
+		}
+		if twice := modeltext.FormatNumber(back); twice != once {
+			t.Errorf("FormatNumber(%v) = %q, and of that %q", v, once, twice)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -215,7 +214,7 @@ func cellValue(c Cell) any {
 	switch c.Kind {
 	case Number:
 		v, _ := strconv.ParseFloat(c.Value, 64)
-		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+		if isExactInteger(v) {
 			return int64(v) // every digit: the library writes a float's 15
 		}
 		return v

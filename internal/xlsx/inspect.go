@@ -171,25 +171,53 @@ func (b *Book) IsPercent(sheet, ref string) bool {
 }
 
 // HasDateFormats says whether some cell style of the workbook shows its
-// number as a date or a time: Excel's built-in date and time formats
-// (14 to 22, 45 to 47, and the East Asian 27 to 36 and 50 to 58), or a
-// format of its own with a day, month, year, hour or second outside
-// quotes and brackets ([h]:mm, an elapsed time, counts). A reader of
-// measured times that finds none need not look for dates cell by cell.
+// number as a date or a time (see IsDate). A reader of measured times
+// that finds none need not look for dates cell by cell.
 func (b *Book) HasDateFormats() bool {
-	for id := 0; id < 1<<16; id++ {
-		st, err := b.f.GetStyle(id)
-		if err != nil || st == nil {
+	for id := 0; ; id++ { // until the style table ends
+		date, ok := b.dateStyle(id)
+		if !ok {
 			return false
 		}
-		if n := st.NumFmt; (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || (n >= 27 && n <= 36) || (n >= 50 && n <= 58) {
-			return true
-		}
-		if st.CustomNumFmt != nil && isDateFormat(*st.CustomNumFmt) {
+		if date {
 			return true
 		}
 	}
-	return false
+}
+
+// IsDate says whether a cell shows its number as a date or a time:
+// Excel's built-in date and time formats (14 to 22, 45 to 47, the East
+// Asian 27 to 36 and 50 to 58, the Thai 71 to 81), or a format of its own
+// with a day, month, year, hour or second outside quotes and brackets
+// ([h]:mm, an elapsed time, counts). Such a number is a count of days.
+func (b *Book) IsDate(sheet, ref string) bool {
+	id, err := b.f.GetCellStyle(sheet, ref)
+	if err != nil {
+		return false
+	}
+	date, _ := b.dateStyle(id)
+	return date
+}
+
+// dateStyle says whether style id shows a date or a time, and whether
+// there is such a style; the answers are kept, since a style's format is
+// looked up among all the workbook's formats.
+func (b *Book) dateStyle(id int) (date, ok bool) {
+	if d, seen := b.dateStyles[id]; seen {
+		return d, true
+	}
+	st, err := b.f.GetStyle(id)
+	if err != nil || st == nil {
+		return false, false
+	}
+	n := st.NumFmt
+	date = (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || (n >= 27 && n <= 36) || (n >= 50 && n <= 58) || (n >= 71 && n <= 81) ||
+		(st.CustomNumFmt != nil && isDateFormat(*st.CustomNumFmt))
+	if b.dateStyles == nil {
+		b.dateStyles = map[int]bool{}
+	}
+	b.dateStyles[id] = date
+	return date, true
 }
 
 // isDateFormat reports whether a number format code shows a date or a

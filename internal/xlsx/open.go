@@ -51,6 +51,8 @@ type Book struct {
 	// never in a user's workbook written back.
 	made   bool
 	styles map[Style]int
+	// dateStyles caches which cell styles show dates (dateStyle).
+	dateStyles map[int]bool
 }
 
 var rawValues = excelize.Options{RawCellValue: true}
