@@ -68,11 +68,17 @@ func (j Job) withDefaults() (Job, error) {
 	if j.CPUs < 1 {
 		j.CPUs = 1
 	}
-	// The merge names every part on its command line.
-	if line := j.Shards * (len(j.Parts) + len("/part-.wsp ") + len(fmt.Sprint(j.Shards))); line > maxMergeLine {
-		return j, fmt.Errorf("%w: --shards %d with --parts %s: the merge would name %d bytes of parts on its command line, more than the %d a system surely takes; expected fewer shards or a shorter --parts", ErrJob, j.Shards, j.Parts, line, maxMergeLine)
-	}
 	return j, nil
+}
+
+// checkMergeLine refuses a job whose merge would name more parts on its
+// command line than a system surely takes (Slurm's merge names every part
+// in --parts).
+func (j Job) checkMergeLine() error {
+	if line := j.Shards * (len(j.Parts) + len("/part-.wsp ") + len(fmt.Sprint(j.Shards))); line > maxMergeLine {
+		return fmt.Errorf("%w: --shards %d with --parts %s: the merge would name %d bytes of parts on its command line, more than the %d a system surely takes; expected fewer shards or a shorter --parts", ErrJob, j.Shards, j.Parts, line, maxMergeLine)
+	}
+	return nil
 }
 
 // maxMergeLine bounds the merge's list of parts, in bytes: half of

@@ -18,6 +18,9 @@ func Slurm(w io.Writer, j Job) error {
 	if err != nil {
 		return err
 	}
+	if err := j.checkMergeLine(); err != nil {
+		return err
+	}
 	name := dnsLabel("websim-"+j.name(), 60)
 	run := append([]string{j.Websim, "run", j.Model}, j.RunFlags...)
 	parts := make([]string, j.Shards)
