@@ -125,7 +125,7 @@ func sizingColumns(sz *study.Sizing) []column {
 	u := unitSuffix(sz.TimeUnit)
 	cols := []column{
 		{"Scenario", fText}, {"Load", fText}, {"Size (" + sz.Setting + ")", fCount}, {"Outcome", fText},
-		{"Answer", fText}, {"Probes", fCount}, {"Runs", fCount}, {"Min", fCount}, {"Max", fCount},
+		{"Answer", fWords}, {"Probes", fCount}, {"Runs", fCount}, {"Min", fCount}, {"Max", fCount},
 	}
 	for _, at := range []string{"at size", "at size − 1"} {
 		cols = append(cols,

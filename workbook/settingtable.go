@@ -133,10 +133,12 @@ var BuiltinSettings = []BuiltinSetting{
 		Help:  "Time a released unit stays active, so that the next request captures it instantly, without RAT.",
 		read:  nonNegative(func(s *state, v float64) { s.app.TActive = v }),
 		value: func(s *state) float64 { return s.app.TActive }},
-	{Name: "TargetPrecision", Kind: NumberSetting, Default: "0", Limits: "0 to below 1; 0 for none",
+	{Name: "TargetPrecision", Kind: NumberSetting, Default: "none", Limits: "0 to below 1, or none (0 is none too)",
 		Help: "Extend a run until the 95% half-width of the mean response is within this share of it (0.05 is 5%).",
 		read: func(r *reader, s *state, c settingCell) {
-			if v, ok := r.numberSetting(s, c); ok {
+			if strings.EqualFold(c.text, "none") {
+				s.run.TargetPrecision = 0
+			} else if v, ok := r.numberSetting(s, c); ok {
 				if v < 0 || v >= 1 {
 					r.errorf(c.file, c.sheet, c.ref, "TargetPrecision %s is outside 0..1; expected a share of the mean such as 0.05 (0 for none)", formatNumber(v))
 				} else {

@@ -261,3 +261,22 @@ func TestNearMissesOfBuiltinSettings(t *testing.T) {
 		})
 	}
 }
+
+// TargetPrecision's default is none, as the contract says, and "none" may
+// be typed for it, in Settings and in Experiments.
+func TestTargetPrecisionNone(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "A13", "TargetPrecision")
+	m.Set(t, "SvcData.xlsx", "Settings", "B13", 0.05)
+	m.Set(t, "SvcData.xlsx", "Experiments", "D1", "TargetPrecision")
+	m.Set(t, "SvcData.xlsx", "Experiments", "D3", "None")
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if base, big := plan.Scenarios[0].Run.TargetPrecision, plan.Scenarios[1].Run.TargetPrecision; base != 0.05 || big != 0 {
+		t.Errorf("TargetPrecision %v and %v, want 0.05 and 0 (none)", base, big)
+	}
+}
