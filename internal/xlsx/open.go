@@ -53,6 +53,8 @@ type Book struct {
 	styles map[Style]int
 	// dateStyles caches which cell styles show dates (dateStyle).
 	dateStyles map[int]bool
+	// widthsSet has, per sheet, the columns given a width (ColWidths).
+	widthsSet map[string]map[int]bool
 }
 
 var rawValues = excelize.Options{RawCellValue: true}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -263,6 +265,9 @@ type NumberedRow struct {
 // only through NumberedRow.Style, since the rows streamed replace any
 // other change to the sheet's cells.
 func (b *Book) StreamRows(sheet string, rows []NumberedRow) error {
+	if err := b.sortColumns(sheet); err != nil {
+		return b.keep(err)
+	}
 	sw, err := b.f.NewStreamWriter(sheet)
 	if err != nil {
 		return b.keep(err)
@@ -358,6 +363,33 @@ func (b *Book) ColWidths(sheet string, first int, widths ...float64) error {
 	for i, w := range widths {
 		col := ColumnName(first + i)
 		if err := b.keep(b.f.SetColWidth(sheet, col, col, w)); err != nil {
+			return err
+		}
+		if b.widthsSet == nil {
+			b.widthsSet = map[string]map[int]bool{}
+		}
+		if b.widthsSet[sheet] == nil {
+			b.widthsSet[sheet] = map[int]bool{}
+		}
+		b.widthsSet[sheet][first+i] = true
+	}
+	return nil
+}
+
+// sortColumns puts the sheet's column widths in column order, as the file
+// format wants them: the library keeps the last set first, and a streamed
+// sheet writes them as kept (Excel may then offer to repair the file).
+// Setting them again from the last column to the first leaves them in
+// order.
+func (b *Book) sortColumns(sheet string) error {
+	cols := slices.Sorted(maps.Keys(b.widthsSet[sheet]))
+	for i := len(cols) - 1; i >= 0; i-- {
+		name := ColumnName(cols[i])
+		w, err := b.f.GetColWidth(sheet, name)
+		if err != nil {
+			return err
+		}
+		if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -338,6 +339,33 @@ func TestIsDateFormat(t *testing.T) {
 	} {
 		if got := isDateFormat(code); got != want {
 			t.Errorf("isDateFormat(%q) = %v, want %v", code, got, want)
+		}
+	}
+}
+
+// A streamed sheet's column widths are written in column order, as the
+// file format wants them (the library kept them last set first).
+func TestStreamedColumnsInOrder(t *testing.T) {
+	b := New()
+	must(t, b.ColWidths("Sheet1", 0, 12, 11, 24, 23))
+	must(t, b.StreamRows("Sheet1", []NumberedRow{{Num: 1, Values: []any{"a", "b", "c", "d"}}}))
+	path := filepath.Join(t.TempDir(), "c.xlsx")
+	must(t, b.Save(path))
+	zr, err := zip.OpenReader(path)
+	must(t, err)
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name != "xl/worksheets/sheet1.xml" {
+			continue
+		}
+		data, err := readPart(f)
+		must(t, err)
+		var mins []string
+		for _, m := range regexp.MustCompile(`<col min="([0-9]+)"`).FindAllStringSubmatch(string(data), -1) {
+			mins = append(mins, m[1])
+		}
+		if strings.Join(mins, ",") != "1,2,3,4" {
+			t.Errorf("columns in the order %v, want 1,2,3,4", mins)
 		}
 	}
 }
