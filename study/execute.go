@@ -331,9 +331,9 @@ func countLimitWarnings(runs []labelledResult) []string {
 	for _, c := range slices.Sorted(maps.Keys(times)) {
 		often := "once"
 		if times[c] > 1 {
-			often = stats.GroupDigits(float64(times[c])) + " times"
+			often = groupThousands(times[c]) + " times"
 		}
-		limit := stats.GroupDigits(engine.MaxCount)
+		limit := groupThousands(engine.MaxCount)
 		out = append(out, fmt.Sprintf("%s: %s %s, the limit, %s (%s): each time its Nested step failed, and with it the request unless the step's OnFailure routes elsewhere; expected a Count within the limit (min(..., %d), say)",
 			c, countLimitWarning, limit, often, someOf(where[c]), engine.MaxCount))
 	}

@@ -168,7 +168,7 @@ func (b *BatchMeans) CI(level float64) Interval {
 		// Student t interval.
 		iv.Effective = v / (se * se)
 		if span := float64(b.n) / iv.Effective; iv.Effective < MinEffective && b.n >= minGatedObservations {
-			iv.Why = fmt.Sprintf("the run is worth only about %s independent observations (its %d batch means of %s observations each are correlated over about %s observations), fewer than the %d an interval needs: run longer", GroupDigits(iv.Effective), k, GroupDigits(float64(size)), GroupDigits(span), MinEffective)
+			iv.Why = fmt.Sprintf("the run is worth only about %s independent observations (its %d batch means of %s observations each are correlated over about %s observations), fewer than the %d an interval needs: run longer", groupDigits(iv.Effective), k, groupDigits(float64(size)), groupDigits(span), MinEffective)
 			iv.HalfWidth = math.NaN()
 		}
 	}

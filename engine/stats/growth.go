@@ -216,7 +216,7 @@ func (g *Growth) testFrom(alpha float64, from int) GrowthVerdict {
 		verdict = "a rise of less than 1"
 	}
 	v.Reason = fmt.Sprintf("number in system %s from %s to %s (trend test over %d batch means: t = %.3g, p %s; %s)",
-		word, GroupDigits(v.From), GroupDigits(v.To), m, v.T, formatP(v.P), verdict)
+		word, groupDigits(v.From), groupDigits(v.To), m, v.T, formatP(v.P), verdict)
 	return v
 }
 
@@ -244,9 +244,9 @@ func formatP(p float64) string {
 	return fmt.Sprintf("= %.3f", p)
 }
 
-// GroupDigits rounds x for a reader, its digits grouped by thousands:
+// groupDigits rounds x for a reader, its digits grouped by thousands:
 // "4,980", "12", "0.62".
-func GroupDigits(x float64) string {
+func groupDigits(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return fmt.Sprint(x)
 	}

@@ -136,8 +136,8 @@ func TestGrowthObserveAllocatesNothing(t *testing.T) {
 
 func TestGroupDigits(t *testing.T) {
 	for x, want := range map[float64]string{4980.2: "4,980", 12: "12", 0.625: "0.62", 1234567: "1,234,567", -2500: "-2,500"} {
-		if got := GroupDigits(x); got != want {
-			t.Errorf("GroupDigits(%v) = %q, want %q", x, got, want)
+		if got := groupDigits(x); got != want {
+			t.Errorf("groupDigits(%v) = %q, want %q", x, got, want)
 		}
 	}
 }
