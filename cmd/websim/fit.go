@@ -77,8 +77,8 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 			problems = append(problems, fit.Problem{Where: "--out", What: fmt.Sprintf("%q must end in .xlsx", opts.out)})
 		case samePath(opts.out, workbookOf(spec)):
 			problems = append(problems, fit.Problem{Where: "--out", What: "is the data workbook itself; expected a new workbook, such as Fit.xlsx"})
-		case modelWorkbookOut(opts.out) != nil:
-			problems = append(problems, fit.Problem{Where: "--out", What: strings.TrimPrefix(modelWorkbookOut(opts.out).Error(), "--out ")})
+		case modelWorkbookName(opts.out) != "":
+			problems = append(problems, fit.Problem{Where: "--out", What: modelWorkbookName(opts.out)})
 		default:
 			if err := xlsx.CheckWritable(opts.out, probeSize); errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
 				problems = append(problems, fit.Problem{Where: "--out", What: err.Error()})

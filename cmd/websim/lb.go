@@ -118,8 +118,8 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 		case samePath(opts.out, path):
 			extra = append(extra, lb.Problem{File: "--out",
 				Msg: "is the parameters workbook itself; leave --out out to add the result sheets to it"})
-		case modelWorkbookOut(opts.out) != nil:
-			extra = append(extra, lb.Problem{File: "--out", Msg: strings.TrimPrefix(modelWorkbookOut(opts.out).Error(), "--out ")})
+		case modelWorkbookName(opts.out) != "":
+			extra = append(extra, lb.Problem{File: "--out", Msg: modelWorkbookName(opts.out)})
 		}
 	}
 	if err := src.Check(); err != nil {

@@ -145,12 +145,21 @@ func checkOut(out, model string) error {
 // (SvcData.xlsx or ProcData.xlsx, in any case): writing it would replace
 // a model's, or make a folder that looks like a model and is not one.
 func modelWorkbookOut(out string) error {
-	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
-		if strings.EqualFold(filepath.Base(out), in) {
-			return fmt.Errorf("--out %s: %s is the name of a model's workbook, which results must not take (they would replace a model's, or pass for one); expected another file name", out, in)
-		}
+	if what := modelWorkbookName(out); what != "" {
+		return fmt.Errorf("--out %s", what)
 	}
 	return nil
+}
+
+// modelWorkbookName says why out may not be written, "" when it may: the
+// path and the workbook name it takes.
+func modelWorkbookName(out string) string {
+	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+		if strings.EqualFold(filepath.Base(out), in) {
+			return fmt.Sprintf("%s: %s is the name of a model's workbook, which results must not take (they would replace a model's, or pass for one); expected another file name", out, in)
+		}
+	}
+	return ""
 }
 
 // samePath reports whether a and b name the same file: the same file on
