@@ -39,7 +39,7 @@ func (n ResultNames) String() string { return n.Summary + ", " + n.PerServer + "
 // called "LBSummary (websim)". Every other sheet is kept. It returns the
 // names used.
 func WriteResults(b *xlsx.Book, r *Report) (ResultNames, error) {
-	placeholder, err := b.ReplaceOwned()
+	placeholder, err := b.ReplaceOwned(resultSheets...)
 	if err != nil {
 		return ResultNames{}, err
 	}

@@ -26,9 +26,11 @@
 // wraps, and its row grows to show it whole, on screen and in print.
 //
 // Every sheet websim writes carries a sheet-scoped defined name
-// (ResultMarker), and the workbook a custom property (ResultSheetsProperty)
-// listing them, so that a later write-back replaces websim's own sheets and
-// never a user's, even one that happens to be called Summary.
+// (ResultMarker) holding the name websim gave it, so that a later
+// write-back replaces websim's own sheets and never a user's, even one
+// that happens to be called Summary; the workbook's custom property
+// ResultSheetsProperty lists them too, for the markers of earlier
+// versions.
 //
 // Files are written to a temporary file in the same folder and renamed into
 // place, so a failure leaves the previous file whole. A target open in Excel
@@ -82,7 +84,8 @@ func Write(path string, s *study.Study) error {
 // WriteBack adds the study's result sheets to the workbook at svcDataPath
 // (the model's SvcData.xlsx), keeping every other sheet, cell, style,
 // comment, formula and data validation. Result sheets of an earlier
-// write-back are replaced; a user's sheet is never touched: when one already
+// write-back are replaced, and the Sizing sheet of `websim size
+// --write-back` is kept; a user's sheet is never touched: when one already
 // has a result sheet's name, the result sheet is called "Summary (websim)".
 func WriteBack(svcDataPath string, s *study.Study) error {
 	b, err := xlsx.Open(svcDataPath)
@@ -90,7 +93,7 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 		return fmt.Errorf("opening %s for write-back: %w", svcDataPath, err)
 	}
 	defer b.Close()
-	placeholder, err := b.ReplaceOwned()
+	placeholder, err := b.ReplaceOwned(append(baseNames[:], ValidationSheet)...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", svcDataPath, err)
 	}

@@ -69,33 +69,9 @@ func addSizing(path string, sz *study.Sizing, show bool) error {
 		return fmt.Errorf("opening %s to add the %s sheet: %w", path, SizingSheet, err)
 	}
 	defer b.Close()
-	owned, err := b.OwnedSheets()
+	placeholder, err := b.ReplaceOwned(SizingSheet)
 	if err != nil {
-		return err
-	}
-	isSizing := func(s string) bool {
-		return strings.EqualFold(s, SizingSheet) || strings.HasPrefix(s, SizingSheet+" (websim")
-	}
-	var old []string
-	for _, s := range owned {
-		if isSizing(s) {
-			old = append(old, s)
-		}
-	}
-	owned = slices.DeleteFunc(owned, isSizing)
-	// A workbook keeps at least one sheet: when the earlier Sizing sheet is
-	// all there is, a placeholder stands in until the new one is added.
-	placeholder := ""
-	if len(old) > 0 && len(old) == len(b.Sheets()) {
-		placeholder = xlsx.FreeName(b.Sheets(), "websim placeholder")
-		if err := b.NewSheet(placeholder); err != nil {
-			return err
-		}
-	}
-	for _, s := range old {
-		if err := b.DeleteSheet(s); err != nil {
-			return fmt.Errorf("removing the earlier %s sheet of %s: %w", s, path, err)
-		}
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	name := xlsx.FreeName(b.Sheets(), SizingSheet)
 	if err := b.NewSheet(name); err != nil {
@@ -109,7 +85,7 @@ func addSizing(path string, sz *study.Sizing, show bool) error {
 	if err := writeSizingSheet(b, name, sz); err != nil {
 		return fmt.Errorf("building %s: %w", path, err)
 	}
-	if err := b.MarkOwned(append(owned, name)...); err != nil {
+	if err := b.MarkOwned(name); err != nil {
 		return err
 	}
 	if show {

@@ -289,3 +289,66 @@ func TestWriteBackIntoTemplate(t *testing.T) {
 		zr.Close()
 	}
 }
+
+// Some programs (openpyxl among them) drop a workbook's custom properties
+// when they save it; the markers alone still say which sheets are
+// websim's, so the next write-back replaces them instead of adding
+// "Summary (websim)" beside them. A write-back of run keeps the Sizing
+// sheet of size, and the other way round.
+func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "SvcData.xlsx")
+	userWorkbook(t, path)
+	dropProperty := func() {
+		t.Helper()
+		f, err := xlsx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := f.SetProperty(ResultSheetsProperty, nil); err != nil {
+			t.Fatal(err)
+		}
+		if props, _ := f.Properties(); props[ResultSheetsProperty] != "" {
+			t.Fatalf("the property is still there: %v", props)
+		}
+		if err := f.Save(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sheets := func() []string {
+		t.Helper()
+		f, err := xlsx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return f.Sheets()
+	}
+	if err := WriteBack(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	dropProperty()
+	if err := WriteSizingBack(path, testSizing()); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run", "Sizing"}
+	if got := sheets(); !slices.Equal(got, want) {
+		t.Fatalf("after size: sheets %q, want %q", got, want)
+	}
+	dropProperty()
+	if err := WriteBack(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"Settings", "Notes", "Summary", "Sizing", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run"}
+	if got := sheets(); !slices.Equal(got, want) {
+		t.Errorf("after run: sheets %q, want %q (the results replaced, Sizing kept)", got, want)
+	}
+	dropProperty()
+	if err := WriteSizingBack(path, testSizing()); err != nil {
+		t.Fatal(err)
+	}
+	want = append(slices.Delete(want, 3, 4), "Sizing")
+	if got := sheets(); !slices.Equal(got, want) {
+		t.Errorf("after size again: sheets %q, want %q", got, want)
+	}
+}

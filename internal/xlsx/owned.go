@@ -2,45 +2,74 @@ package xlsx
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // OwnerMarker is the sheet-scoped defined name that marks a sheet as
-// written by websim. It follows the sheet if the user renames it.
+// written by websim. Its value is a text constant, the name websim gave
+// the sheet (="Summary"): the marker follows the sheet when the user
+// renames it or Excel copies it, and the name in it does not, so a
+// renamed sheet or a copy is the user's. Workbooks of earlier versions
+// carry a reference (='Summary'!$A$1) instead, with the owned sheets listed
+// in OwnedSheetsProperty.
 const OwnerMarker = "websim_result"
 
 // OwnedSheetsProperty is the custom document property listing the sheets
-// websim wrote, separated by "|".
+// websim owns, separated by "|". The markers alone say which sheets are
+// websim's; the list is kept for the markers of earlier versions, whose
+// reference follows a renamed sheet (some programs, openpyxl among them,
+// drop custom properties when they save a workbook: the markers survive).
 const OwnedSheetsProperty = "WebsimResultSheets"
 
-// MarkOwned marks sheets as websim's own (OwnerMarker on each that lacks
-// it) and lists them in OwnedSheetsProperty, replacing the earlier list: a
-// later run may replace exactly these.
+// MarkOwned marks sheets as websim's own, each under the name it has now,
+// and adds them to OwnedSheetsProperty: a later write may replace them.
 func (b *Book) MarkOwned(sheets ...string) error {
-	marked := map[string]bool{}
-	for _, dn := range b.DefinedNames() {
-		if dn.Name == OwnerMarker {
-			marked[dn.Scope] = true
-		}
-	}
 	for _, name := range sheets {
-		if marked[name] {
-			continue // marked by an earlier call
+		for _, dn := range b.DefinedNames() {
+			if dn.Name == OwnerMarker && dn.Scope == name {
+				if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: OwnerMarker, Scope: name})); err != nil {
+					return fmt.Errorf("marking sheet %q: %w", name, err)
+				}
+			}
 		}
-		if err := b.Define(DefinedName{Name: OwnerMarker, RefersTo: QuoteSheet(name) + "!$A$1",
+		if err := b.Define(DefinedName{Name: OwnerMarker, RefersTo: textConstant(name),
 			Comment: "written by websim; replaced by the next run", Scope: name}); err != nil {
 			return fmt.Errorf("marking sheet %q: %w", name, err)
 		}
 	}
-	return b.SetProperty(OwnedSheetsProperty, strings.Join(sheets, "|"))
+	owned, err := b.OwnedSheets()
+	if err != nil {
+		return err
+	}
+	return b.SetProperty(OwnedSheetsProperty, strings.Join(owned, "|"))
+}
+
+// textConstant is name as a formula's text constant: "Summary", with any
+// double quote doubled.
+func textConstant(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// givenName returns the sheet name a marker's value holds, and whether the
+// value is a text constant (a marker of this version).
+func givenName(refersTo string) (string, bool) {
+	v := strings.TrimPrefix(strings.TrimSpace(refersTo), "=")
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	return strings.ReplaceAll(v[1:len(v)-1], `""`, `"`), true
 }
 
 // OwnedSheets returns the sheets websim wrote and still owns, in workbook
-// order: those that carry OwnerMarker under the name websim gave them
-// (listed in OwnedSheetsProperty). A marked sheet under another name is the
-// user's: a sheet renamed to keep it, or a copy Excel made (copying a sheet
-// copies its sheet-scoped names); those are left alone.
+// order: those whose OwnerMarker holds the name the sheet has (for a
+// marker of an earlier version, a reference: those listed in
+// OwnedSheetsProperty). A marked sheet under another name is the user's: a
+// sheet renamed to keep it, or a copy Excel made (copying a sheet copies
+// its sheet-scoped names); those are left alone.
 func (b *Book) OwnedSheets() ([]string, error) {
 	props, err := b.Properties()
 	if err != nil {
@@ -55,13 +84,24 @@ func (b *Book) OwnedSheets() ([]string, error) {
 	var out []string
 	sheets := b.Sheets()
 	for _, dn := range b.DefinedNames() {
-		if dn.Name == OwnerMarker && dn.Scope != "" && slices.Contains(sheets, dn.Scope) && listed[dn.Scope] {
+		if dn.Name != OwnerMarker || dn.Scope == "" || !slices.Contains(sheets, dn.Scope) {
+			continue
+		}
+		if given, ok := givenName(dn.RefersTo); ok && given == dn.Scope || !ok && listed[dn.Scope] {
 			out = append(out, dn.Scope)
 		}
 	}
 	slices.SortFunc(out, func(a, c string) int { return slices.Index(sheets, a) - slices.Index(sheets, c) })
 	return slices.Compact(out), nil
 }
+
+// websimSuffix is what FreeName adds to a base name that is taken.
+var websimSuffix = regexp.MustCompile(` \(websim(?: [0-9]+)?\)$`)
+
+// BaseName returns the name a sheet called name was given before FreeName
+// made it free: "Summary" for "Summary", "Summary (websim)" and
+// "Summary (websim 2)".
+func BaseName(name string) string { return websimSuffix.ReplaceAllString(name, "") }
 
 // FreeName returns base when no sheet of existing has that name (ignoring
 // case), else the first free of "base (websim)", "base (websim 2)", ...:
@@ -84,17 +124,23 @@ func FreeName(existing []string, base string) string {
 	}
 }
 
-// ReplaceOwned deletes the sheets websim owns (OwnedSheets) so that new
-// results can take their place. A workbook keeps at least one sheet: when
-// it holds nothing else, a placeholder sheet stands in; its name is
-// returned, for DeleteSheet once the new sheets are added ("" when none).
-func (b *Book) ReplaceOwned() (placeholder string, err error) {
-	old, err := b.OwnedSheets()
+// ReplaceOwned deletes the sheets websim owns (OwnedSheets) whose base
+// name (BaseName) is one of bases, so that a writer's new sheets can take
+// their place: run replaces its results and leaves the Sizing sheet that
+// size wrote, and the other way round. A workbook keeps at least one
+// sheet: when it holds nothing else, a placeholder sheet stands in; its
+// name is returned, for DeleteSheet once the new sheets are added ("" when
+// none).
+func (b *Book) ReplaceOwned(bases ...string) (placeholder string, err error) {
+	owned, err := b.OwnedSheets()
 	if err != nil {
 		return "", err
 	}
+	old := slices.DeleteFunc(owned, func(name string) bool {
+		return !slices.ContainsFunc(bases, func(base string) bool { return strings.EqualFold(BaseName(name), base) })
+	})
 	if len(old) > 0 && len(old) == len(b.Sheets()) {
-		placeholder = "websim placeholder"
+		placeholder = FreeName(b.Sheets(), "websim placeholder")
 		if err := b.NewSheet(placeholder); err != nil {
 			return "", err
 		}

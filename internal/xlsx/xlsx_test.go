@@ -369,3 +369,59 @@ func TestStreamedColumnsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// A sheet is websim's when its marker holds the name it has; a marker of
+// an earlier version (a reference, which follows a rename) counts when the
+// sheet is listed in the property.
+func TestOwnedSheetsMarkerForms(t *testing.T) {
+	tests := []struct {
+		name, refersTo, listed string
+		owned                  bool
+	}{
+		{"Summary", `"Summary"`, "", true},
+		{"Summary", `="Summary"`, "", true},
+		{`Say "hi"`, `"Say ""hi"""`, "", true},
+		{"Old run", `"Run"`, "Run", false},             // renamed by the user
+		{"Servers (2)", `"Servers"`, "", false},        // copied by Excel
+		{"Summary", `'Summary'!$A$1`, "Summary", true}, // an earlier version's
+		{"Kept", `'Kept'!$A$1`, "Summary", false},      // renamed, earlier version
+		{"Summary", `'Summary'!$A$1`, "", false},       // earlier version, list lost
+	}
+	for _, tt := range tests {
+		b := New()
+		b.RenameSheet("Sheet1", tt.name)
+		b.NewSheet("Other")
+		b.Define(DefinedName{Name: OwnerMarker, RefersTo: tt.refersTo, Scope: tt.name})
+		if tt.listed != "" {
+			b.SetProperty(OwnedSheetsProperty, tt.listed)
+		}
+		owned, err := b.OwnedSheets()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := slices.Contains(owned, tt.name); got != tt.owned {
+			t.Errorf("sheet %q marked %s, listed %q: owned %v, want %v", tt.name, tt.refersTo, tt.listed, got, tt.owned)
+		}
+		b.Close()
+	}
+	// MarkOwned writes this version's marker, over an earlier one.
+	b := New()
+	defer b.Close()
+	b.RenameSheet("Sheet1", "Summary")
+	b.Define(DefinedName{Name: OwnerMarker, RefersTo: `'Summary'!$A$1`, Scope: "Summary"})
+	if err := b.MarkOwned("Summary"); err != nil {
+		t.Fatal(err)
+	}
+	var markers []string
+	for _, dn := range b.DefinedNames() {
+		if dn.Name == OwnerMarker {
+			markers = append(markers, dn.RefersTo)
+		}
+	}
+	if !slices.Equal(markers, []string{`"Summary"`}) {
+		t.Errorf("markers %q, want one holding \"Summary\"", markers)
+	}
+	if got := BaseName("Summary (websim 12)"); got != "Summary" {
+		t.Errorf("BaseName = %q", got)
+	}
+}
