@@ -3,6 +3,7 @@ package fit
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -192,5 +193,57 @@ func TestReadWorkbookDates(t *testing.T) {
 	}
 	if !ok || strings.Join(where, " ") != "A5 A8 A11 A12 A13 A31" || !strings.Contains(ps[5].What, `a date or a time (shown as "2024-01-01")`) {
 		t.Errorf("got %v, want the times at A5 and A12 and the dates at A8, A11, A13 and A31", err)
+	}
+}
+
+// A formula whose value was not saved (openpyxl writes formulas so) is
+// computed, in its place among the values; one that cannot be computed is
+// a problem at its cell, not a blank that is skipped.
+func TestReadWorkbookUnsavedFormulas(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, bad bool) string {
+		path := filepath.Join(dir, name)
+		b := xlsx.New()
+		b.SetRow("Sheet1", 1, "s", "ms")
+		for r := 2; r <= 41; r++ {
+			b.SetRow("Sheet1", r, float64(r)/100)
+			ref := fmt.Sprintf("B%d", r)
+			switch {
+			case bad && r == 7:
+				b.SetFormula("Sheet1", ref, "=NOSUCHFUNCTION(A7)")
+			case bad && r == 9:
+				b.SetFormula("Sheet1", ref, "=1/0")
+			case r%2 == 0:
+				b.SetFormula("Sheet1", ref, fmt.Sprintf("=A%d*1000", r))
+			default:
+				b.SetCell("Sheet1", ref, float64(r)*10)
+			}
+		}
+		if err := b.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	d, err := Read(write("unsaved.xlsx", false)+"!Sheet1!ms", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Values) != 40 {
+		t.Fatalf("%d values, want 40 (20 of them formulas)", len(d.Values))
+	}
+	for i, v := range d.Values {
+		if want := float64(i+2) * 10; math.Abs(v-want) > 1e-9 {
+			t.Errorf("value %d = %v, want %v (in the sheet's order)", i, v, want)
+		}
+	}
+	path := write("bad.xlsx", true)
+	_, err = Read(path+"!Sheet1!ms", "")
+	ps, ok := err.(Problems)
+	var where []string
+	for _, p := range ps {
+		where = append(where, strings.TrimPrefix(p.Where, path+"!Sheet1!"))
+	}
+	if !ok || strings.Join(where, " ") != "B7 B9" || !strings.Contains(ps[0].What, "=NOSUCHFUNCTION(A7)") || !strings.Contains(ps[1].What, "#DIV/0!") {
+		t.Errorf("got %v, want problems at B7 (a function websim cannot compute) and B9 (#DIV/0!)", err)
 	}
 }

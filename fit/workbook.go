@@ -49,29 +49,56 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	}
 	where := book + "!" + name
 
-	c := collector{}
+	// A formula whose value was not saved (a workbook a program wrote)
+	// reads as a blank cell: those are computed, and the column read again
+	// with their values in place, in order.
+	var c collector
 	idx, letter, header := -1, "", ""
-	var stop error
-	err = f.ScanRows(name, func(r int, cells []string) bool {
-		if idx < 0 {
-			if idx, header, stop = findColumn(cells, col, where); stop != nil {
-				return false
+	var blanks []string
+	scan := func(computed, unsaved map[string]string) error {
+		c, idx, blanks = collector{}, -1, nil
+		var stop error
+		err := f.ScanRows(name, func(r int, cells []string) bool {
+			if idx < 0 {
+				if idx, header, stop = findColumn(cells, col, where); stop != nil {
+					return false
+				}
+				letter = xlsx.ColumnName(idx)
+				if header != "" {
+					return true
+				}
 			}
-			letter = xlsx.ColumnName(idx)
-			if header != "" {
-				return true
+			if idx < len(cells) {
+				ref := fmt.Sprintf("%s%d", letter, r)
+				text := cells[idx]
+				if strings.TrimSpace(text) == "" {
+					blanks = append(blanks, ref)
+					if msg, bad := unsaved[ref]; bad {
+						c.bad(where+"!"+ref, msg)
+					}
+					text = computed[ref]
+				}
+				c.take([]byte(text), func() string { return where + "!" + ref })
 			}
+			return true
+		})
+		if stop != nil {
+			return stop
 		}
-		if idx < len(cells) {
-			c.take([]byte(cells[idx]), func() string { return fmt.Sprintf("%s!%s%d", where, letter, r) })
+		if err != nil {
+			return Problems{{where, fmt.Sprintf("cannot read the sheet (%v)", err)}}
 		}
-		return true
-	})
-	if stop != nil {
-		return nil, stop
+		return nil
 	}
-	if err != nil {
-		return nil, Problems{{where, fmt.Sprintf("cannot read the sheet (%v)", err)}}
+	if err := scan(nil, nil); err != nil {
+		return nil, err
+	}
+	if len(blanks) > 0 {
+		if computed, unsaved := f.Unsaved(name, blanks); len(computed)+len(unsaved) > 0 {
+			if err := scan(computed, unsaved); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if idx < 0 {
 		return nil, Problems{{where, "the sheet is empty; expected a column of numbers, with or without a header row"}}

@@ -178,19 +178,7 @@ func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
 // be computed and cells holding an Excel error value. Blank cells are only
 // probed for formulas when the whole sheet was read (probing loads it).
 func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe bool) {
-	var g *formulaGraph
-	// Cells further down a chain that is too deep (reported at its end):
-	// one problem, at the first of them, says how many.
-	beyond, firstBeyond := 0, ""
-	defer func() {
-		if beyond > 0 {
-			more := ""
-			if beyond > 1 {
-				more = fmt.Sprintf(" (and %s more formulas after it)", thousands(beyond-1))
-			}
-			pr.add(false, ErrFormula, firstBeyond, "this formula%s stands further down a chain longer than %s formulas, each using the next; expected at most %s (compute the chain in fewer steps, or save the workbook in Excel so that its values are stored)", more, thousands(MaxFormulaDepth), thousands(MaxFormulaDepth))
-		}
-	}()
+	fc := formulas{b: b, sheet: sheet}
 	for gi := range grid {
 		rw := &grid[gi]
 		for i, v := range rw.Cells {
@@ -203,36 +191,95 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			if v != "" || !probe {
 				continue
 			}
-			formula, err := b.f.GetCellFormula(sheet, ref)
-			if err != nil || formula == "" {
-				continue
+			val, msg, bad := fc.compute(ref)
+			if msg != "" {
+				pr.add(false, ErrFormula, ref, "%s", msg)
 			}
-			if msg, deeper := b.formulaProblem(&g, sheet, ref); msg != "" {
-				if deeper {
-					if beyond == 0 {
-						firstBeyond = ref
-					}
-					beyond++
-				} else {
-					pr.add(false, ErrFormula, ref, "the formula =%s %s", formula, msg)
-				}
+			if bad {
 				rw.markBad(i)
-				continue
-			}
-			val, err := b.f.CalcCellValue(sheet, ref, rawValues)
-			val = CleanText(val)
-			switch {
-			case err != nil:
-				pr.add(false, ErrFormula, ref, "cannot compute the formula =%s (%v); expected a formula websim can compute, or save the workbook in Excel so that its value is stored", formula, firstLine(err.Error()))
-				rw.markBad(i)
-			case ExcelErrors[val] || strings.HasPrefix(val, "#"):
-				pr.add(false, ErrFormula, ref, "the formula =%s gives the error %s; expected a value", formula, val)
-				rw.markBad(i)
-			default:
+			} else {
 				rw.Cells[i] = val
 			}
 		}
 	}
+	if ref, msg := fc.tooDeep(); ref != "" {
+		pr.add(false, ErrFormula, ref, "%s", msg)
+	}
+}
+
+// formulas computes the formulas of a sheet's blank cells, those whose
+// value was not saved (a workbook written by a program rather than
+// Excel). The cells further down a chain of formulas too deep to compute
+// are counted, and told once, at the first of them (tooDeep).
+type formulas struct {
+	b           *Book
+	sheet       string
+	g           *formulaGraph // the formulas' depths, across the sheet's cells
+	beyond      int
+	firstBeyond string
+}
+
+// compute returns the value of the formula at ref ("" for a cell without
+// one), or what is wrong with it; bad is set when it has no value (a
+// problem, or a cell beyond the depth websim computes).
+func (fc *formulas) compute(ref string) (val, problem string, bad bool) {
+	formula, err := fc.b.f.GetCellFormula(fc.sheet, ref)
+	if err != nil || formula == "" {
+		return "", "", false
+	}
+	if msg, deeper := fc.b.formulaProblem(&fc.g, fc.sheet, ref); deeper {
+		if fc.beyond == 0 {
+			fc.firstBeyond = ref
+		}
+		fc.beyond++
+		return "", "", true
+	} else if msg != "" {
+		return "", fmt.Sprintf("the formula =%s %s", formula, msg), true
+	}
+	val, err = fc.b.f.CalcCellValue(fc.sheet, ref, rawValues)
+	val = CleanText(val)
+	switch {
+	case err != nil:
+		return "", fmt.Sprintf("cannot compute the formula =%s (%v); expected a formula websim can compute, or save the workbook in Excel so that its value is stored", formula, firstLine(err.Error())), true
+	case ExcelErrors[val] || strings.HasPrefix(val, "#"):
+		return "", fmt.Sprintf("the formula =%s gives the error %s; expected a value", formula, val), true
+	}
+	return val, "", false
+}
+
+// tooDeep returns the first of the cells beyond the depth websim computes
+// and the problem that tells them all ("" when there are none).
+func (fc *formulas) tooDeep() (ref, problem string) {
+	if fc.beyond == 0 {
+		return "", ""
+	}
+	more := ""
+	if fc.beyond > 1 {
+		more = fmt.Sprintf(" (and %s more formulas after it)", thousands(fc.beyond-1))
+	}
+	return fc.firstBeyond, fmt.Sprintf("this formula%s stands further down a chain longer than %s formulas, each using the next; expected at most %s (compute the chain in fewer steps, or save the workbook in Excel so that its values are stored)", more, thousands(MaxFormulaDepth), thousands(MaxFormulaDepth))
+}
+
+// Unsaved computes the cells of sheet that hold a formula but no saved
+// value, among refs (blank cells, as ScanRows gave them): by cell, its
+// value or what is wrong with it (a problem that names the formula). A
+// cell without a formula is left out. Workbooks that programs write
+// (openpyxl, say) save formulas without their values.
+func (b *Book) Unsaved(sheet string, refs []string) (values, problems map[string]string) {
+	values, problems = map[string]string{}, map[string]string{}
+	fc := formulas{b: b, sheet: sheet}
+	for _, ref := range refs {
+		switch val, msg, bad := fc.compute(ref); {
+		case msg != "":
+			problems[ref] = msg
+		case !bad && val != "":
+			values[ref] = val
+		}
+	}
+	if ref, msg := fc.tooDeep(); ref != "" {
+		problems[ref] = msg
+	}
+	return values, problems
 }
 
 func firstLine(s string) string {
