@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -32,7 +33,7 @@ type Data struct {
 }
 
 // Read reads the values of DATA as `websim fit` takes it: a CSV file
-// ("times.csv", its first numeric column or the column headed column), or a
+// ("times.csv", its one numeric column or the column headed column), or a
 // workbook column "Book.xlsx!Sheet!Column" (Column a header or a letter;
 // "Book.xlsx!Sheet" with column given works too). Its errors are Problems
 // for the data and the names given, each located.
@@ -75,7 +76,8 @@ func splitWorkbookSpec(spec string) (book, sheet, column string, ok bool) {
 
 // ReadCSVFile reads the values of one column of a CSV file: the column
 // headed column (matched ignoring case, spaces and underscores), or, when
-// column is "", the first column whose first value is a number. See
+// column is "", the one column whose first value is a number (more than
+// one is a problem: the user names which). See
 // ReadCSV.
 func ReadCSVFile(path, column string) (*Data, error) {
 	f, err := os.Open(path)
@@ -101,9 +103,12 @@ func ReadCSVFile(path, column string) (*Data, error) {
 // ("name:17") and size, when known, presizes the values.
 //
 // The delimiter is the one of comma, semicolon and tab that the first line
-// holds most of. With semicolon or tab, a value may have a decimal comma
-// (12,5), as European spreadsheets write CSV; with comma, a line with more
-// fields than the header is a problem (most often a decimal comma). The
+// holds most of; a first line with none of them makes a file of one
+// column. With semicolon, tab or one column, a value may have a decimal
+// comma (12,5), as European spreadsheets write CSV; with comma, a line with
+// more fields than the header is a problem (most often a decimal comma),
+// and so is a first line of two whole numbers without a header (1,50: a
+// decimal comma or two columns?). The
 // first line is a header when one of its fields is not a
 // number. Fields may be quoted ("1,5" is one field); a quoted field may not
 // span lines. Blank lines and blank cells are skipped. A field that is not
@@ -165,6 +170,8 @@ func (c *collector) take(t []byte, where func() string) {
 	case !ok:
 		what := fmt.Sprintf("%q is not a number", t)
 		switch {
+		case c.comma && europeanThousands.Match(t):
+			what += "; write it without thousands separators (1234,5, not 1.234,5)"
 		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
 			what += "; write it without thousands separators (1234.5, not 1,234.5)"
 		default:
@@ -243,14 +250,16 @@ func (rd *csvReader) read(r io.Reader) error {
 // first reads the first non-blank line: it sets the delimiter, and the
 // header and the column when it is a header.
 func (rd *csvReader) first(b []byte) error {
-	rd.delim = ','
-	defer func() { rd.comma = rd.delim != ',' }()
-	best := bytes.Count(b, []byte{','})
-	for _, d := range []byte{';', '\t'} {
+	// A first line without any of them is a file of one column (what Excel
+	// saves of one column, with decimal commas in some countries).
+	rd.delim = 0
+	best := 0
+	for _, d := range []byte{',', ';', '\t'} {
 		if c := bytes.Count(b, []byte{d}); c > best {
 			rd.delim, best = d, c
 		}
 	}
+	defer func() { rd.comma = rd.delim != ',' }()
 	fields := splitFields(b, rd.delim)
 	isHeader := false
 	rd.comma = rd.delim != ','
@@ -265,6 +274,12 @@ func (rd *csvReader) first(b []byte) error {
 	if !isHeader {
 		if rd.column != "" {
 			return Problems{{where, fmt.Sprintf("the file has no header line (its first line holds numbers only), so it has no column %q; leave --column out to read the first column", rd.column)}}
+		}
+		// "1,50": one value with a decimal comma, or two columns? Only a
+		// header line tells.
+		if rd.delim == ',' && len(fields) == 2 && wholeNumber(fields[0]) && wholeNumber(fields[1]) {
+			return Problems{{where, fmt.Sprintf("%q is one value with a decimal comma (%s.%s) or two columns (%s and %s)?; add a header line: one name (ms) for a column of values with decimal commas, a name per column (id,ms) for two columns",
+				b, strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]), strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]))}}
 		}
 		return nil
 	}
@@ -296,14 +311,38 @@ func (rd *csvReader) row(b []byte) {
 	if rd.noColumn {
 		return
 	}
+	if rd.delim == ',' && rd.header != nil {
+		// A line with more fields than the header: most often a decimal
+		// comma, which would otherwise silently read as two fields.
+		var ok bool
+		if rd.field, ok = fieldAt(b, ',', len(rd.header), rd.field[:0]); ok {
+			rd.bad(rd.where(), fmt.Sprintf("the line has %d fields, the header %d; a decimal comma? write 12.5, or save the CSV with ; as separator", len(splitFields(b, ',')), len(rd.header)))
+			return
+		}
+	}
 	if rd.col < 0 {
-		// No column named: the first field of the first data line that
-		// is a number.
+		// No column named: the field of the first data line that is a
+		// number. When several look like numbers (an id, a timestamp and
+		// a time), the user names the one to fit.
 		fields := splitFields(b, rd.delim)
+		var numeric []int
 		for i, f := range fields {
-			if _, ok := rd.number(strings.TrimSpace(f)); ok {
-				rd.col = i
-				break
+			if t := strings.TrimSpace(f); looksNumeric(t) {
+				numeric = append(numeric, i)
+			}
+		}
+		if len(numeric) > 1 {
+			names := make([]string, len(numeric))
+			for k, i := range numeric {
+				names[k] = rd.columnName(i)
+			}
+			rd.bad(rd.where(), fmt.Sprintf("%d columns hold numbers (%s); name the one to fit with --column", len(numeric), quoteList(names)))
+			rd.noColumn = true
+			return
+		}
+		if len(numeric) == 1 {
+			if _, ok := rd.number(strings.TrimSpace(fields[numeric[0]])); ok {
+				rd.col = numeric[0]
 			}
 		}
 		if rd.col < 0 {
@@ -311,22 +350,9 @@ func (rd *csvReader) row(b []byte) {
 			rd.noColumn = true // read nothing more; one problem is enough
 			return
 		}
-		switch {
-		case rd.header != nil && rd.col < len(rd.header):
-			rd.colName = strings.TrimSpace(rd.header[rd.col])
-		default:
-			rd.colName = fmt.Sprintf("%d", rd.col+1)
-		}
+		rd.colName = rd.columnName(rd.col)
 	}
 	var ok bool
-	if rd.delim == ',' && rd.header != nil {
-		// A line with more fields than the header: most often a decimal
-		// comma, which would otherwise silently read as two fields.
-		if rd.field, ok = fieldAt(b, ',', len(rd.header), rd.field[:0]); ok {
-			rd.bad(rd.where(), fmt.Sprintf("the line has %d fields, the header %d; a decimal comma? write 12.5, or save the CSV with ; as separator", len(splitFields(b, ',')), len(rd.header)))
-			return
-		}
-	}
 	rd.field, ok = fieldAt(b, rd.delim, rd.col, rd.field[:0])
 	if !ok {
 		rd.bad(rd.where(), fmt.Sprintf("the line has no field %d (column %q); expected a value in it", rd.col+1, rd.colName))
@@ -334,6 +360,42 @@ func (rd *csvReader) row(b []byte) {
 	}
 	rd.take(rd.field, rd.where)
 	rd.grow()
+}
+
+// columnName is column i's header, or its number from 1 in a file without
+// a header line.
+func (rd *csvReader) columnName(i int) string {
+	if rd.header != nil && i < len(rd.header) {
+		return strings.TrimSpace(rd.header[i])
+	}
+	return fmt.Sprintf("%d", i+1)
+}
+
+// looksNumeric reports whether a field is, or looks like, a number (one
+// written with thousands separators, say): a candidate column to fit.
+func looksNumeric(t string) bool {
+	if _, ok := parseNumber(t); ok {
+		return true
+	}
+	if t == "" {
+		return false
+	}
+	c := t[0]
+	return c >= '0' && c <= '9' || (c == '-' || c == '+' || c == '.') && len(t) > 1 && t[1] >= '0' && t[1] <= '9'
+}
+
+// wholeNumber reports whether a field is digits alone.
+func wholeNumber(t string) bool {
+	t = strings.TrimSpace(t)
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // where is the current line: "data.csv:17".
@@ -353,7 +415,7 @@ func (rd *csvReader) grow() {
 }
 
 func (rd *csvReader) finish() (*Data, error) {
-	if rd.header != nil && rd.line > 0 && rd.col < 0 && !rd.noColumn {
+	if rd.header != nil && rd.line > 0 && rd.col < 0 && !rd.noColumn && len(rd.problems) == 0 {
 		return nil, Problems{{rd.name, "the file has a header line and no values under it; expected a column of numbers"}}
 	}
 	if rd.noColumn {
@@ -402,6 +464,10 @@ func parseNumber(s string) (float64, bool) {
 }
 
 // thousands reports whether b reads as a number once its commas are gone.
+// europeanThousands is a number with dots between thousands and a decimal
+// comma: 1.234,5.
+var europeanThousands = regexp.MustCompile(`^[-+]?[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?$`)
+
 func thousands(b []byte) bool {
 	_, ok := parseNumber(string(bytes.ReplaceAll(b, []byte(","), nil)))
 	return ok

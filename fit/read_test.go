@@ -63,8 +63,11 @@ func TestReadGoodCSV(t *testing.T) {
 		{"tabs", "id\tms\n" + strings.Repeat("3\t12.5\n", 35), "ms", "ms", 12.5, 35},
 		{"quoted fields", "name,ms\n" + strings.Repeat(`"a, b","12.5"`+"\n", 35), "ms", "ms", 12.5, 35},
 		{"BOM, CRLF, blank lines and blank cells", "\ufeffms\r\n\r\n" + strings.Repeat("12.5\r\n \r\n", 35) + "\n", "", "ms", 12.5, 35},
-		{"decimal commas in a semicolon file, first column", "t;x\n" + strings.Repeat("12,5;3\n", 35), "", "t", 12.5, 35},
-		{"decimal commas in a tab file", "t\tx\n" + strings.Repeat("12,5\t3\n", 35), "", "t", 12.5, 35},
+		{"decimal commas in a semicolon file, the numeric column", "t;x\n" + strings.Repeat("12,5;a\n", 35), "", "t", 12.5, 35},
+		{"decimal commas in a semicolon file, named", "t;x\n" + strings.Repeat("12,5;3\n", 35), "t", "t", 12.5, 35},
+		{"decimal commas in a tab file", "t\tx\n" + strings.Repeat("12,5\ta\n", 35), "", "t", 12.5, 35},
+		{"decimal commas in one column, with header", column("ms", append([]string{"12,5"}, numbers(39)...)...), "", "ms", 12.5, 40},
+		{"decimal commas in one column, no header, a first value without", strings.Join(append(numbers(1), slices.Repeat([]string{"12,5"}, 39)...), "\n"), "", "1", 10, 40},
 		{"exponents", column("s", slices.Repeat([]string{"1.25e-3"}, 35)...), "", "s", 0.00125, 35},
 	}
 	for _, tc := range tests {
@@ -89,7 +92,10 @@ func TestBadData(t *testing.T) {
 	}
 	csv := []struct{ name, text, column string }{
 		{"rows that are not numbers", column("ms", append(numbers(40), "abc", "12.5.3", "NaN", "", "Inf", `"1,234.5"`)...), ""},
-		{"a decimal comma in a one-column comma file", column("t", append(numbers(40), "12,5", "13,25")...), ""},
+		{"a decimal comma or two columns, without a header", strings.Repeat("1,50\n", 40), ""},
+		{"several numeric columns, none named", "id,ts,ms\n" + strings.Repeat("1,1700000000,12.5\n", 35), ""},
+		{"European thousands separators", "ms;n\n" + strings.Repeat("1.950,50;1\n", 35), "ms"},
+		{"European thousands separators, no column named", "ms;n\n" + strings.Repeat("1.950,50;1\n", 35), ""},
 		{"decimal commas in a comma file, first of two columns", "t,x\n" + strings.Repeat("12,5,3\n", 3), ""},
 		{"values not above 0", column("ms", append(numbers(40), "0", "-2.5", "-0")...), ""},
 		{"fewer than 30 values", column("ms", numbers(12)...), ""},

@@ -20,7 +20,7 @@ func fitCommand() *cli.Command {
 		Name:      "fit",
 		Usage:     "fit distributions to measured times; rank them; print the best as a cell ready to paste",
 		ArgsUsage: "DATA (a CSV file, or Book.xlsx!Sheet!Column)",
-		Description: `Reads measured times (a column of a CSV file: the first numeric column, or
+		Description: `Reads measured times (a column of a CSV file: its one numeric column, or
 --column NAME; or a workbook column as Book.xlsx!Sheet!Column, by header or
 letter), fits every distribution a cell accepts that suits positive times by
 maximum likelihood (Exp, Erlang, Gamma, LogNormal, Weibull, Normal as the
