@@ -511,7 +511,8 @@ func (run *Run) endPool() {
 // replicationPercentiles gives a pooled percentile of s that has no
 // interval of the engine's (too few observations beyond it, or times too
 // spread for its window) the interval of Student t across the
-// replications' own percentiles, each an independent estimate, when two
+// replications' own percentiles, each an independent estimate (widened by
+// the histogram's relative error, as the engine's are), when two
 // or more replications completed requests (of entity ent; -1 for all):
 // what the targets judge by, shown where the figure is.
 func replicationPercentiles(s *engine.Summary, reps []repFigures, ent int) {
@@ -543,8 +544,10 @@ func replicationPercentiles(s *engine.Summary, reps []repFigures, ent int) {
 				xs = append(xs, p.get(&f.resp))
 			}
 		}
+		// Each replication's percentile is read from a histogram on the
+		// same buckets, so their relative error does not average out.
 		if iv := stats.ReplicationCI(xs, 0.95); iv.Batches >= 2 {
-			*p.hw = iv.HalfWidth
+			*p.hw = iv.HalfWidth + stats.RelativeError*p.get(s)
 		}
 	}
 }

@@ -346,12 +346,6 @@ func percentileOf(s *engine.Summary, m Measure) float64 {
 	return math.NaN()
 }
 
-// histogramError is the largest relative error of a percentile read from
-// the engine's histogram (a bucket's midpoint is within 0.2% of any value
-// in it): percentile half-widths include it, since more observations do
-// not shrink it.
-const histogramError = 1.0 / 512
-
 // runPercentileHalfWidth is the 95% half-width of a percentile in s, NaN
 // when there is none: Summary's P50CIHalfWidth95 to P99CIHalfWidth95, the
 // engine's (stats.Percentiles: batch means of the indicator at the
@@ -380,15 +374,15 @@ func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
 }
 
 // percentileInterval returns a percentile of response time and the
-// half-width of its 95% interval, widened by the histogram's relative
-// error: the results' own (runPercentileHalfWidth: the engine's, or where
+// half-width of its 95% interval, the one the results show (it takes in
+// the histogram's relative error): runPercentileHalfWidth (the engine's, or where
 // it has none Student t across the replications, set when they were
 // pooled: replicationPercentiles); without one it returns ok=false and
 // says why.
 func percentileInterval(f *basis, m Measure) (value, hw float64, ok bool, why string) {
 	value = percentileOf(&f.resp, m)
 	if h := runPercentileHalfWidth(&f.resp, m); !math.IsNaN(h) {
-		return value, h + histogramError*value, true, ""
+		return value, h, true, ""
 	}
 	if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",

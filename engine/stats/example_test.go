@@ -58,5 +58,5 @@ func ExamplePercentiles() {
 	iv := p.Interval(0.95, 0.95)
 	fmt.Printf("p95 %.2f, 95%% interval [%.2f, %.2f]\n", iv.Value, iv.Low, iv.High)
 	// Output:
-	// p95 2.99, 95% interval [2.96, 3.02]
+	// p95 2.99, 95% interval [2.95, 3.03]
 }

@@ -27,6 +27,12 @@ type Histogram struct {
 	n      int64
 }
 
+// RelativeError is the largest relative error of a quantile read from a
+// Histogram: a bucket's midpoint is within it of any value in the bucket.
+// Intervals of percentiles include it, since more observations do not
+// shrink it.
+const RelativeError = 1.0 / 512
+
 const (
 	subBits = 8
 	// MinValue and MaxValue bound the range resolved by the histogram:

@@ -335,7 +335,10 @@ func (p *Percentiles) interval(q, level float64) QuantileInterval {
 	iv.SE, iv.Batches = se, k
 	h := StudentT(level, k-1) * se
 	iv.ProbHalfWidth = h
-	iv.Low, iv.High = p.hist.Quantile(max(q-h, 1e-12)), p.hist.Quantile(min(q+h, 1))
+	// The ends are read from the histogram, each within its relative
+	// error: the interval takes that in.
+	iv.Low = p.hist.Quantile(max(q-h, 1e-12)) * (1 - RelativeError)
+	iv.High = p.hist.Quantile(min(q+h, 1)) * (1 + RelativeError)
 	iv.HalfWidth = (iv.High - iv.Low) / 2
 	return iv
 }

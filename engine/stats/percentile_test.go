@@ -119,10 +119,12 @@ func TestPercentileStandardErrorByHand(t *testing.T) {
 	if iv.Value != bucketMid(bucket(2)) || iv.Batches != 20 || math.Abs(iv.SE-want) > 1e-12 {
 		t.Fatalf("interval %+v, want the median of 2 with standard error %v from 20 batches", iv, want)
 	}
-	// The interval is the histogram's quantiles at 0.5 ± t(0.975, 19)·se.
+	// The interval is the histogram's quantiles at 0.5 ± t(0.975, 19)·se,
+	// each end moved out by the histogram's relative error.
 	h := 2.093024 * want
-	if math.Abs(iv.ProbHalfWidth-h) > 1e-8 || iv.Low != p.Quantile(0.5-h) || iv.High != p.Quantile(0.5+h) || iv.HalfWidth != (iv.High-iv.Low)/2 {
-		t.Errorf("interval [%v, %v], want [%v, %v]", iv.Low, iv.High, p.Quantile(0.5-h), p.Quantile(0.5+h))
+	low, high := p.Quantile(0.5-h)*(1-RelativeError), p.Quantile(0.5+h)*(1+RelativeError)
+	if math.Abs(iv.ProbHalfWidth-h) > 1e-8 || iv.Low != low || iv.High != high || iv.HalfWidth != (iv.High-iv.Low)/2 {
+		t.Errorf("interval [%v, %v], want [%v, %v]", iv.Low, iv.High, low, high)
 	}
 
 	// Two identical parts merged: n² Var doubles and N doubles, so the
