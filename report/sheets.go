@@ -315,11 +315,11 @@ func writeRun(b *xlsx.Book, sheet string, s *study.Study) error {
 		add("Input SHA-256", in.Name, in.SHA256)
 	}
 	for _, set := range s.Settings {
-		add("Setting", set.Name, settingValue(set.Value))
+		add("Setting", set.Name, settingValue(set.Shown()))
 	}
 	for _, sc := range s.Scenarios {
 		for _, set := range s.ScenarioSettings[sc] {
-			add("Scenario "+sc, set.Name, settingValue(set.Value))
+			add("Scenario "+sc, set.Name, settingValue(set.Shown()))
 		}
 	}
 	for _, w := range s.Warnings {

@@ -21,8 +21,8 @@ type Edit struct {
 	SeedSet bool
 	// Observations, when above 0, replaces every scenario's.
 	Observations int64
-	// Source says where the edit comes from, recorded beside each setting
-	// it changes in Plan.Settings ("command line").
+	// Source says where the edit comes from, recorded as the Source of
+	// each setting it changes in Plan.Settings ("command line").
 	Source string
 }
 
@@ -36,7 +36,7 @@ func (e *EditError) Error() string { return e.Field + ": " + e.Msg }
 
 // Apply applies e to p: it keeps and orders the scenarios, sets the loads,
 // seed and observations of each, and records the changed settings in
-// p.Settings (value, then the Source in parentheses). An unknown scenario or
+// p.Settings (each with e.Source). An unknown scenario or
 // load is an *EditError, with the closest name as a hint, and p is left
 // partly edited.
 func (p *Plan) Apply(e Edit) error {
@@ -56,16 +56,13 @@ func (p *Plan) Apply(e Edit) error {
 		p.Scenarios = keep
 	}
 	record := func(name, value string) {
-		if e.Source != "" {
-			value += " (" + e.Source + ")"
-		}
 		for i := range p.Settings {
 			if strings.EqualFold(p.Settings[i].Name, name) {
-				p.Settings[i].Value = value
+				p.Settings[i].Value, p.Settings[i].Source = value, e.Source
 				return
 			}
 		}
-		p.Settings = append(p.Settings, Setting{Name: name, Value: value})
+		p.Settings = append(p.Settings, Setting{Name: name, Value: value, Source: e.Source})
 	}
 	if e.SeedSet {
 		record("Seed", fmt.Sprint(e.Seed))

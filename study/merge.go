@@ -219,9 +219,9 @@ func (h *PartialHeader) differs(o *PartialHeader, file string) string {
 			if j < 0 || o.Settings[j].Value != s.Value {
 				v := "none"
 				if j >= 0 {
-					v = o.Settings[j].Value
+					v = o.Settings[j].Shown()
 				}
-				what = fmt.Sprintf("settings: %s is %s, where %s has %s", s.Name, v, file, s.Value)
+				what = fmt.Sprintf("settings: %s is %s, where %s has %s", s.Name, v, file, s.Shown())
 				break
 			}
 		}

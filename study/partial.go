@@ -39,8 +39,10 @@ const partialMagic = "websim-partial\n"
 // intervals) to its record; format 4 has their wider window, with the
 // intervals of p50 and p90; format 5 has the Count overruns by cell, the
 // deadlock flag, the entities absent at a load, each run's
-// TargetPrecision and the percentiles' thin parts.
-const PartialFormat = 5
+// TargetPrecision and the percentiles' thin parts; format 6 keeps a
+// setting's source apart from its value, so that shares run with a flag
+// that repeats the model's value merge.
+const PartialFormat = 6
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard

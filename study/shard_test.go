@@ -355,3 +355,39 @@ func ExampleDeal() {
 	// [0 1 0 1 0]
 	// [1 0 1 1]
 }
+
+// A share run again by hand with a flag that repeats the model's value
+// (--observations 3000 where the model says 3000) is the same study: it
+// merges, and the merge is the one machine's study.
+func TestMergeShareWithARepeatedFlag(t *testing.T) {
+	plan := func() *Plan { return shardPlan(1, 3000) }
+	whole, err := Execute(context.Background(), plan(), Options{Jobs: 2, Version: "test", Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := runShards(t, plan, 3, dir)
+	again := plan()
+	if err := again.Apply(Edit{Observations: 3000, Seed: 3, SeedSet: true, Source: "command line"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExecuteShard(context.Background(), again, Options{Jobs: 1, Version: "test", Now: fixedNow}, Shard{1, 3}, files[1]); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Merge(files)
+	if err != nil {
+		t.Fatalf("a share with a flag that repeats the model's value: %v", err)
+	}
+	if g, w := exact(got), exact(whole); g != w {
+		t.Errorf("merged study differs from one machine:\n%s", firstDifference(g, w))
+	}
+	// A flag that changes the value is another study.
+	other := plan()
+	other.Apply(Edit{Observations: 2000, Source: "command line"})
+	if _, err := ExecuteShard(context.Background(), other, Options{Jobs: 1, Version: "test", Now: fixedNow}, Shard{1, 3}, files[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Merge(files); err == nil || !strings.Contains(err.Error(), "Observations is 2000 (command line), where") {
+		t.Errorf("a share with other observations merged: %v", err)
+	}
+}

@@ -47,8 +47,18 @@ type Study struct {
 	Measured []Measured
 }
 
-// Setting is a name and its value as text.
-type Setting struct{ Name, Value string }
+// Setting is a name and its value as text, with where the value comes
+// from when it is not the model ("command line").
+type Setting struct{ Name, Value, Source string }
+
+// Shown is the setting's value as the results show it: the value, then
+// its source in parentheses ("3000 (command line)").
+func (s Setting) Shown() string {
+	if s.Source == "" {
+		return s.Value
+	}
+	return s.Value + " (" + s.Source + ")"
+}
 
 // Input is an input file and its SHA-256 in hex.
 type Input struct{ Name, SHA256 string }
