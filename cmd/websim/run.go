@@ -253,7 +253,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	}
 	if !o.quiet {
 		printSummary(stdout, st)
-		fmt.Fprintf(stdout, "Results: %s\n", out)
+		fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
 		if o.writeBack {
 			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
 		}
@@ -325,6 +325,58 @@ func printProblems(w io.Writer, ps workbook.Problems) {
 	}
 }
 
+// decimals is the number of decimals that shows x to 4 significant
+// digits in fixed point (none from 1,000 up): 325.4, 1.234, 12345.
+func decimals(x float64) int {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return max(0, min(9, 3-int(math.Floor(math.Log10(math.Abs(x))))))
+}
+
+// verdicts sums up the targets judged at one run: the verdict of a single
+// target, else "all hold" or how many fail and are undecided.
+func verdicts(rs []study.TargetResult) string {
+	if len(rs) == 1 {
+		return string(rs[0].Verdict)
+	}
+	fails, undecided := 0, 0
+	for _, r := range rs {
+		switch r.Verdict {
+		case study.Fails:
+			fails++
+		case study.Undecided:
+			undecided++
+		}
+	}
+	var parts []string
+	if fails > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d fail", fails, len(rs)))
+	}
+	if undecided > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d undecided", undecided, len(rs)))
+	}
+	if len(parts) == 0 {
+		return "all hold"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// unstableNote tells, after the results' path, how many runs are not
+// stable: " (2 of 6 runs not stable: marked in every sheet)".
+func unstableNote(st *study.Study) string {
+	n := 0
+	for _, r := range st.Runs {
+		if !r.Result.Stable {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d runs not stable: marked in every sheet, gaps in the charts)", n, len(st.Runs))
+}
+
 // applyRunOptions applies the command-line overrides to every scenario
 // (study.Plan.Apply); an unknown scenario or load names its flag.
 func applyRunOptions(p *study.Plan, o runOptions) error {
@@ -338,25 +390,47 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 }
 
 // printSummary prints a table of the main figures per scenario and load
-// (an unstable run shows dashes where it has no steady-state figure), then
-// the Measured rows beside the simulated figures, when there are any.
+// (an unstable run shows dashes where it has no steady-state figure; one
+// that ended before its warm-up, dashes for its utilization too), with the
+// targets' verdicts when the model has a Targets sheet, then the Measured
+// rows beside the simulated figures, when there are any.
 func printSummary(w io.Writer, st *study.Study) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "scenario\tload\tcompleted\tfailed\tmean (%s)\t±95%%\tp95\tapp util\tstable\t\n", st.TimeUnit)
-	for _, r := range st.Runs {
+	header := fmt.Sprintf("scenario\tload\tcompleted\tfailed\tmean (%s)\t±95%%\tp95\tapp util\tstable\t", st.TimeUnit)
+	if len(st.Targets) > 0 {
+		header += "targets\t"
+	}
+	fmt.Fprintln(tw, header)
+	for i := range st.Runs {
+		r := &st.Runs[i]
 		res := &r.Result
-		mean, hw, p95, stable := "-", "-", "-", "NO"
+		mean, hw, p95, util, stable := "-", "-", "-", "-", "NO"
 		if res.Stable {
 			stable = "yes"
-			mean, p95 = fmt.Sprintf("%.4g", res.Response.Mean), fmt.Sprintf("%.4g", res.Response.P95)
+			d := decimals(res.Response.Mean)
+			mean, p95 = fmt.Sprintf("%.*f", d, res.Response.Mean), fmt.Sprintf("%.*f", decimals(res.Response.P95), res.Response.P95)
 			if !math.IsNaN(res.Response.CIHalfWidth95) {
-				hw = fmt.Sprintf("%.2g", res.Response.CIHalfWidth95)
+				hw = fmt.Sprintf("%.*f", d, res.Response.CIHalfWidth95)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%.1f%%\t%s\t\n", r.Scenario, r.Load, res.Completed, res.Failed,
-			mean, hw, p95, 100*res.AppUtilization, stable)
+		if res.SimTime > res.WarmUp {
+			util = fmt.Sprintf("%.1f%%", 100*res.AppUtilization)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t", r.Scenario, r.Load, res.Completed, res.Failed,
+			mean, hw, p95, util, stable)
+		if len(st.Targets) > 0 {
+			fmt.Fprintf(tw, "%s\t", verdicts(study.Judge(st.Targets, r)))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	if len(st.Targets) > 0 {
+		names := make([]string, len(st.Targets))
+		for i, t := range st.Targets {
+			names[i] = t.String()
+		}
+		fmt.Fprintf(w, "targets (times in %s), each judged by its 95%% interval (the Summary sheet says why where one is not met): %s\n", st.TimeUnit, strings.Join(names, "; "))
+	}
 	for _, r := range st.Runs {
 		if !r.Result.Stable {
 			fmt.Fprintf(w, "unstable: %s at %s: %s\n", r.Scenario, r.Load, r.Result.Unstable)
