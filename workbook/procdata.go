@@ -63,6 +63,8 @@ func (r *reader) loadServices() []*svcSheet {
 			if s.t != nil {
 				r.errorCause(xlsx.ErrNotFound, r.proc.name, s.name, "", "missing column %q; expected it in the header row (row %d) of this service", "Step", s.t.headerRow)
 			}
+		case leftAloneQuietly(s.name):
+			continue
 		default:
 			r.warnf(r.proc.name, s.name, "", "sheet left alone: it has no Step column and no entity or step runs it as a service")
 			continue

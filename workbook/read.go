@@ -23,6 +23,20 @@ const (
 // --write-back; reading leaves them alone without a warning.
 var resultSheets = map[string]bool{"summary": true, "servers": true, "entities": true, "charts": true, "timeline": true, "run": true, "sizing": true, "validation": true}
 
+// notesSheets are names of sheets that hold a user's notes (matched
+// ignoring case, spaces and underscores): left alone without a warning,
+// which is kept for sheets that might be a misnamed entity or service.
+var notesSheets = map[string]bool{"notes": true, "note": true, "readme": true, "about": true, "help": true,
+	"changes": true, "changelog": true, "history": true, "comments": true, "description": true,
+	"instructions": true, "info": true, "legend": true, "todo": true}
+
+// leftAloneQuietly says whether a sheet that websim does not read needs no
+// warning: a result sheet of websim's ("Summary", "Summary (websim)") or a
+// sheet of notes.
+func leftAloneQuietly(sheet string) bool {
+	return resultSheets[strings.ToLower(xlsx.BaseName(sheet))] || notesSheets[xlsx.NormKey(sheet)]
+}
+
 // reader gathers the problems and the pieces of the model while reading.
 type reader struct {
 	dir string
@@ -162,7 +176,7 @@ func (r *reader) warnUnusedSheets() {
 		return // the entity sheets cannot be told from others
 	}
 	for _, s := range r.svc.sheets {
-		if r.used[r.svc.name+"!"+s] || resultSheets[strings.ToLower(s)] || r.renamedRequired(s) {
+		if r.used[r.svc.name+"!"+s] || leftAloneQuietly(s) || r.renamedRequired(s) {
 			continue
 		}
 		if want, columns := r.misnamedOptionalSheet(s); want != "" {

@@ -533,3 +533,33 @@ func TestPercentFormattedTimeLimit(t *testing.T) {
 		t.Errorf("got %v, want only %q (a share may be a percentage)", err, want)
 	}
 }
+
+// A sheet of notes (Notes, Read me, ...) and a result sheet websim wrote
+// under another name (Summary (websim)) are left alone without a word;
+// another sheet websim does not read still gets its warning, in case it is
+// a misnamed entity or service.
+func TestNotesSheetsAreQuiet(t *testing.T) {
+	m := wbtest.Valid()
+	for _, name := range []string{"Notes", "Read me", "CHANGE_LOG", "Summary (websim)", "Scratch"} {
+		m.Add("SvcData.xlsx", name, []any{"my own words"})
+	}
+	m.Add("ProcData.xlsx", "readme", []any{"how the services were measured"})
+	m.Add("ProcData.xlsx", "Spare", []any{"an old service, without its Step column"})
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if plan == nil {
+		t.Fatalf("Read: %v", err)
+	}
+	joined := strings.Join(plan.Warnings, "\n")
+	for _, quiet := range []string{"Notes:", "Read me:", "CHANGE_LOG:", "Summary (websim):", "readme:"} {
+		if strings.Contains(joined, quiet) {
+			t.Errorf("a warning for %s\n%s", quiet, joined)
+		}
+	}
+	for _, loud := range []string{"SvcData.xlsx!Scratch: sheet left alone", "ProcData.xlsx!Spare: sheet left alone"} {
+		if !strings.Contains(joined, loud) {
+			t.Errorf("no warning %q:\n%s", loud, joined)
+		}
+	}
+}
