@@ -19,16 +19,19 @@ type metric struct {
 	// always: the chart is drawn even when every value is 0.
 	always bool
 	value  func(r *engine.Result) any
+	// max ends the y axis (1 for a utilization), 0 for Excel's choice;
+	// every axis starts at 0.
+	max float64
 }
 
 func chartMetrics(unit string) []metric {
 	u := unitSuffix(unit)
 	return []metric{
-		{"mean response time", "Mean" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }},
-		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }},
-		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }},
-		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }},
-		{"share of failed requests", "Failed", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }},
+		{"mean response time", "Mean" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }, 0},
+		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }, 0},
+		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }, 0},
+		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }, 1},
+		{"share of failed requests", "Failed", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }, 0},
 	}
 }
 
@@ -213,6 +216,7 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 				Title: chartTitle, Note: chartNote(s, runs, g),
 				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: bl.m.axis, YFormat: axisFormat(drawn, bl.m.percent),
 				XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
+				YFromZero: true, YMax: bl.m.max,
 				AltText: chartTitle + " against load, one line per scenario",
 			}); err != nil {
 				return fmt.Errorf("chart %q: %w", chartTitle, err)

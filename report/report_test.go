@@ -165,6 +165,9 @@ var (
 // paragraphs joined by " / "), how blanks show, the axes' number formats
 // and label colours, and each series' name, category and value
 // references, line colour and marker shape.
+// reAxisEnd finds an axis's minimum or maximum in a chart's XML.
+var reAxisEnd = regexp.MustCompile(`<(?:c:)?(min|max) val="([^"]*)"`)
+
 func dumpCharts(t *testing.T, path string) string {
 	t.Helper()
 	zr, err := zip.OpenReader(path)
@@ -228,7 +231,11 @@ func dumpCharts(t *testing.T, path string) string {
 			}
 			colors = append(colors, c)
 		}
-		fmt.Fprintf(&b, "chart %s titles=%q blanks=%s axes=%q axis-text=%v\n", kind, titles, blanks, formats, colors)
+		var scale []string // the y axis's ends, where set
+		for _, m := range reAxisEnd.FindAllStringSubmatch(x, -1) {
+			scale = append(scale, m[1]+"="+m[2])
+		}
+		fmt.Fprintf(&b, "chart %s titles=%q blanks=%s axes=%q axis-text=%v scale=%v\n", kind, titles, blanks, formats, colors, scale)
 		for _, ser := range reSer.FindAllString(x, -1) {
 			var refs []string
 			for _, m := range reFormat.FindAllStringSubmatch(ser, -1) {

@@ -160,7 +160,7 @@ func timelineChart(sheet, title, axis string, col int, runs []timelineRun, u str
 		Kind: xlsx.ScatterChart, Series: series, Title: title, Markers: true, MarkerSize: 4,
 		XTitle: "Simulated time" + u + ", end of interval", YTitle: axis,
 		YFormat: axisFormat(values, false), XFormat: "#,##0",
-		Width: chartWidth, Height: chartHeight, Legend: "right",
+		Width: chartWidth, Height: chartHeight, Legend: "right", YFromZero: true,
 		AltText: title + " over simulated time, a line per run",
 	}
 }

@@ -252,7 +252,7 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top), xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
 			Title: title, Note: strings.Join(notes, "; "), XTitle: "Load", YTitle: axis, YFormat: yFmt,
-			Width: chartWidth, Height: chartHeight, Legend: "bottom",
+			Width: chartWidth, Height: chartHeight, Legend: "bottom", YFromZero: true,
 			AltText: title + " against load: the measured figure and one line per scenario",
 		}); err != nil {
 			return fmt.Errorf("chart %q: %w", title, err)

@@ -70,6 +70,13 @@ type Chart struct {
 	// YFormat and XFormat are the number formats of the y axis ("0%") and
 	// of a scatter chart's x axis; "" is Excel's.
 	YFormat, XFormat string
+	// YFromZero starts the y axis at 0, so that a line's height is read as
+	// the magnitude it is (Excel's own choice may start a P95 axis at 2.7
+	// and make noise look like a trend); a column chart's starts at 0
+	// always. YMax, when above 0, ends the y axis there (1: a utilization's
+	// 100%).
+	YFromZero bool
+	YMax      float64
 	// Note is a second, smaller line under the title ("gaps: unstable
 	// runs").
 	Note   string
@@ -139,9 +146,13 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 		Format:       excelize.GraphicOptions{AltText: c.AltText},
 	}
 	chart.YAxis.MajorGridLines = true
-	if c.Kind == ColumnChart {
+	if c.Kind == ColumnChart || c.YFromZero {
 		zero := 0.0 // a bar is read by its length: from 0
 		chart.YAxis.Minimum = &zero
+	}
+	if c.YMax > 0 {
+		top := c.YMax
+		chart.YAxis.Maximum = &top
 	}
 	if c.YFormat != "" {
 		chart.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.YFormat}
