@@ -39,10 +39,13 @@ type appServer struct {
 	admitted        int32
 	admissionWaits  int64
 
-	busyAvg, queueAvg stats.TimeAverage
-	peakBusy          int32
-	arrived, waited   int64
-	grants            int64
+	// busyAvg and queueAvg are the time averages of busy units and of
+	// tokens waiting for a unit, acceptAvg of requests waiting in the
+	// accept queue.
+	busyAvg, queueAvg, acceptAvg stats.TimeAverage
+	peakBusy                     int32
+	arrived, waited              int64
+	grants                       int64
 }
 
 // waiting is the number of tokens waiting for a unit.
@@ -50,10 +53,15 @@ func (a *appServer) waiting() int {
 	return a.queue.len() + a.inFlight.len() - int(a.cancelled)
 }
 
+// accepting is the number of requests waiting in the accept queue.
+func (a *appServer) accepting() int {
+	return a.accept.len() - int(a.acceptCancelled)
+}
+
 // load is what LeastBusy compares: the requests there, as units not free
 // plus tokens waiting for a unit plus requests waiting for admission.
 func (a *appServer) load() int32 {
-	return a.busy + int32(a.waiting()) + int32(a.accept.len()) - a.acceptCancelled
+	return a.busy + int32(a.waiting()) + int32(a.accepting())
 }
 
 // expireActive drops active units whose TActive has run out by now.
@@ -83,6 +91,7 @@ func (s *sim) enter(ti int32) bool {
 		if a.admitted >= int32(max) {
 			t.cont = contEnter
 			a.accept.push(ti)
+			a.acceptAvg.Set(s.now, float64(a.accepting()))
 			if s.measuring {
 				a.admissionWaits++
 			}
@@ -118,6 +127,7 @@ func (s *sim) leave(app int32) {
 		}
 		break
 	}
+	a.acceptAvg.Set(s.now, float64(a.accepting()))
 	s.touch(app)
 }
 

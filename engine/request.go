@@ -147,6 +147,7 @@ func (s *sim) patience(r int32, gen uint32) {
 			s.leave(t.app) // no longer admitted
 		} else {
 			a.acceptCancelled++
+			a.acceptAvg.Set(s.now, float64(a.accepting()))
 		}
 		s.touch(t.app)
 	}

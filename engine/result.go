@@ -155,7 +155,14 @@ type ServerResult struct {
 	Name        string
 	Capacity    int
 	Utilization float64
-	MeanQueue   float64
+	// MeanQueue is the time-average number of jobs waiting for a unit (on
+	// an application server, tokens: entries, calls, Parallel parents);
+	// MeanAcceptQueue, on an application server with MaxAdmitted
+	// (HasAcceptQueue), that of requests waiting to be admitted, in front
+	// of it.
+	MeanQueue       float64
+	MeanAcceptQueue float64
+	HasAcceptQueue  bool
 	// Jobs counts jobs that finished service (background ones included);
 	// for an application server, units granted.
 	Jobs int64
@@ -391,6 +398,7 @@ func mergeServers(a, b []ServerResult, avg func(x, y float64) float64) []ServerR
 		d, s := &out[i], &b[i]
 		d.Utilization = avg(d.Utilization, s.Utilization)
 		d.MeanQueue = avg(d.MeanQueue, s.MeanQueue)
+		d.MeanAcceptQueue = avg(d.MeanAcceptQueue, s.MeanAcceptQueue)
 		d.Jobs += s.Jobs
 		d.Arrived += s.Arrived
 		d.Waited += s.Waited

@@ -430,6 +430,7 @@ func (s *sim) startMeasuring() {
 		a := &s.apps[i]
 		a.busyAvg.Reset(s.now)
 		a.queueAvg.Reset(s.now)
+		a.acceptAvg.Reset(s.now)
 		a.peakBusy = a.busy
 	}
 	s.backgroundAll()
@@ -752,6 +753,7 @@ func (s *sim) result() *Result {
 		r.AppServers[i] = ServerResult{
 			Name: fmt.Sprintf("App%d", i+1), Capacity: int(a.capacity),
 			Utilization: b / float64(a.capacity), MeanQueue: q, PeakBusy: int(a.peakBusy),
+			MeanAcceptQueue: a.acceptAvg.Mean(s.now), HasAcceptQueue: s.m.App.MaxAdmitted > 0,
 			Jobs: a.grants, Arrived: a.arrived, Waited: a.waited,
 			AdmissionWaits: a.admissionWaits,
 		}

@@ -179,3 +179,27 @@ func TestBackgroundLoadIsMMc(t *testing.T) {
 		})
 	}
 }
+
+// TestAcceptQueueIsMMc: MaxAdmitted c on a server with more units makes
+// the accept queue the queue of an M/M/c: its mean length is Erlang C's,
+// and no admitted request waits for a unit.
+func TestAcceptQueueIsMMc(t *testing.T) {
+	for _, tc := range []struct {
+		c   int
+		rho float64
+	}{{1, 0.8}, {3, 0.8}, {5, 0.9}} {
+		t.Run(fmt.Sprintf("c=%d/rho=%.1f", tc.c, tc.rho), func(t *testing.T) {
+			lambda := tc.rho * float64(tc.c)
+			m := oneService(expD(1/lambda), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
+			m.App.Capacity = 20
+			m.App.MaxAdmitted = tc.c
+			cfg := RunConfig{Seed: 2, WarmUp: 200, Observations: 40_000}
+			lq, hwq := replicate(t, m, cfg, 10, func(r *Result) float64 { return r.AppServers[0].MeanAcceptQueue })
+			near(t, "mean accept queue", lq, hwq, stats.ErlangC(tc.c, lambda)*tc.rho/(1-tc.rho), tol)
+			r := run(t, m, cfg)
+			if !r.AppServers[0].HasAcceptQueue || r.AppServers[0].MeanQueue != 0 {
+				t.Errorf("accept queue %v, unit queue %v: want an accept queue and no wait for a unit", r.AppServers[0].HasAcceptQueue, r.AppServers[0].MeanQueue)
+			}
+		})
+	}
+}

@@ -128,11 +128,14 @@ type JSONSummary struct {
 type JSONServer struct {
 	Utilization Number `json:"utilization"`
 	MeanQueue   Number `json:"meanQueue"`
-	Timeouts    int64  `json:"timeouts"`
-	Capacity    int    `json:"capacity"`
-	Jobs        int64  `json:"jobs"`
-	OrphanJobs  int64  `json:"orphanJobs"`
-	OrphanWork  Number `json:"orphanWork"`
+	// MeanAcceptQueue is, on an application server with MaxAdmitted, the
+	// mean number of requests waiting to be admitted; absent elsewhere.
+	MeanAcceptQueue *Number `json:"meanAcceptQueue,omitempty"`
+	Timeouts        int64   `json:"timeouts"`
+	Capacity        int     `json:"capacity"`
+	Jobs            int64   `json:"jobs"`
+	OrphanJobs      int64   `json:"orphanJobs"`
+	OrphanWork      Number  `json:"orphanWork"`
 }
 
 // JSONDiff is the difference of mean response from the first scenario.
@@ -237,10 +240,15 @@ func jsonSummary(s *engine.Summary) JSONSummary {
 }
 
 func jsonServer(s *engine.ServerResult) JSONServer {
-	return JSONServer{
+	js := JSONServer{
 		Utilization: Number(s.Utilization), MeanQueue: Number(s.MeanQueue), Timeouts: s.Timeouts,
 		Capacity: s.Capacity, Jobs: s.Jobs, OrphanJobs: s.OrphanJobs, OrphanWork: Number(s.OrphanWork),
 	}
+	if s.HasAcceptQueue {
+		q := Number(s.MeanAcceptQueue)
+		js.MeanAcceptQueue = &q
+	}
+	return js
 }
 
 func shareNumber(num, den int64) *Number {

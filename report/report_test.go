@@ -68,7 +68,7 @@ func testStudy() *study.Study {
 					{Name: "GWay", Capacity: 90, Utilization: 0.55, MeanQueue: 0, Jobs: 4000},
 				},
 				AppServers: []engine.ServerResult{
-					{Name: "App1", Capacity: 20, Utilization: 0.4, MeanQueue: 0.1, Jobs: 500},
+					{Name: "App1", Capacity: 20, Utilization: 0.4, MeanQueue: 0.1, Jobs: 500, HasAcceptQueue: true, MeanAcceptQueue: 2.5},
 					{Name: "App2", Capacity: 20, Utilization: 0.42, MeanQueue: 0.2, Jobs: 490},
 				},
 				Stable: true, WarmUp: 20000, SimTime: 60000, Events: 123456,

@@ -228,12 +228,17 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 	cols := append(slices.Clone(runColumns),
 		column{"Server", fText}, column{"Kind", fText},
 		column{"Capacity", fCount}, column{"Utilization", fShare}, column{"Mean queue", fTime},
+		column{"Mean accept queue", fTime},
 		column{"Jobs", fCount}, column{"Timeouts", fCount}, column{"Orphan jobs", fCount}, column{"Orphan work" + u, fTime},
 	)
 	var rows [][]any
 	var unstable []bool
 	add := func(run *study.Run, name, kind string, sv *engine.ServerResult) {
-		rows = append(rows, append(runCells(run), name, kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue,
+		var accept any // blank where there is no accept queue (no MaxAdmitted, an external server)
+		if sv.HasAcceptQueue {
+			accept = sv.MeanAcceptQueue
+		}
+		rows = append(rows, append(runCells(run), name, kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue, accept,
 			float64(sv.Jobs), float64(sv.Timeouts), float64(sv.OrphanJobs), sv.OrphanWork,
 		))
 		unstable = append(unstable, !run.Result.Stable)

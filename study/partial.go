@@ -41,7 +41,8 @@ const partialMagic = "websim-partial\n"
 // deadlock flag, the entities absent at a load, each run's
 // TargetPrecision and the percentiles' thin parts; format 6 keeps a
 // setting's source apart from its value, so that shares run with a flag
-// that repeats the model's value merge.
+// that repeats the model's value merge, and the application servers'
+// accept queues.
 const PartialFormat = 6
 
 // PartialHeader says which study a partial file belongs to and which share

@@ -117,7 +117,9 @@ no value (no completed request) is null.
     attemptResponseTime: the same over attempts
     appUtilization, appQueue (mean requests waiting for a unit)
     servers: {NAME: utilization, meanQueue, timeouts, capacity, jobs,
-      orphanJobs, orphanWork}; appServers: the same for App1..AppN
+      orphanJobs, orphanWork}; appServers: the same for App1..AppN, and
+      with MaxAdmitted meanAcceptQueue (mean requests waiting to be
+      admitted, in front of the server's units)
     entities: {NAME: arrivals, completed, failed, abandoned, responseTime}
     targets: [{entity, measure, limit, value, ciHalfWidth95, verdict, why}]
       (verdict holds, fails or undecided; why, for a verdict that does
