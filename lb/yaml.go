@@ -14,6 +14,10 @@ import (
 
 // loadYAML reads the original tool's parameter file.
 func loadYAML(path string) (*Source, error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		// A pipe or a device (/dev/zero) may never end.
+		return nil, Problems{problemAt(filepath.Base(path), "is not a regular file (a pipe, a device or a socket); expected the parameters as a YAML file")}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -29,6 +29,9 @@ func Load(path string) (*Model, error) {
 	case strings.EqualFold(filepath.Ext(path), ".xlsx"):
 		return ReadWorkbook(path)
 	}
+	if !info.Mode().IsRegular() {
+		return nil, &Problem{File: path, Msg: "is not a regular file (a pipe, a device or a socket); expected a model's text (YAML)"}
+	}
 	if info.Size() > maxTextSize {
 		return nil, &Problem{File: path, Msg: fmt.Sprintf("the file is %d bytes, larger than a model's text (at most %d)", info.Size(), maxTextSize)}
 	}

@@ -338,6 +338,9 @@ func scanPart(path string) (*partIndex, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: it is not a regular file (a pipe, a device or a socket)", ErrPartDamaged)
+	}
 	cr := &countingReader{r: bufio.NewReaderSize(f, 1<<16)}
 	damaged := func(what string, err error) error {
 		if err != nil {

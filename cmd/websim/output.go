@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 
 	"github.com/websim/websim/internal/xlsx"
 )
@@ -48,12 +50,59 @@ func prepareOutputs(paths ...string) (release func(), err error) {
 	return release, nil
 }
 
+// interruptGrace is how long a command has, once interrupted, to stop by
+// itself before it is stopped where it stands: a read that blocks (a pipe
+// with no writer named as a data file, say) does not watch the context.
+const interruptGrace = 5 * time.Second
+
+// pending are the outputs being written now (writeOutputs), whose
+// temporary files a command stopped where it stands removes.
+var pending struct {
+	sync.Mutex
+	paths []string
+}
+
 // interruptible returns ctx, cancelled by an interrupt (Ctrl-C) or a
 // request to terminate (SIGTERM, which batch schedulers, timeout and
 // Kubernetes send), so that a command stops with a message and exit 1 and
-// leaves no half-written file, rather than die where it stands.
-func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+// leaves no half-written file, rather than die where it stands. A command
+// that has not stopped interruptGrace after the signal, or that gets a
+// second one, is stopped then: the temporary files of the outputs it was
+// writing are removed, and it exits 1. The returned function ends the
+// watch; call it when the command returns.
+func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-finished:
+			return
+		case <-sig:
+			cancel()
+		}
+		select {
+		case <-finished:
+			return
+		case <-sig:
+		case <-time.After(interruptGrace):
+		}
+		pending.Lock()
+		for _, p := range pending.paths {
+			xlsx.RemoveTemps(p)
+		}
+		fmt.Fprintln(os.Stderr, "Error: interrupted, and stopped where it stood: each output holds its earlier file or a whole new one")
+		os.Exit(1)
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(sig)
+			close(finished)
+			cancel()
+		})
+	}
 }
 
 // writeOutputs runs write (which saves paths, each atomically) unless ctx
@@ -64,6 +113,14 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 	if err := ctx.Err(); err != nil {
 		return errors.New("interrupted: nothing was written")
 	}
+	pending.Lock()
+	pending.paths = append(pending.paths, paths...)
+	pending.Unlock()
+	defer func() {
+		pending.Lock()
+		pending.paths = pending.paths[:0]
+		pending.Unlock()
+	}()
 	done := make(chan error, 1)
 	go func() { done <- write() }()
 	select {

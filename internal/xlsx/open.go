@@ -85,6 +85,10 @@ func open(path string, limit int64) (*Book, error) {
 		return fail(err, "cannot read the workbook (%v)", err)
 	case info.IsDir():
 		return fail(ErrDamaged, "is a folder; expected an Excel workbook (.xlsx)")
+	case !info.Mode().IsRegular():
+		// A pipe or a device (/dev/zero) has no size to check and may never
+		// end: reading it would hang or fill the memory.
+		return fail(ErrDamaged, "is not a regular file (a pipe, a device or a socket); expected an Excel workbook (.xlsx)")
 	case info.Size() > limit:
 		return fail(ErrTooLarge, "the file is %s, larger than websim reads (%s); expected a model workbook", sizeText(info.Size()), sizeText(limit))
 	}
