@@ -563,3 +563,36 @@ func TestNotesSheetsAreQuiet(t *testing.T) {
 		}
 	}
 }
+
+// A number Excel shows as a date or a time is a count of days: in a model
+// cell it would pass for a time (0:00:01 reads 1.157e-05) or a count, so it
+// is a problem at its cell; the same number with a plain format is read.
+func TestDateFormattedNumbersAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	m := wbtest.Valid()
+	m.Set(t, "ProcData.xlsx", "Start", "B3", 1.0/86400)
+	m.Write(t, dir)
+	for _, f := range []struct{ file, sheet, ref, format string }{
+		{"ProcData.xlsx", "Start", "B3", "h:mm:ss"},
+		{"ProcData.xlsx", "Start", "C3", "0.0%"}, // a share: fine
+	} {
+		b, err := xlsx.Open(filepath.Join(dir, f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.SetLook(f.sheet, f.ref, f.ref, xlsx.Look{NumFormat: f.format})
+		if err := b.Save(filepath.Join(dir, f.file)); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+	}
+	_, err := Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 1 {
+		t.Fatalf("got %v, want one problem", err)
+	}
+	p := ps.Errors()[0]
+	if p.Where() != "ProcData.xlsx!Start!B3" || !strings.Contains(p.Msg, `a date or a time (shown as "0:00:01")`) || !errors.Is(p, xlsx.ErrDate) {
+		t.Errorf("problem %q at %s, want the time at ProcData.xlsx!Start!B3", p.Msg, p.Where())
+	}
+}

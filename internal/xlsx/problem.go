@@ -22,6 +22,9 @@ var (
 	// ErrNewer: the workbook was made by a newer websim (its template
 	// version is above the one this websim reads).
 	ErrNewer = errors.New("made by a newer websim")
+	// ErrDate: a number shown as a date or a time, which Excel saves as a
+	// count of days, where a plain number is expected.
+	ErrDate = errors.New("a date or a time where a number is expected")
 )
 
 // Problem is one thing wrong with an input, located as precisely as can be:

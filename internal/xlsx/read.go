@@ -3,6 +3,7 @@ package xlsx
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -430,7 +431,37 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 			}
 		}
 	}
+	b.refuseDates(pr, sheet, t.Rows, used)
 	return t, pr.list
+}
+
+// refuseDates reports the numbers in the columns read that Excel shows as a
+// date or a time (0:00:01 is saved as 1.157e-05, a count of days): no
+// column of a model holds one, and read as a number it would pass for a
+// time or a count without a word. It looks only in workbooks that have a
+// date or time format at all.
+func (b *Book) refuseDates(pr *problems, sheet string, rows []Row, cols []int) {
+	if !b.HasDateFormats() {
+		return
+	}
+	for k := range rows {
+		rw := &rows[k]
+		for _, i := range cols {
+			c := rw.At(i)
+			if c.Blank() || c.Bad {
+				continue
+			}
+			if _, err := strconv.ParseFloat(CleanText(c.Text), 64); err != nil || !b.IsDate(sheet, c.Ref) {
+				continue
+			}
+			shown, err := b.f.GetCellValue(sheet, c.Ref, excelize.Options{})
+			if err != nil {
+				shown = c.Text
+			}
+			pr.add(false, ErrDate, c.Ref, "a date or a time (shown as %q), which Excel saves as a number of days (%s); expected a plain number, in the model's time unit (format the cell as a number: Format Cells, Number)", shown, CleanText(c.Text))
+			rw.markBad(i)
+		}
+	}
 }
 
 // ScanRows calls fn with each row of a sheet in turn, streamed (a sheet of
