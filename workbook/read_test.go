@@ -596,3 +596,34 @@ func TestDateFormattedNumbersAreRefused(t *testing.T) {
 		t.Errorf("problem %q at %s, want the time at ProcData.xlsx!Start!B3", p.Msg, p.Where())
 	}
 }
+
+// An attribute named as a setting would hide the setting from every
+// expression (an Experiments column of it would change nothing); two
+// attributes of one entity differing in case only are one name to a reader.
+func TestAttributeNameClashes(t *testing.T) {
+	for _, tt := range []struct {
+		name, settingRow, attr, want string
+	}{
+		{"a user parameter", "cards", "", `SvcData.xlsx!Attributes!B2: attribute name "Cards" is also the setting cards of the Settings sheet`},
+		{"a built-in setting", "", "TActive", `SvcData.xlsx!Attributes!B4: attribute name "TActive" is also the setting TActive`},
+		{"case only", "", "pages", `SvcData.xlsx!Attributes!B4: attribute "pages" of "ASUM" repeats B3 (names are compared ignoring case)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := wbtest.Valid()
+			if tt.settingRow != "" {
+				s := m.Sheet(t, "SvcData.xlsx", "Settings")
+				s.Rows = append(s.Rows, []any{tt.settingRow, 3})
+			}
+			if tt.attr != "" {
+				s := m.Sheet(t, "SvcData.xlsx", "Attributes")
+				s.Rows = append(s.Rows, []any{"ASUM", tt.attr, 1})
+			}
+			dir := t.TempDir()
+			m.Write(t, dir)
+			_, err := Read(dir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}

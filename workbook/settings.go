@@ -235,6 +235,17 @@ func (r *reader) nonNegativeSetting(s *state, c settingCell) (float64, bool) {
 	return v, ok
 }
 
+// settingNamed returns the Settings name (a built-in or a user
+// parameter) that name is, ignoring case, or "".
+func (r *reader) settingNamed(name string) string {
+	for _, n := range r.paramNames {
+		if strings.EqualFold(n, name) {
+			return n
+		}
+	}
+	return ""
+}
+
 func (r *reader) paramIndex(name string) int {
 	for i, n := range r.paramNames {
 		if n == name {

@@ -293,13 +293,18 @@ func (r *reader) readAttributeNames() []attrRow {
 		case reservedName(aname) != "":
 			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q is the built-in name %s, which expressions read instead; expected another name (e.g. My%s)", aname, reservedName(aname), aname)
 			continue
+		case r.settingNamed(aname) != "":
+			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q is also the setting %s of the Settings sheet, which expressions would no longer read (the attribute would hide it); expected another name (e.g. My%s)", aname, r.settingNamed(aname), aname)
+			continue
 		case vc.blank() && !vc.bad && t.has("Value"):
 			r.errorf(t.file, t.sheet, vc.ref, "attribute %q has no value; expected a distribution such as UniformInt(1,6) or an expression", aname)
 			continue
 		}
-		key := [2]string{strings.ToLower(r.model.Entities[ei].Name), aname}
+		// Names differing in case only (Cards, cards) are two names to the
+		// expressions but one to a reader of the sheet.
+		key := [2]string{strings.ToLower(r.model.Entities[ei].Name), strings.ToLower(aname)}
 		if prev, dup := seen[key]; dup {
-			r.errorf(t.file, t.sheet, ac.ref, "attribute %q of %q repeats %s; expected each attribute once per entity", aname, r.model.Entities[ei].Name, prev)
+			r.errorf(t.file, t.sheet, ac.ref, "attribute %q of %q repeats %s (names are compared ignoring case); expected each attribute once per entity", aname, r.model.Entities[ei].Name, prev)
 			continue
 		}
 		seen[key] = ac.ref
