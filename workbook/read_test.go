@@ -627,3 +627,18 @@ func TestAttributeNameClashes(t *testing.T) {
 		})
 	}
 }
+
+// TRUE and FALSE are saved as 1 and 0: a number cell holding one is a
+// problem (not 1 unit), and a Condition reads it as true.
+func TestBooleanCells(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "B6", true) // AppServers
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "H3", true) // a Condition
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 1 || ps.Errors()[0].Where() != "SvcData.xlsx!Settings!B6" || !strings.Contains(ps.Errors()[0].Msg, `"TRUE" is not a number`) {
+		t.Errorf("got %v, want one problem: TRUE at Settings!B6 is not a number", err)
+	}
+}

@@ -159,6 +159,7 @@ func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
 		}
 		return nil, pr.list, true
 	}
+	b.showBooleans(sheet, grid)
 	b.resolveFormulas(pr, sheet, grid, !cut)
 	// Rows that held only formulas with blank results are empty after all.
 	return slices.DeleteFunc(grid, func(rw Row) bool {
@@ -433,6 +434,24 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 	}
 	b.refuseDates(pr, sheet, t.Rows, used)
 	return t, pr.list
+}
+
+// showBooleans gives the cells that hold TRUE or FALSE (saved as 1 and 0,
+// with a type of their own) as Excel shows them, so that a reader that
+// wants a number refuses them, rather than take TRUE for 1 unit, and an
+// expression reads them as true and false.
+func (b *Book) showBooleans(sheet string, grid []Row) {
+	for gi := range grid {
+		rw := &grid[gi]
+		for i, v := range rw.Cells {
+			if v != "0" && v != "1" {
+				continue
+			}
+			if typ, err := b.f.GetCellType(sheet, CellName(i, rw.Num)); err == nil && typ == excelize.CellTypeBool {
+				rw.Cells[i] = map[string]string{"0": "FALSE", "1": "TRUE"}[v]
+			}
+		}
+	}
 }
 
 // refuseDates reports the numbers in the columns read that Excel shows as a
