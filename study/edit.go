@@ -51,6 +51,9 @@ func (p *Plan) Apply(e Edit) error {
 			if i < 0 {
 				return &EditError{"scenarios", fmt.Sprintf("no scenario %q%s; the model has %s", want, suggest.DidYouMean(want, names), strings.Join(names, ", "))}
 			}
+			if slices.ContainsFunc(keep, func(s Scenario) bool { return s.Name == p.Scenarios[i].Name }) {
+				return &EditError{"scenarios", fmt.Sprintf("scenario %q is named twice; expected each scenario once", p.Scenarios[i].Name)}
+			}
 			keep = append(keep, p.Scenarios[i])
 		}
 		p.Scenarios = keep
@@ -90,6 +93,9 @@ func (p *Plan) Apply(e Edit) error {
 				j := slices.IndexFunc(sc.Model.Loads, func(l string) bool { return strings.EqualFold(l, want) })
 				if j < 0 {
 					return &EditError{"loads", fmt.Sprintf("no load %q%s; the model has %s", want, suggest.DidYouMean(want, sc.Model.Loads), strings.Join(sc.Model.Loads, ", "))}
+				}
+				if slices.Contains(idx, j) {
+					return &EditError{"loads", fmt.Sprintf("load %q is named twice; expected each load once", sc.Model.Loads[j])}
 				}
 				idx = append(idx, j)
 			}

@@ -3,6 +3,7 @@ package study
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/websim/websim/engine"
@@ -68,5 +69,17 @@ func TestPlanApply(t *testing.T) {
 				t.Errorf("settings %v, want %v", p.Settings, tt.settings)
 			}
 		})
+	}
+}
+
+// A load or a scenario named twice is refused: it would run twice, its
+// rows repeated in every sheet.
+func TestPlanApplyTwice(t *testing.T) {
+	for _, e := range []Edit{{Loads: []string{"L1", "l1"}}, {Scenarios: []string{"Base", "base"}}} {
+		p := editPlan()
+		var ee *EditError
+		if err := p.Apply(e); !errors.As(err, &ee) || !strings.Contains(err.Error(), "named twice") {
+			t.Errorf("%+v: %v, want an EditError saying it is named twice", e, err)
+		}
 	}
 }

@@ -642,3 +642,27 @@ func TestBooleanCells(t *testing.T) {
 		t.Errorf("got %v, want one problem: TRUE at Settings!B6 is not a number", err)
 	}
 }
+
+// A TimeLimit of 0 is a problem, not a silent "no limit".
+func TestZeroTimeLimit(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "ServerInfo", "C2", 0)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	if err == nil || !strings.Contains(err.Error(), "SvcData.xlsx!ServerInfo!C2: time limit 0: every call would fail as it is sent") {
+		t.Errorf("got %v, want the time limit 0 refused at ServerInfo!C2", err)
+	}
+}
+
+// A load named twice in the Loads setting is a problem: it would run twice.
+func TestLoadsNamedTwice(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "B11", "L1, l1")
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	if err == nil || !strings.Contains(err.Error(), `SvcData.xlsx!Settings!B11: load "L1" is named twice in "L1, l1"`) {
+		t.Errorf("got %v", err)
+	}
+}

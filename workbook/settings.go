@@ -2,6 +2,7 @@ package workbook
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/websim/websim/engine"
@@ -297,6 +298,10 @@ func (r *reader) resolveLoads(s *state) []int {
 		if i < 0 {
 			r.errorf(file, sheet, ref, "unknown load %q%s; expected all or load headers of Arrivals (%s), separated by commas",
 				label, suggest.DidYouMean(label, r.model.Loads), strings.Join(r.model.Loads, ", "))
+			continue
+		}
+		if slices.Contains(out, i) {
+			r.errorf(file, sheet, ref, "load %q is named twice in %q; expected each load once", r.model.Loads[i], text)
 			continue
 		}
 		out = append(out, i)

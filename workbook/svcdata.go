@@ -39,8 +39,13 @@ func (r *reader) readServers() {
 		}
 		if c := t.get(rw, "TimeLimit"); !c.blank() {
 			if v, ok := r.numberCell(t, c, "time limit"); ok {
-				if v < 0 {
+				switch {
+				case v < 0:
 					r.errorf(t.file, t.sheet, c.ref, "time limit %s is negative; expected a time > 0, or blank for no limit", formatNumber(v))
+				case v == 0:
+					// 0 would read as no limit (the engine's none) while it
+					// says every call fails at once.
+					r.errorf(t.file, t.sheet, c.ref, "time limit 0: every call would fail as it is sent; expected a time > 0, or blank for no limit")
 				}
 				s.TimeLimit = math.Max(v, 0)
 			}

@@ -407,6 +407,8 @@ func printSummary(w io.Writer, st *study.Study) {
 		mean, hw, p95, util, stable := "-", "-", "-", "-", "NO"
 		if res.Stable {
 			stable = "yes"
+		}
+		if res.Stable && res.Completed > 0 { // no completed request: no response figure
 			d := decimals(res.Response.Mean)
 			mean, p95 = fmt.Sprintf("%.*f", d, res.Response.Mean), fmt.Sprintf("%.*f", decimals(res.Response.P95), res.Response.P95)
 			if !math.IsNaN(res.Response.CIHalfWidth95) {
