@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"fmt"
 	"archive/zip"
 	"bytes"
 	"errors"
@@ -664,5 +665,37 @@ func TestLoadsNamedTwice(t *testing.T) {
 	_, err := Read(dir)
 	if err == nil || !strings.Contains(err.Error(), `SvcData.xlsx!Settings!B11: load "L1" is named twice in "L1, l1"`) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// A Seed typed as a number may be any whole number below 2^64 (Excel keeps
+// 15 of its digits, which a warning says); above it, the message names the
+// limit the README gives.
+func TestSeedAsANumber(t *testing.T) {
+	for _, tt := range []struct {
+		seed    any
+		want    uint64
+		problem string
+	}{
+		{3e9, 3000000000, ""},
+		{"9.2233720368547758E+18", 1 << 63, "Seed read as 9223372036854775808: Excel keeps 15 digits"}, // as Excel saves 2^63
+		{1e30, 0, "Seed 1e+30 is above 18446744073709551615"},
+		{-1, 0, "Seed -1 is not a whole number from 0 to 18446744073709551615"},
+	} {
+		m := wbtest.Valid()
+		m.Set(t, "SvcData.xlsx", "Settings", "B3", tt.seed)
+		dir := t.TempDir()
+		m.Write(t, dir)
+		plan, err := Read(dir)
+		all := fmt.Sprint(err)
+		if plan != nil {
+			all += strings.Join(plan.Warnings, "\n")
+		}
+		if tt.problem != "" && !strings.Contains(all, tt.problem) {
+			t.Errorf("seed %v: %s\nwant %q", tt.seed, all, tt.problem)
+		}
+		if tt.want != 0 && (plan == nil || plan.Scenarios[0].Run.Seed != tt.want) {
+			t.Errorf("seed %v: plan %v, err %v; want seed %d", tt.seed, plan != nil, err, tt.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package workbook
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -79,8 +80,19 @@ var BuiltinSettings = []BuiltinSetting{
 		read: func(r *reader, s *state, c settingCell) {
 			if u, err := strconv.ParseUint(c.text, 10, 64); err == nil {
 				s.run.Seed = u
-			} else if v, ok := r.wholeSetting(s, c, 0); ok {
-				s.run.Seed = uint64(v)
+			} else if v, ok := r.numberSetting(s, c); ok {
+				switch {
+				case v < 0 || v != math.Trunc(v):
+					r.errorf(c.file, c.sheet, c.ref, "Seed %s is not a whole number from 0 to 18446744073709551615; expected one", formatNumber(v))
+				case v >= 1<<64:
+					r.errorf(c.file, c.sheet, c.ref, "Seed %s is above 18446744073709551615; expected a whole number from 0 to 18446744073709551615", formatNumber(v))
+				default:
+					s.run.Seed = uint64(v)
+					if v > 1<<53 {
+						// Excel keeps 15 digits of a number.
+						r.warnf(c.file, c.sheet, c.ref, "Seed read as %d: Excel keeps 15 digits of a number, so the seed typed may have had other last digits; type it as text (with a ' before it) to keep every digit", s.run.Seed)
+					}
+				}
 			}
 		},
 		value: func(s *state) float64 { return float64(s.run.Seed) }},

@@ -69,7 +69,24 @@ func looksNumeric(s string) bool {
 			return false
 		}
 	}
-	return strings.ContainsAny(s, "0123456789")
+	return strings.ContainsAny(s, "0123456789") && !arithmetic(s)
+}
+
+// arithmetic tells whether s adds or subtracts numbers (1-0.5, -1+3): a +
+// or - after a digit or a point, which is not an exponent's sign (1e-5).
+// Such a text is an expression, not a number typed wrongly.
+func arithmetic(s string) bool {
+	prev := byte(0) // the last character that is not a space
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c == '+' || c == '-') && (prev >= '0' && prev <= '9' || prev == '.') {
+			return true
+		}
+		if c != ' ' {
+			prev = c
+		}
+	}
+	return false
 }
 
 // numberHint explains why text is not a number.
