@@ -1,11 +1,11 @@
 package workbook
 
 import (
-	"fmt"
 	"archive/zip"
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
