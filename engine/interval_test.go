@@ -280,3 +280,19 @@ func TestNoMeanIntervalWhenRunIsShortForItsCorrelation(t *testing.T) {
 		}
 	})
 }
+
+// Percentiles are read from the histogram within its relative error, and
+// kept between the smallest and largest time seen: with one observation
+// every percentile is that time.
+func TestPercentilesWithinTheTimesSeen(t *testing.T) {
+	m := oneService(expD(1), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
+	for seed := uint64(1); seed <= 20; seed++ {
+		r := run(t, m, RunConfig{Seed: seed, Observations: 1})
+		s := r.Response
+		for _, p := range []float64{s.P50, s.P90, s.P95, s.P99} {
+			if p < s.Min || p > s.Max {
+				t.Fatalf("seed %d: percentile %v outside [%v, %v]", seed, p, s.Min, s.Max)
+			}
+		}
+	}
+}

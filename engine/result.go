@@ -481,6 +481,18 @@ func (s *Summary) setPercentileIntervals(p *stats.Percentiles) {
 	s.P99CIHalfWidth95 = p.Interval(0.99, 0.95).HalfWidth
 }
 
+// clampPercentiles keeps the percentiles, read from a histogram within its
+// relative error, between the smallest and the largest time seen: with few
+// times a p95 read as a bucket's midpoint could fall below them all.
+func (s *Summary) clampPercentiles() {
+	if s.N == 0 {
+		return
+	}
+	for _, p := range []*float64{&s.P50, &s.P90, &s.P95, &s.P99} {
+		*p = min(max(*p, s.Min), s.Max)
+	}
+}
+
 // finishSummary ends a pooled summary: percentiles from hist, the merged
 // histogram, when there is one, their intervals from pct, and the Student
 // t interval over means (stats.ReplicationCI: NaN with fewer than 2 that
@@ -489,6 +501,7 @@ func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, mea
 	s.BatchesForCI, s.BatchSize, s.NoCIWhy = 0, 0, ""
 	if hist != nil && hist.N() > 0 {
 		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
+		s.clampPercentiles()
 	}
 	s.setPercentileIntervals(pct)
 	s.CIHalfWidth95 = stats.ReplicationCI(means, 0.95).HalfWidth

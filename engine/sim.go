@@ -793,10 +793,12 @@ func (s *sim) result() *Result {
 }
 
 func summarize(t *stats.Tally, h *stats.Histogram) Summary {
-	return Summary{
+	s := Summary{
 		N: t.N(), Mean: t.Mean(), SD: t.SD(), Min: t.Min(), Max: t.Max(),
 		P50: h.Quantile(0.50), P90: h.Quantile(0.90), P95: h.Quantile(0.95), P99: h.Quantile(0.99),
 	}
+	s.clampPercentiles()
+	return s
 }
 
 // runSummary is the summary of one run's response times with its
