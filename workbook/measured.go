@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/websim/websim/engine"
@@ -42,6 +43,9 @@ func (r *reader) readMeasured() []study.Measured {
 		servers = append(servers, s.Name)
 	}
 	var out []study.Measured
+	// seen has the first row of each figure: a second one (a measurement
+	// repeated on another day) is shown too, with a warning.
+	seen := map[[4]string]string{}
 	for _, rw := range t.rows {
 		m := study.Measured{Cell: loc(t, cellName(0, rw.num))}
 		ok := true
@@ -128,10 +132,29 @@ func (r *reader) readMeasured() []study.Measured {
 			m.Value = v
 		}
 		if ok {
+			key := [4]string{strings.ToLower(m.Entity), m.Load, string(m.Measure), m.Server}
+			if first, dup := seen[key]; dup {
+				r.warnf(t.file, t.sheet, mc.ref, "the same figure as row %s (%s at %s); both are set beside the simulated one", first, measuredWhat(m), m.Load)
+			} else {
+				seen[key] = strconv.Itoa(rw.num)
+			}
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// measuredWhat names a Measured row's figure: "p95 of all requests",
+// "utilization of MTC".
+func measuredWhat(m study.Measured) string {
+	if m.Measure == study.MeasureUtilization {
+		return "utilization of " + m.Server
+	}
+	who := "all requests"
+	if m.Entity != "" {
+		who = m.Entity
+	}
+	return string(m.Measure) + " of " + who
 }
 
 // measuredExpected says what a Value cell of the Measured row m should

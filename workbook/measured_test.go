@@ -98,3 +98,28 @@ func TestBadMeasured(t *testing.T) {
 	}
 	golden(t, filepath.Join("testdata", "measured_problems.golden"), strings.TrimSpace(ps.Errors().Error())+"\n")
 }
+
+// A figure measured twice (another day's measurement) is kept, and a
+// warning says it repeats an earlier row.
+func TestMeasuredTwice(t *testing.T) {
+	m := wbtest.Valid()
+	m.Add("SvcData.xlsx", "Measured",
+		[]any{"Entity", "Load", "Measure", "Value"},
+		[]any{nil, "L1", "mean", 300},
+		[]any{nil, "L1", "mean", 320},
+		[]any{nil, "L2", "mean", 320},
+	)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if plan == nil {
+		t.Fatal(err)
+	}
+	if len(plan.Measured) != 3 {
+		t.Errorf("%d Measured rows, want 3", len(plan.Measured))
+	}
+	want := "SvcData.xlsx!Measured!C3: the same figure as row 2 (mean of all requests at L1); both are set beside the simulated one"
+	if w := strings.Join(plan.Warnings, "\n"); !strings.Contains(w, want) || strings.Contains(w, "Measured!C4") {
+		t.Errorf("warnings:\n%s\nwant %s", w, want)
+	}
+}

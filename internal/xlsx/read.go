@@ -433,6 +433,12 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 		}
 	}
 	b.refuseDates(pr, sheet, t.Rows, used)
+	for _, rw := range t.Rows {
+		// A hidden row is out of the user's sight but not out of the model.
+		if visible, err := b.f.GetRowVisible(sheet, rw.Num); err == nil && !visible {
+			pr.add(true, nil, fmt.Sprintf("A%d", rw.Num), "row %d is hidden in Excel, and read as every other row; unhide it to see what runs, or delete it", rw.Num)
+		}
+	}
 	return t, pr.list
 }
 

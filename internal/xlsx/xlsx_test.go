@@ -425,3 +425,32 @@ func TestOwnedSheetsMarkerForms(t *testing.T) {
 		t.Errorf("BaseName = %q", got)
 	}
 }
+
+// A hidden row of a table is read, with a warning: what runs is not all in
+// sight.
+func TestReadTableWarnsOfHiddenRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hidden.xlsx")
+	b := New()
+	b.SetRow("Sheet1", 1, "Step", "ProcTime")
+	b.SetRow("Sheet1", 2, "Work", "Exp(1)")
+	b.SetRow("Sheet1", 3, "Slow", "Exp(100)")
+	if err := b.f.SetRowVisible("Sheet1", 3, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tab, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime"}})
+	if tab == nil || len(tab.Rows) != 2 {
+		t.Fatalf("table %+v, want both rows", tab)
+	}
+	if len(ps) != 1 || !ps[0].Warning || !strings.Contains(ps[0].Msg, "row 3 is hidden in Excel") {
+		t.Errorf("problems %v, want one warning for row 3", ps)
+	}
+}
