@@ -699,3 +699,21 @@ func TestSeedAsANumber(t *testing.T) {
 		}
 	}
 }
+
+// A formula that refers to an empty cell shows 0 in Excel and gives
+// nothing to the formula engine: it is a problem, not the setting's
+// default. A formula that gives "" on purpose is a blank.
+func TestFormulaOfAnEmptyCell(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "B7", wbtest.Formula("=Z99"))               // AppCapacity
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "J3", wbtest.Formula(`=IF(1>2,"FAIL","")`)) // OnFailure: blank
+	m.Set(t, "SvcData.xlsx", "Settings", "D2", wbtest.Formula("=Z98"))               // a column not read
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 1 || ps.Errors()[0].Where() != "SvcData.xlsx!Settings!B7" ||
+		!strings.Contains(ps.Errors()[0].Msg, "the formula =Z99 refers to an empty cell (Excel shows 0)") {
+		t.Errorf("got %v, want one problem at Settings!B7", err)
+	}
+}

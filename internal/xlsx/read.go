@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ type Row struct {
 	// Bad marks the cells already reported (a formula error): readers skip
 	// them.
 	Bad map[int]bool
+	// emptyRefs are the cells whose formula is a reference to an empty
+	// cell (=Z99), by column: blank to the formula engine, 0 in Excel.
+	emptyRefs map[int]string
 }
 
 // Cell is one cell's text and location.
@@ -197,6 +201,17 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			if msg != "" {
 				pr.add(false, ErrFormula, ref, "%s", msg)
 			}
+			if !bad && val == "" && bareReference.MatchString(fc.formula) {
+				// =Z99 of an empty cell: Excel shows 0, the formula engine
+				// gives nothing; read as blank it would take the default,
+				// which neither meant. (A formula that gives "" on purpose,
+				// =IF(A2="","",...), stays a blank.) ReadTable reports it
+				// in a column it reads.
+				if rw.emptyRefs == nil {
+					rw.emptyRefs = map[int]string{}
+				}
+				rw.emptyRefs[i] = fc.formula
+			}
 			if bad {
 				rw.markBad(i)
 			} else {
@@ -209,6 +224,10 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 	}
 }
 
+// bareReference is a formula that is one cell's reference: =Z99,
+// =Settings!$B$3, ='My sheet'!B3.
+var bareReference = regexp.MustCompile(`^\s*(?:(?:'[^']+'|[^'!\s]+)!)?\$?[A-Za-z]{1,3}\$?[0-9]+\s*$`)
+
 // formulas computes the formulas of a sheet's blank cells, those whose
 // value was not saved (a workbook written by a program rather than
 // Excel). The cells further down a chain of formulas too deep to compute
@@ -219,6 +238,9 @@ type formulas struct {
 	g           *formulaGraph // the formulas' depths, across the sheet's cells
 	beyond      int
 	firstBeyond string
+	// formula is the formula of the cell compute last looked at ("" for
+	// none).
+	formula string
 }
 
 // compute returns the value of the formula at ref ("" for a cell without
@@ -226,7 +248,9 @@ type formulas struct {
 // problem, or a cell beyond the depth websim computes).
 func (fc *formulas) compute(ref string) (val, problem string, bad bool) {
 	formula, err := fc.b.f.GetCellFormula(fc.sheet, ref)
+	fc.formula = formula
 	if err != nil || formula == "" {
+		fc.formula = ""
 		return "", "", false
 	}
 	if msg, deeper := fc.b.formulaProblem(&fc.g, fc.sheet, ref); deeper {
@@ -429,6 +453,15 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 			if c := rw.At(i); !c.Blank() || c.Bad {
 				t.Rows = append(t.Rows, rw)
 				break
+			}
+		}
+	}
+	for k := range t.Rows {
+		rw := &t.Rows[k]
+		for _, i := range used {
+			if f, ok := rw.emptyRefs[i]; ok && !rw.Bad[i] {
+				pr.add(false, ErrFormula, CellName(i, rw.Num), "the formula =%s refers to an empty cell (Excel shows 0); expected a formula that gives a value, or a blank cell for the default", f)
+				rw.markBad(i)
 			}
 		}
 	}
