@@ -27,6 +27,33 @@ type column struct {
 	format xlsx.Style
 }
 
+// timeStyle is the number format of a study's times: four significant
+// digits of its typical time, the median of its runs' mean responses
+// (325.4 ms, 1.234 s), rather than three decimals whatever the unit.
+func timeStyle(runs []study.Run) xlsx.Style {
+	var means []float64
+	for i := range runs {
+		if r := &runs[i].Result; r.Completed > 0 && r.Response.Mean > 0 && !math.IsInf(r.Response.Mean, 0) {
+			means = append(means, r.Response.Mean)
+		}
+	}
+	if len(means) == 0 {
+		return fTime
+	}
+	slices.Sort(means)
+	return xlsx.TimeStyle(means[len(means)/2])
+}
+
+// withTimeStyle gives the time columns of cols the style ts.
+func withTimeStyle(cols []column, ts xlsx.Style) []column {
+	for i := range cols {
+		if cols[i].format == fTime {
+			cols[i].format = ts
+		}
+	}
+	return cols
+}
+
 // table writes a header row (styled, frozen) and rows of values to a sheet,
 // with number formats per column and widths fitted to the content. A nil or
 // non-finite value leaves its cell blank.
@@ -157,6 +184,7 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"Retries", fCount, count(func(r *engine.Result) int64 { return r.Retries })},
 		{"Timeouts", fCount, count(func(r *engine.Result) int64 { return r.Timeouts })},
 		{"Mean" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.Mean })},
+		{"CI half-width 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
 		{"SD" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.SD })},
 		{"P50" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50 })},
 		{"P50 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50CIHalfWidth95 })},
@@ -166,7 +194,6 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"P95 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P95CIHalfWidth95 })},
 		{"P99" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99 })},
 		{"P99 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P99CIHalfWidth95 })},
-		{"CI half-width 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
 		{"Diff from " + base + u, fTime, func(run *study.Run) any {
 			if run.Diff == nil {
 				return nil
@@ -195,8 +222,8 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"Warm-up" + u, fTime, res(func(r *engine.Result) any { return r.WarmUp })},
 		{"In system at end", fCount, count(func(r *engine.Result) int64 { return r.InSystem })},
 		{"Events", fCount, count(func(r *engine.Result) int64 { return r.Events })},
-		{"Wall seconds", fNumber, func(run *study.Run) any { return run.WallSeconds }},
-		{"Precision cap hit", fText, func(run *study.Run) any { return run.PrecisionCapHit }},
+		{"Wall seconds", xlsx.Decimal2, func(run *study.Run) any { return run.WallSeconds }},
+		{"Precision cap hit", fText, func(run *study.Run) any { return yesNo(run.PrecisionCapHit) }},
 	}
 }
 
@@ -210,6 +237,7 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 	for i, c := range spec {
 		cols[i] = column{c.header, c.format}
 	}
+	cols = withTimeStyle(cols, timeStyle(s.Runs))
 	rows := make([][]any, 0, len(s.Runs))
 	var unstable []bool
 	for i := range s.Runs {
@@ -227,10 +255,11 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
 	cols := append(slices.Clone(runColumns),
 		column{"Server", fText}, column{"Kind", fText},
-		column{"Capacity", fCount}, column{"Utilization", fShare}, column{"Mean queue", fTime},
-		column{"Mean accept queue", fTime},
+		column{"Capacity", fCount}, column{"Utilization", fShare}, column{"Mean queue", xlsx.Decimal2},
+		column{"Mean accept queue", xlsx.Decimal2},
 		column{"Jobs", fCount}, column{"Timeouts", fCount}, column{"Orphan jobs", fCount}, column{"Orphan work" + u, fTime},
 	)
+	cols = withTimeStyle(cols, timeStyle(s.Runs))
 	var rows [][]any
 	var unstable []bool
 	add := func(run *study.Run, name, kind string, sv *engine.ServerResult) {
@@ -260,12 +289,11 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 	cols := append(slices.Clone(runColumns),
 		column{"Entity", fText}, column{"Arrivals", fCount}, column{"Completed", fCount},
 		column{"Failed", fCount}, column{"Abandoned", fCount}, column{"Failure share", fShare},
-		column{"Mean" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P50 ± 95%" + u, fTime},
+		column{"Mean" + u, fTime}, column{"CI half-width 95%" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P50 ± 95%" + u, fTime},
 		column{"P90" + u, fTime}, column{"P90 ± 95%" + u, fTime}, column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
-		column{"CI half-width 95%" + u, fTime},
 	)
 	targetCols, targetCells := entityTargets(s)
-	cols = append(cols, targetCols...)
+	cols = withTimeStyle(append(cols, targetCols...), timeStyle(s.Runs))
 	var rows [][]any
 	var unstable []bool
 	for i := range s.Runs {
@@ -280,14 +308,21 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 			}
 			rows = append(rows, append(runCells(run), e.Name, float64(e.Arrivals), float64(e.Completed),
 				float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
-				resp(e.Response.Mean), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P50CIHalfWidth95),
-				resp(e.Response.P90), resp(e.Response.P90CIHalfWidth95), resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95),
-				resp(e.Response.CIHalfWidth95)))
+				resp(e.Response.Mean), resp(e.Response.CIHalfWidth95), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P50CIHalfWidth95),
+				resp(e.Response.P90), resp(e.Response.P90CIHalfWidth95), resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95)))
 			rows[len(rows)-1] = append(rows[len(rows)-1], targetCells(run, e.Name)...)
 			unstable = append(unstable, !run.Result.Stable)
 		}
 	}
 	return runTable(b, sheet, cols, rows, unstable)
+}
+
+// yesNo writes a flag as the sheets' other flags are: yes or no.
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }
 
 // appName labels the i-th (0-based) application server.
@@ -339,6 +374,9 @@ func settingValue(v string) any {
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) || strconv.FormatFloat(x, 'g', 15, 64) != strconv.FormatFloat(x, 'g', -1, 64) {
 		return v
+	}
+	if x == math.Trunc(x) && math.Abs(x) >= 1000 {
+		return xlsx.Styled{Value: x, Style: xlsx.Count} // 100,000 observations
 	}
 	return x
 }

@@ -39,7 +39,43 @@ const (
 	Warning        // bold dark red on a light red fill: a flag to see first
 	Percent2       // 0.00%
 	Plain          // the default look, kept on a Muted row: words about the row, not figures
+	Time0          // #,##0: times of thousands and more
+	Time1          // #,##0.0: times of hundreds
+	Time2          // #,##0.00: times of tens
 )
+
+// TimeStyle is the style that shows a time of magnitude typical (the
+// usual time of a table's column) to four significant digits: 325.4 ms,
+// 1.234 s, 12,345 ms. A nonpositive typical gives Time.
+func TimeStyle(typical float64) Style {
+	if !(typical > 0) || math.IsInf(typical, 0) {
+		return Time
+	}
+	switch d := 3 - int(math.Floor(math.Log10(typical))); {
+	case d <= 0:
+		return Time0
+	case d == 1:
+		return Time1
+	case d == 2:
+		return Time2
+	}
+	return Time
+}
+
+// timeDecimals is the decimals of a time style, or -1 for another style.
+func timeDecimals(s Style) int {
+	switch s {
+	case Time0:
+		return 0
+	case Time1:
+		return 1
+	case Time2:
+		return 2
+	case Time:
+		return 3
+	}
+	return -1
+}
 
 // Muted, added to a style (Time|Muted), draws the cell grey and struck
 // through: figures not to be read as they stand, such as those of a run
@@ -106,6 +142,12 @@ func styleDef(s Style) *excelize.Style {
 		return numFmt("#,##0")
 	case Time:
 		return numFmt("#,##0.000")
+	case Time0:
+		return numFmt("#,##0")
+	case Time1:
+		return numFmt("#,##0.0")
+	case Time2:
+		return numFmt("#,##0.00")
 	case Share:
 		return numFmt("0.0%")
 	case Number:
@@ -690,8 +732,9 @@ func displayWidth(v any, fm Style) int {
 		switch fm {
 		case Share:
 			return 7
-		case Time:
-			return len(strconv.FormatFloat(x, 'f', 3, 64)) + 2
+		}
+		if d := timeDecimals(fm); d >= 0 {
+			return len(strconv.FormatFloat(x, 'f', d, 64)) + 2
 		}
 		return len(strconv.FormatFloat(x, 'g', 8, 64))
 	case bool:
