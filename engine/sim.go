@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/websim/websim/engine/stats"
@@ -672,10 +673,15 @@ func (s *sim) unstable(format string, args ...any) {
 func (s *sim) clock() string { return formatTime(s.now, s.m.TimeUnit) }
 
 func formatTime(t float64, unit string) string {
-	if unit == "" {
-		return fmt.Sprintf("time %.6g", t)
+	text := strconv.FormatFloat(t, 'g', 6, 64)
+	if math.Abs(t) >= 1e6 && math.Abs(t) < 1e15 {
+		// Six digits, without an exponent: 2828910, not 2.82891e+06.
+		text = strconv.FormatFloat(t, 'f', 0, 64)
 	}
-	return fmt.Sprintf("%.6g %s", t, unit)
+	if unit == "" {
+		return "time " + text
+	}
+	return text + " " + unit
 }
 
 // Util, Queue and Busy answer util(server), queue(server) and busy(server)

@@ -106,6 +106,7 @@ func sizingColumns(sz *study.Sizing) []column {
 	for _, at := range []string{"at size", "at size − 1"} {
 		cols = append(cols,
 			column{sz.Setting + " " + at, fCount}, column{"Verdict " + at, fText},
+			column{"Observations " + at, fCount}, column{"Replications " + at, fCount},
 			column{"Mean " + at + u, fTime}, column{"P95 " + at + u, fTime},
 			column{"Failure share " + at, fShare}, column{"App utilization " + at, fShare},
 			column{"Stable " + at, fText},
@@ -131,18 +132,19 @@ func targetFormat(t study.Target) xlsx.Style {
 
 // probeCells are the columns of one probe (nil: not probed).
 func probeCells(pr *study.Probe, targets int) []any {
-	cells := make([]any, 7+3*targets)
+	cells := make([]any, 9+3*targets)
 	if pr == nil {
 		return cells
 	}
 	r := &pr.Run.Result
 	cells[0], cells[1] = float64(pr.Value), string(pr.Verdict)
+	cells[2], cells[3] = float64(pr.Observations), float64(max(pr.Replications, 1))
 	if r.Stable {
-		cells[2], cells[3] = responseOrNil(r, r.Response.Mean), responseOrNil(r, r.Response.P95)
+		cells[4], cells[5] = responseOrNil(r, r.Response.Mean), responseOrNil(r, r.Response.P95)
 	}
-	cells[4], cells[5], cells[6] = share(r.Failed, finished(r)), r.AppUtilization, stableText(r)
+	cells[6], cells[7], cells[8] = share(r.Failed, finished(r)), r.AppUtilization, stableText(r)
 	for i, t := range pr.Targets {
-		cells[7+3*i], cells[8+3*i], cells[9+3*i] = t.Value, t.HalfWidth95, string(t.Verdict)
+		cells[9+3*i], cells[10+3*i], cells[11+3*i] = t.Value, t.HalfWidth95, string(t.Verdict)
 	}
 	return cells
 }

@@ -231,9 +231,26 @@ type Probe struct {
 	// Verdict is the targets' overall verdict (Overall of Targets).
 	Verdict Verdict
 	Targets []TargetResult
-	// Observations is the run length used (after any extension).
+	// Observations is the run length used (after any extension), and
+	// Replications the replications; Extended is set when either is more
+	// than the scenario's own, to decide the verdict.
 	Observations int64
+	Replications int
+	Extended     bool
 	Run          *Run
+}
+
+// lengthNote says, for a probe run longer than its scenario, how long:
+// "; at 200,000 observations, run longer to decide" ("" when not).
+func (pr Probe) lengthNote() string {
+	if !pr.Extended {
+		return ""
+	}
+	reps := ""
+	if pr.Replications > 1 {
+		reps = fmt.Sprintf(" × %d replications", pr.Replications)
+	}
+	return fmt.Sprintf("; at %s observations%s, run longer than the model's to decide", groupThousands(pr.Observations), reps)
 }
 
 // Size finds, for each scenario × load of p, the smallest value of
@@ -476,7 +493,8 @@ func probe(ctx context.Context, p *Plan, sc *Scenario, load int, set SizeSetting
 		runs++
 		run := &st.Runs[0]
 		res := Judge(p.Targets, run)
-		pr := Probe{Value: v, Verdict: Overall(res), Targets: res, Observations: obs, Run: run}
+		pr := Probe{Value: v, Verdict: Overall(res), Targets: res, Observations: obs, Replications: one.Run.Replications,
+			Extended: obs > base || one.Run.Replications > max(sc.Run.Replications, 1), Run: run}
 		if pr.Verdict == Undecided && one.Run.Replications < PercentileReplications && lacksRunInterval(res) {
 			// A percentile without an interval of the run's own (a median
 			// or p90 of response times too spread for its window, or too
@@ -677,9 +695,9 @@ func failingWhy(pr Probe) string {
 	for _, t := range pr.Targets {
 		if t.Verdict == Fails {
 			if t.Why != "" {
-				return t.Target.String() + " fails (" + t.Why + ")"
+				return t.Target.String() + " fails (" + t.Why + pr.lengthNote() + ")"
 			}
-			return fmt.Sprintf("%s fails (%s)", t.Target.String(), interval(t))
+			return fmt.Sprintf("%s fails (%s%s)", t.Target.String(), interval(t), pr.lengthNote())
 		}
 	}
 	return "a target fails"

@@ -76,6 +76,18 @@ func TestSizeMMcMeanAgainstErlangC(t *testing.T) {
 	if limit := int(math.Log2(float64(pt.Max-pt.Min+1))) + 3; pt.Probes > limit {
 		t.Errorf("%d probes, more than log2(range)+3 = %d", pt.Probes, limit)
 	}
+	// A probe run longer than the model's 20,000 observations says so, in
+	// the answer when it is the one below.
+	for _, pr := range pt.Tried {
+		if pr.Extended != (pr.Observations > 20_000) {
+			t.Errorf("c=%d: %d observations, extended %v", pr.Value, pr.Observations, pr.Extended)
+		}
+	}
+	below := *pt.Below
+	below.Extended, below.Observations, below.Replications = true, 80_000, 5
+	if got := failingWhy(below); !strings.HasSuffix(got, "; at 80,000 observations × 5 replications, run longer than the model's to decide)") {
+		t.Errorf("a probe run longer: %q", got)
+	}
 	t.Logf("%s (%d probes, %d runs)", pt.Text, pt.Probes, pt.Runs)
 }
 
