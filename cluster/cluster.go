@@ -41,6 +41,10 @@ type Job struct {
 	Results string
 	// CPUs is the number of cores each shard asks for; default 1.
 	CPUs int
+	// SlurmOptions are sbatch options given to both jobs, one a line
+	// ("--partition=short", "--time=02:00:00", "--account=perf"), as a
+	// site may require; each must start with "-" and hold no line break.
+	SlurmOptions []string
 }
 
 // ErrJob is the cause of a Job that cannot be written.

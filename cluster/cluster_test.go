@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"os/exec"
@@ -180,5 +181,27 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A site's sbatch options (partition, account, time) go to both jobs, one
+// #SBATCH line each; something that is not one option is refused.
+func TestSlurmOptions(t *testing.T) {
+	job := sampleJob
+	job.SlurmOptions = []string{"--partition=short", "--time=02:00:00", "-A perf"}
+	var b bytes.Buffer
+	if err := Slurm(&b, job); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range job.SlurmOptions {
+		if n := strings.Count(b.String(), "\n#SBATCH "+o+"\n"); n != 2 {
+			t.Errorf("#SBATCH %s appears %d times, want twice (the array and the merge)", o, n)
+		}
+	}
+	for _, bad := range []string{"partition=short", "--time=1\n#SBATCH --mem=1"} {
+		job.SlurmOptions = []string{bad}
+		if err := Slurm(&bytes.Buffer{}, job); !errors.Is(err, ErrJob) {
+			t.Errorf("option %q: %v, want ErrJob", bad, err)
+		}
 	}
 }

@@ -27,7 +27,11 @@ type KubernetesJob struct {
 	// Parallelism is how many shards run at once; default all.
 	Parallelism int
 	// Storage is the size asked for the parts' volume; default 1Gi.
-	Storage string
+	// StorageClass, when set, is its storage class: one that gives
+	// ReadWriteMany volumes (many clusters' default class does not, and
+	// the claim would never be bound).
+	Storage      string
+	StorageClass string
 	// ModelPVC, when set, names an existing PersistentVolumeClaim that
 	// holds the model instead of a ConfigMap (for a model too big for
 	// one): the claim is mounted read-only at /models, so the model folder
@@ -89,13 +93,29 @@ func Kubernetes(w io.Writer, j KubernetesJob) error {
 	name := dnsLabel("websim-"+j.name(), 50)
 	modelDir := path.Join("/models", j.name())
 	const partsDir = "/parts"
-	run := append([]string{"run", modelDir}, j.RunFlags...)
-	run = append(run, "--shard", "auto", "--shards", fmt.Sprint(j.Shards),
-		"--partial", partsDir+"/part-$(JOB_COMPLETION_INDEX).wsp", "--jobs", fmt.Sprint(j.CPUs), "--quiet")
+	if j.StorageClass != "" && !validDNSName(j.StorageClass) {
+		return fmt.Errorf("%w: --storage-class %q: expected the name of a StorageClass (lower-case letters, digits, '-' and '.')", ErrJob, j.StorageClass)
+	}
+	run := append([]string{j.Websim, "run", modelDir}, j.RunFlags...)
+	run = append(run, "--shard", "auto", "--shards", fmt.Sprint(j.Shards), "--jobs", fmt.Sprint(j.CPUs), "--quiet")
+	// A shard that fails counts its failure on the volume, so that the
+	// merge gives up once the shards' Job has (more failed pods than its
+	// backoffLimit) rather than wait out its deadline. Kubernetes expands
+	// $(JOB_COMPLETION_INDEX) in the arguments; $$ is a $ for the shell.
+	shard := fmt.Sprintf(`%s --partial %s/part-$(JOB_COMPLETION_INDEX).wsp || { status=$$?; f=%s/failed-$(JOB_COMPLETION_INDEX); echo $$(( $$(cat "$$f" 2>/dev/null || echo 0) + 1 )) > "$$f"; exit $$status; }`,
+		shellWords(run), partsDir, partsDir)
 	merge := fmt.Sprintf(`set -e
 n=%d
-until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do sleep 10; done
-exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, shellQuote(j.Websim), shellQuote(path.Join(partsDir, path.Base(j.Results))), partsDir)
+until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do
+  failed=0
+  for f in %s/failed-*; do [ -f "$f" ] && failed=$((failed + $(cat "$f"))); done
+  if [ "$failed" -gt %d ]; then
+    echo "the shards' Job failed ($failed failed pods; see kubectl logs job/%s-shards): nothing to merge" >&2
+    exit 1
+  fi
+  sleep 10
+done
+exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, partsDir, j.Shards, name, shellQuote(j.Websim), shellQuote(path.Join(partsDir, path.Base(j.Results))), partsDir)
 	var fileNames []string
 	for _, f := range j.Files {
 		fileNames = append(fileNames, f.Name)
@@ -104,18 +124,10 @@ exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, shellQuote(j.W
 		"Name": name, "Model": j.Model, "Shards": j.Shards, "Parallelism": j.Parallelism,
 		"Image": yamlString(j.Image), "Websim": yamlString(j.Websim), "CPUs": j.CPUs, "Storage": yamlString(j.Storage),
 		"Files": fileNames, "Data": files, "ModelDir": yamlString(modelDir), "Parts": partsDir,
-		"Args": yamlList(run, "        "), "Merge": indent(merge, "          "),
+		"Shard": indent(shard, "          "), "Merge": indent(merge, "          "), "StorageClass": j.StorageClass,
 		"Results": path.Join(partsDir, path.Base(j.Results)), "ModelPVC": j.ModelPVC, "ModelName": j.name(),
 	}
 	return k8sTemplate.Execute(w, data)
-}
-
-func yamlList(words []string, pad string) string {
-	var b strings.Builder
-	for _, w := range words {
-		b.WriteString(pad + "- " + yamlString(w) + "\n")
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func indent(s, pad string) string {
@@ -162,6 +174,9 @@ spec:
   # Every shard writes here, maybe from several nodes at once.
   accessModes:
     - ReadWriteMany
+{{- if .StorageClass}}
+  storageClassName: {{q .StorageClass}}
+{{- end}}
   resources:
     requests:
       storage: {{.Storage}}
@@ -189,9 +204,11 @@ spec:
       - name: shard
         image: {{.Image}}
         command:
-        - {{.Websim}}
+        - /bin/sh
+        - -c
         args:
-{{.Args}}
+        - |
+{{.Shard}}
         env:
         - name: JOB_COMPLETION_INDEX
           valueFrom:

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -275,8 +279,8 @@ func TestKubernetesManifest(t *testing.T) {
 	}
 	c := s.Template.Spec.Containers[0]
 	args := strings.Join(c.Args, " ")
-	if want := "run /models/asum --observations 3000 --loads L1,L5 --shard auto --shards 4 --partial /parts/part-$(JOB_COMPLETION_INDEX).wsp"; !strings.HasPrefix(args, want) {
-		t.Errorf("shard args %q, want them to start %q", args, want)
+	if want := "websim run /models/asum --observations 3000 --loads L1,L5 --shard auto --shards 4 --jobs 1 --quiet --partial /parts/part-$(JOB_COMPLETION_INDEX).wsp ||"; len(c.Command) != 2 || c.Command[0] != "/bin/sh" || !strings.HasPrefix(args, want) {
+		t.Errorf("shard command %q args %q, want /bin/sh -c and a script that starts %q", c.Command, args, want)
 	}
 	if len(c.Env) != 1 || c.Env[0].Name != "JOB_COMPLETION_INDEX" || c.Env[0].ValueFrom == nil || c.Env[0].ValueFrom.FieldRef == nil ||
 		c.Env[0].ValueFrom.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
@@ -339,8 +343,8 @@ func TestKubernetesManifestModelOnAClaim(t *testing.T) {
 			t.Errorf("model mount %+v, want /models read-only", vm)
 		}
 	}
-	if !strings.HasPrefix(strings.Join(c.Args, " "), "run /models/asum ") {
-		t.Errorf("shard args %q, want run /models/asum ...", c.Args)
+	if !strings.HasPrefix(strings.Join(c.Args, " "), "websim run /models/asum ") {
+		t.Errorf("shard args %q, want websim run /models/asum ...", c.Args)
 	}
 }
 
@@ -379,5 +383,55 @@ func TestStrictDecodingBites(t *testing.T) {
 		if err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A shard that fails counts its failure on the parts' volume, and the
+// merge gives up once more pods have failed than the shards' Job allows
+// (its backoffLimit), instead of waiting out its deadline: the scripts
+// run here with sh, as Kubernetes hands them over ($(VAR) expanded, $$ a $).
+func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
+	dir := t.TempDir()
+	job := sampleJob
+	job.Websim = "false" // every shard fails
+	var b bytes.Buffer
+	if err := Kubernetes(&b, KubernetesJob{Job: job, Image: "websim:test", Files: []File{{Name: "SvcData.xlsx", Data: []byte("x")}}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := decodeStrict(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := func(j int, index string) string {
+		s := strings.Join(m.jobs[j].Spec.Template.Spec.Containers[0].Args, "\n")
+		s = strings.ReplaceAll(s, "$(JOB_COMPLETION_INDEX)", index)
+		if j == 0 {
+			s = strings.ReplaceAll(s, "$$", "$")
+		}
+		return strings.ReplaceAll(s, "/parts", dir)
+	}
+	sh := func(s string) (string, error) {
+		out, err := exec.Command("/bin/sh", "-c", s).CombinedOutput()
+		return string(out), err
+	}
+	// Five failed pods over two indexes: more than the backoffLimit of 4.
+	for _, index := range []string{"1", "1", "1", "2", "2"} {
+		if _, err := sh(script(0, index)); err == nil {
+			t.Fatal("a failing shard's script ended with 0")
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "failed-1")); strings.TrimSpace(string(got)) != "3" {
+		t.Errorf("failed-1 holds %q, want 3", got)
+	}
+	done := make(chan struct{})
+	var out string
+	go func() { out, err = sh(script(1, "")); close(done) }()
+	select {
+	case <-done:
+		if err == nil || !strings.Contains(out, "the shards' Job failed (5 failed pods") {
+			t.Errorf("merge: %v\n%s", err, out)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the merge kept waiting after the shards' Job failed")
 	}
 }

@@ -21,6 +21,11 @@ func Slurm(w io.Writer, j Job) error {
 	if err := j.checkMergeLine(); err != nil {
 		return err
 	}
+	for _, o := range j.SlurmOptions {
+		if !strings.HasPrefix(o, "-") || strings.ContainsAny(o, "\r\n") {
+			return fmt.Errorf("%w: --slurm-option %q: expected one sbatch option, such as --partition=short or --time=02:00:00", ErrJob, o)
+		}
+	}
 	name := dnsLabel("websim-"+j.name(), 60)
 	run := append([]string{j.Websim, "run", j.Model}, j.RunFlags...)
 	parts := make([]string, j.Shards)
@@ -45,6 +50,7 @@ func Slurm(w io.Writer, j Job) error {
 		"Merge": shellWords([]string{j.Websim, "merge", "--json", "--out", j.Results}) + " " + strings.Join(parts, " ") + " > " + shellQuote(j.jsonPath()+".tmp") +
 			" || { status=$?; rm -f " + shellQuote(j.jsonPath()+".tmp") + "; exit $status; }\nmv " + shellQuote(j.jsonPath()+".tmp") + " " + shellQuote(j.jsonPath()),
 		"Results": j.Results, "JSON": j.jsonPath(), "ResultsDir": shellQuote(path.Dir(j.Results)),
+		"Options": j.SlurmOptions,
 	}
 	return slurmTemplate.Execute(w, data)
 }
@@ -70,6 +76,9 @@ array=$(sbatch --parsable <<'SHARDS'
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task={{.CPUs}}
 #SBATCH --output={{.Parts}}/shard-%a.log
+{{- range .Options}}
+#SBATCH {{.}}
+{{- end}}
 set -euo pipefail
 {{.Run}}
 SHARDS
@@ -82,6 +91,9 @@ merge=$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=ye
 #SBATCH --ntasks=1
 #SBATCH --cpus-per-task=1
 #SBATCH --output={{.Parts}}/merge.log
+{{- range .Options}}
+#SBATCH {{.}}
+{{- end}}
 set -euo pipefail
 {{.Merge}}
 MERGE

@@ -39,6 +39,8 @@ first; an invalid one is refused (exit 2) and nothing is written.`,
 			&cli.StringFlag{Name: "parts", Usage: "(slurm) folder of the partial files and logs", Value: "parts"},
 			&cli.StringFlag{Name: "results", Usage: "the merged workbook (slurm: its JSON goes beside it)", DefaultText: "MODEL/OutPut.xlsx"},
 			&cli.IntFlag{Name: "cpus", Usage: "cores per shard (runs at once inside it)", Value: 1},
+			&cli.StringSliceFlag{Name: "slurm-option", Usage: "(slurm) an sbatch `OPTION` for both jobs, as a site may require, written with =: --slurm-option=--partition=short --slurm-option=--time=02:00:00 (repeat it)"},
+			&cli.StringFlag{Name: "storage-class", Usage: "(k8s) the StorageClass of the parts' volume: one that gives ReadWriteMany volumes", DefaultText: "the cluster's default"},
 			&cli.StringFlag{Name: "image", Usage: "(k8s) container image holding websim and /bin/sh", Value: "websim:" + version},
 			&cli.IntFlag{Name: "parallelism", Usage: "(k8s) shards running at once", DefaultText: "all"},
 			&cli.StringFlag{Name: "storage", Usage: "(k8s) size of the parts' volume", Value: "1Gi"},
@@ -96,14 +98,15 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 		}
 	}
 	job := cluster.Job{Model: filepath.ToSlash(model), Shards: c.Int("shards"), RunFlags: flags, Websim: c.String("websim"),
-		Parts: filepath.ToSlash(c.String("parts")), Results: filepath.ToSlash(c.String("results")), CPUs: c.Int("cpus")}
+		Parts: filepath.ToSlash(c.String("parts")), Results: filepath.ToSlash(c.String("results")), CPUs: c.Int("cpus"),
+		SlurmOptions: c.StringSlice("slurm-option")}
 	var buf bytes.Buffer
 	switch kind {
 	case "slurm":
 		err = cluster.Slurm(&buf, job)
 	case "k8s":
 		kj := cluster.KubernetesJob{Job: job, Image: c.String("image"), Parallelism: c.Int("parallelism"), Storage: c.String("storage"),
-			ModelPVC: c.String("model-pvc")}
+			StorageClass: c.String("storage-class"), ModelPVC: c.String("model-pvc")}
 		if kj.Results == "" {
 			kj.Results = "OutPut.xlsx"
 		}
