@@ -347,6 +347,11 @@ func sameFormulaOneUnsaved(a, b Cell) bool {
 // change says how a cell changed.
 func change(a, b Cell) string {
 	if a.Formula != "" && b.Formula != "" && a.Formula != b.Formula && a.Kind == b.Kind && a.Value == b.Value {
+		if a.Kind == Blank {
+			// Neither has a saved value (workbooks a script wrote): the
+			// values are not known to be the same.
+			return fmt.Sprintf("formula %s -> %s (neither has a saved value to compare)", a.Formula, b.Formula)
+		}
 		return fmt.Sprintf("formula %s -> %s, same value %s", a.Formula, b.Formula, Cell{Kind: b.Kind, Value: b.Value})
 	}
 	return a.String() + " -> " + b.String()
