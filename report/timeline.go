@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
@@ -21,6 +22,7 @@ const (
 	tlColResponse = 7
 	tlColInSystem = 8
 	tlColRun      = 10
+	tlColShare    = 12
 )
 
 // writeTimeline writes every run's timeline (engine.Result.Timeline: at
@@ -39,6 +41,8 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		{Header: "Completed", Format: xlsx.Count}, {Header: "Mean response" + u, Format: xlsx.Time},
 		{Header: "In system (mean)", Format: xlsx.Time}, {Header: "App utilization", Format: xlsx.Share},
 		{Header: "Run"},
+		{Header: "Warm-up", Comment: "whether the interval lies in the warm-up (its figures are discarded from the results): all, part, or blank"},
+		{Header: "Share of the run", Format: xlsx.Share, Comment: "the end of the interval as a share of the run's simulated time: the unstable runs' chart draws against it, so that runs of different lengths span the same width"},
 	}
 	var rows [][]any
 	var placed []timelineRun
@@ -58,9 +62,21 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		if !run.Result.Stable {
 			label += " (not stable)" // the legend of every chart it is in
 		}
+		end := run.Result.Timeline[len(run.Result.Timeline)-1].End
 		for k, iv := range run.Result.Timeline {
+			warm := ""
+			switch w := run.Result.WarmUp; {
+			case w > 0 && iv.End <= w:
+				warm = "all"
+			case w > iv.Start:
+				warm = "part"
+			}
+			var share any
+			if end > 0 {
+				share = iv.End / end
+			}
 			rows = append(rows, []any{cells[0], cells[1], cells[2], float64(k + 1), iv.Start, iv.End,
-				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, label})
+				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, label, warm, share})
 		}
 		tr.last = len(rows) + 1
 		placed = append(placed, tr)
@@ -92,12 +108,19 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 					notStable = append(notStable, tr.run.Load)
 				}
 			}
+			if w := part[0].run.Result.WarmUp; w > 0 {
+				warm := fmt.Sprintf("Warm-up: up to %s%s (column Warm-up)", numtext.Group(int64(math.Round(w))), strings.TrimSuffix(" "+s.TimeUnit, " "))
+				inSystem.Note, response.Note = warm, warm
+			}
 			if len(notStable) > 0 {
-				inSystem.Note = "Not stable at " + strings.Join(notStable, ", ") + ": its line ends where the run was stopped"
+				note := "Not stable at " + strings.Join(notStable, ", ") + ": its line ends where the run was stopped"
 				if len(notStable) > 1 {
-					inSystem.Note = "Not stable at " + strings.Join(notStable, ", ") + ": their lines end where the runs were stopped"
+					note = "Not stable at " + strings.Join(notStable, ", ") + ": their lines end where the runs were stopped"
 				}
-				response.Note = inSystem.Note
+				if inSystem.Note != "" {
+					note = inSystem.Note + "; " + note
+				}
+				inSystem.Note, response.Note = note, note
 			}
 			charts = append(charts, inSystem, response)
 		}
@@ -110,6 +133,11 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 	}
 	if len(unstable) > 0 {
 		c := timelineChart(sheet, "Timeline of the unstable runs: requests in the system", "In system", tlColInSystem, unstable, u)
+		// Runs stopped at different times: each drawn over its own length.
+		for i := range c.Series {
+			c.Series[i].Categories = xlsx.AbsRange(sheet, tlColShare, unstable[i].first, unstable[i].last)
+		}
+		c.XTitle, c.XFormat, c.XMax, c.AltText = "Share of the run's simulated time, end of interval (each run to where it was stopped)", "0%", 1, c.Title+" over each run's own length, a line per run"
 		c.Note = "Each line ends where its run was stopped"
 		if n := countUnstable(s); n > len(unstable) {
 			c.Note += fmt.Sprintf("; the first %d of %d unstable runs", len(unstable), n)

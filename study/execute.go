@@ -15,6 +15,7 @@ import (
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/stats"
+	"github.com/websim/websim/internal/numtext"
 )
 
 // Options steer Execute.
@@ -331,9 +332,9 @@ func countLimitWarnings(runs []labelledResult) []string {
 	for _, c := range slices.Sorted(maps.Keys(times)) {
 		often := "once"
 		if times[c] > 1 {
-			often = groupThousands(times[c]) + " times"
+			often = numtext.Group(int64(times[c])) + " times"
 		}
-		limit := groupThousands(engine.MaxCount)
+		limit := numtext.Group(int64(engine.MaxCount))
 		out = append(out, fmt.Sprintf("%s: %s %s, the limit, %s (%s): each time its Nested step failed, and with it the request unless the step's OnFailure routes elsewhere; expected a Count within the limit (min(..., %d), say)",
 			c, countLimitWarning, limit, often, someOf(where[c]), engine.MaxCount))
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/suggest"
 )
 
@@ -250,7 +251,7 @@ func (pr Probe) lengthNote() string {
 	if pr.Replications > 1 {
 		reps = fmt.Sprintf(" × %d replications", pr.Replications)
 	}
-	return fmt.Sprintf("; at %s observations%s, run longer than the model's to decide", groupThousands(pr.Observations), reps)
+	return fmt.Sprintf("; at %s observations%s, run longer than the model's to decide", numtext.Group(int64(pr.Observations)), reps)
 }
 
 // Size finds, for each scenario × load of p, the smallest value of

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/stats"
+	"github.com/websim/websim/internal/numtext"
 )
 
 // Measure is what a target bounds: a figure of response time over completed
@@ -386,7 +386,7 @@ func percentileInterval(f *basis, m Measure) (value, hw float64, ok bool, why st
 	}
 	if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
-			m, groupThousands(f.resp.N), groupThousands(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), groupThousands(stats.MinTailObservations), m)
+			m, numtext.Group(int64(f.resp.N)), numtext.Group(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), numtext.Group(int64(stats.MinTailObservations)), m)
 	}
 	return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
 }
@@ -465,13 +465,4 @@ func figuresOf(r *engine.Result) repFigures {
 		out.ents = append(out.ents, figureOf(e.Completed, e.Failed, e.Abandoned, &e.Response))
 	}
 	return out
-}
-
-// groupThousands prints n with thousands separated: 100,000.
-func groupThousands[N int64 | int | float64](n N) string {
-	s := strconv.FormatInt(int64(n), 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
@@ -248,7 +249,7 @@ func LimitsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| size | at most | what grows with it |\n|---|---|---|\n")
 	for _, l := range Limits() {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.What, thousands(l.Max), l.Why)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.What, numtext.Group(int64(l.Max)), l.Why)
 	}
 	b.WriteString("| an inter-arrival time's mean × Observations | 1e290 | the clock: past it, adding a time no longer moves it |\n")
 	return b.String()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/suggest"
 )
 
@@ -96,7 +97,7 @@ var BuiltinSettings = []BuiltinSetting{
 			}
 		},
 		value: func(s *state) float64 { return float64(s.run.Seed) }},
-	{Name: "WarmUp", Kind: NumberSetting, Default: "0", Limits: ">= 0, or auto; at most the time of " + thousands(MaxWarmUpArrivals) + " arrivals",
+	{Name: "WarmUp", Kind: NumberSetting, Default: "0", Limits: ">= 0, or auto; at most the time of " + numtext.Group(int64(MaxWarmUpArrivals)) + " arrivals",
 		Help: "Simulated time discarded before statistics start.",
 		read: func(r *reader, s *state, c settingCell) {
 			if strings.EqualFold(c.text, "auto") {
@@ -106,11 +107,11 @@ var BuiltinSettings = []BuiltinSetting{
 			}
 		},
 		value: func(s *state) float64 { return s.run.WarmUp }},
-	{Name: "Observations", Kind: WholeSetting, Default: "100000", Limits: "1 to " + thousands(MaxObservations),
+	{Name: "Observations", Kind: WholeSetting, Default: "100000", Limits: "1 to " + numtext.Group(int64(MaxObservations)),
 		Help:  "Requests finished (completed, failed or abandoned) after the warm-up, per run.",
 		read:  wholeIn(1, MaxObservations, func(s *state, v float64) { s.run.Observations = int64(v) }),
 		value: func(s *state) float64 { return float64(s.run.Observations) }},
-	{Name: "Replications", Kind: WholeSetting, Default: "1", Limits: "1 to " + thousands(MaxReplications),
+	{Name: "Replications", Kind: WholeSetting, Default: "1", Limits: "1 to " + numtext.Group(int64(MaxReplications)),
 		Help:  "Independent runs per scenario and load.",
 		read:  wholeIn(1, MaxReplications, func(s *state, v float64) { s.run.Replications = int(v) }),
 		value: func(s *state) float64 { return float64(s.run.Replications) }},
@@ -119,11 +120,11 @@ var BuiltinSettings = []BuiltinSetting{
 		read: func(r *reader, s *state, c settingCell) {
 			s.loads, s.loadsLoc = c.text, [3]string{c.file, c.sheet, c.ref}
 		}},
-	{Name: "AppServers", Kind: WholeSetting, Default: "1", Limits: "1 to " + thousands(MaxAppServers),
+	{Name: "AppServers", Kind: WholeSetting, Default: "1", Limits: "1 to " + numtext.Group(int64(MaxAppServers)),
 		Help:  "Number of application servers.",
 		read:  wholeIn(1, MaxAppServers, func(s *state, v float64) { s.app.Servers = int(v) }),
 		value: func(s *state) float64 { return float64(s.app.Servers) }},
-	{Name: "AppCapacity", Kind: WholeSetting, Default: "20", Limits: "1 to " + thousands(MaxAppCapacity),
+	{Name: "AppCapacity", Kind: WholeSetting, Default: "20", Limits: "1 to " + numtext.Group(int64(MaxAppCapacity)),
 		Help:  "AppRes units (processes) per application server.",
 		read:  wholeIn(1, MaxAppCapacity, func(s *state, v float64) { s.app.Capacity = int(v) }),
 		value: func(s *state) float64 { return float64(s.app.Capacity) }},
@@ -191,15 +192,6 @@ func wholeIn(min, limit float64, set func(s *state, v float64)) func(r *reader, 
 			set(s, v)
 		}
 	}
-}
-
-// thousands writes a limit with thousands separators, as the docs show it.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // nonNegative reads a number of 0 or more.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/websim/websim/internal/numtext"
 )
 
 // Growth tests whether a quantity such as the number of requests in a
@@ -253,16 +255,5 @@ func groupDigits(x float64) string {
 	if math.Abs(x) < 10 {
 		return strconv.FormatFloat(x, 'g', 2, 64)
 	}
-	s := strconv.FormatInt(int64(math.Round(math.Abs(x))), 10)
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	if x < 0 {
-		out = append(out, '-')
-	}
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
+	return numtext.Group(int64(math.Round(x)))
 }

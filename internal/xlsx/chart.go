@@ -77,6 +77,9 @@ type Chart struct {
 	// 100%).
 	YFromZero bool
 	YMax      float64
+	// XMax, when above 0, ends a scatter chart's x axis there, which then
+	// starts at 0 (1: a share's 100%).
+	XMax float64
 	// Note is a second, smaller line under the title ("gaps: unstable
 	// runs").
 	Note   string
@@ -153,6 +156,10 @@ func (b *Book) AddChart(sheet, anchor string, c Chart) error {
 	if c.YMax > 0 {
 		top := c.YMax
 		chart.YAxis.Maximum = &top
+	}
+	if c.XMax > 0 {
+		zero, right := 0.0, c.XMax
+		chart.XAxis.Minimum, chart.XAxis.Maximum = &zero, &right
 	}
 	if c.YFormat != "" {
 		chart.YAxis.NumFmt = excelize.ChartNumFmt{CustomNumFmt: c.YFormat}

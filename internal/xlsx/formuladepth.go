@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"fmt"
+	"github.com/websim/websim/internal/numtext"
 	"maps"
 	"regexp"
 	"slices"
@@ -50,20 +51,11 @@ func (b *Book) formulaProblem(g **formulaGraph, sheet, ref string) (msg string, 
 	case msg != "":
 		return msg + "; expected a formula that ends in values (or save the workbook in Excel so that its values are stored)", false
 	case d == MaxFormulaDepth+1:
-		return fmt.Sprintf("is at the end of a chain of %s formulas, each using the next, that websim would compute; expected at most %s (compute part of it in fewer steps, or save the workbook in Excel so that its values are stored)", thousands(d), thousands(MaxFormulaDepth)), false
+		return fmt.Sprintf("is at the end of a chain of %s formulas, each using the next, that websim would compute; expected at most %s (compute part of it in fewer steps, or save the workbook in Excel so that its values are stored)", numtext.Group(int64(d)), numtext.Group(int64(MaxFormulaDepth))), false
 	case d > MaxFormulaDepth+1:
 		return "deeper", true
 	}
 	return "", false
-}
-
-// thousands prints n with a comma every three digits: 100,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // computed returns the formula of a cell that websim would compute (a

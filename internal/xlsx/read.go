@@ -10,6 +10,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/suggest"
 )
 
@@ -281,9 +282,9 @@ func (fc *formulas) tooDeep() (ref, problem string) {
 	}
 	more := ""
 	if fc.beyond > 1 {
-		more = fmt.Sprintf(" (and %s more formulas after it)", thousands(fc.beyond-1))
+		more = fmt.Sprintf(" (and %s more formulas after it)", numtext.Group(int64(fc.beyond-1)))
 	}
-	return fc.firstBeyond, fmt.Sprintf("this formula%s stands further down a chain longer than %s formulas, each using the next; expected at most %s (compute the chain in fewer steps, or save the workbook in Excel so that its values are stored)", more, thousands(MaxFormulaDepth), thousands(MaxFormulaDepth))
+	return fc.firstBeyond, fmt.Sprintf("this formula%s stands further down a chain longer than %s formulas, each using the next; expected at most %s (compute the chain in fewer steps, or save the workbook in Excel so that its values are stored)", more, numtext.Group(int64(MaxFormulaDepth)), numtext.Group(int64(MaxFormulaDepth)))
 }
 
 // Unsaved computes the cells of sheet that hold a formula but no saved
