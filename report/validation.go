@@ -25,8 +25,8 @@ var validationColumns = append(append([]column{}, runColumns...), []column{
 	{"Difference", fShare}, {"Inside 95%", fText}, {"Note", fText},
 }...)
 
-// validationGap is how many empty columns stand between the table and the
-// chart data.
+// validationGap is how many empty rows stand between the table and the
+// chart data below it.
 const validationGap = 2
 
 // measuredColour draws the measured figures in the charts: dark, apart
@@ -41,9 +41,9 @@ const allRequests = "all requests"
 // run × Measured row of its load (measured, simulated, the simulated
 // figure's 95% interval where the run has one, the difference in percent
 // of the measured figure, whether the measured figure lies inside the
-// interval, and why not when that cannot be said), then, to the right,
-// one native line chart per measure: the measured figure and each
-// scenario's simulated one against load.
+// interval, and why not when that cannot be said), then, below it, one
+// native line chart per measure: the measured figure and each scenario's
+// simulated one against load.
 func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 	if len(s.Measured) == 0 {
 		return "", nil
@@ -64,7 +64,7 @@ func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 	if err := runTable(b, name, validationColumns, rows, unstable); err != nil {
 		return "", err
 	}
-	if err := writeValidationCharts(b, name, s); err != nil {
+	if err := writeValidationCharts(b, name, s, 1+len(rows)); err != nil {
 		return "", err
 	}
 	return name, b.Err()
@@ -150,13 +150,16 @@ func (g validationGroup) title() string {
 	return g.figure() + " of " + who + ": measured and simulated"
 }
 
-// writeValidationCharts writes, to the right of the table, one data block
-// per measure (a title row, a header row "Load, Measured, Simulated
+// writeValidationCharts writes, below the table (tableRows rows, header
+// included) and from a printed page of their own, one data block per
+// measure (a title row, a header row "Load, Measured, Simulated
 // (scenario)...", a row per load) and a line chart of each block beside
-// it. The simulated figure is given at every load; a load without a
-// measured figure, and a run that is not stable or has no such figure,
-// leave their cells blank: a gap in the line.
-func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
+// it: printed one page wide, the table and the charts then keep a size
+// that can be read, where side by side they shrank to a few points. The
+// simulated figure is given at every load; a load without a measured
+// figure, and a run that is not stable or has no such figure, leave their
+// cells blank: a gap in the line.
+func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows int) error {
 	var groups []validationGroup
 	rep := map[validationGroup]study.Measured{} // the group's first row
 	measured := map[validationGroup]map[string]float64{}
@@ -198,12 +201,14 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	if len(scenarios) < len(s.Scenarios) {
 		notes = append(notes, fmt.Sprintf("the first %d scenarios; the table has them all", len(scenarios)))
 	}
-	first := len(validationColumns) + validationGap // 0-based column of the data
+	const first = 0 // the data blocks' column: A, under the table
 	chartCol := first + len(scenarios) + 3
-	block := max(chartRows, len(s.Loads)+3)
+	block := max(chartRows+1, len(s.Loads)+3) // the chart starts a row down
+	start := tableRows + 1 + validationGap // the first block's title row
+	b.PageBreakBefore(sheet, start)
 	u := unitSuffix(s.TimeUnit)
 	for k, g := range groups {
-		top := 1 + k*block
+		top := start + k*block
 		title := g.title()
 		cell := func(col, row int) string { return xlsx.CellName(first+col, row) }
 		b.SetCell(sheet, cell(0, top), title+" (chart data)")
@@ -221,7 +226,7 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		b.SetStyle(sheet, cell(0, hdr), cell(len(scenarios)+1, hdr), xlsx.Header)
 		firstRow, lastRow := hdr+1, hdr+len(s.Loads)
 		for i, load := range s.Loads {
-			b.SetCell(sheet, cell(0, firstRow+i), load)
+			b.SetCell(sheet, cell(0, firstRow+i), loadLabel(load, rateAt(s, i), s.TimeUnit))
 			if v, ok := measured[g][load]; ok {
 				b.SetCell(sheet, cell(1, firstRow+i), v)
 			}
@@ -249,26 +254,37 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		}
 		// The measured figures stand out: dark, dashed, with circles.
 		series[0].Color, series[0].Dash, series[0].Marker = measuredColour, xlsx.Dashed, "circle"
-		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top), xlsx.Chart{
+		// The chart stands a row below the block's title, which runs on
+		// to its right.
+		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top+1), xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
-			Title: title, Note: strings.Join(notes, "; "), XTitle: "Load", YTitle: axis, YFormat: yFmt,
+			Title: title, Note: strings.Join(notes, "; "), XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: axis, YFormat: yFmt,
 			Width: chartWidth, Height: chartHeight, Legend: "bottom", YFromZero: true,
 			AltText: title + " against load: the measured figure and one line per scenario",
 		}); err != nil {
 			return fmt.Errorf("chart %q: %w", title, err)
 		}
 	}
-	// Wide enough that no header wraps out of its row.
-	b.ColWidths(sheet, first, 14, 12)
+	// Wide enough that no header wraps out of its row; the table's own
+	// columns there keep their width when it is wider.
+	widen := func(col int, w float64) {
+		if have, err := b.ColWidth(sheet, col); err != nil || have < w {
+			b.ColWidths(sheet, col, w)
+		}
+	}
+	widen(first, 14)
+	widen(first+1, 12)
 	for j, sc := range scenarios {
 		w := 12
 		if len(s.Scenarios) > 1 {
 			w = max(w, len("Simulated ()")+len(sc)+2)
 		}
-		b.ColWidths(sheet, first+2+j, float64(w))
+		widen(first+2+j, float64(w))
 	}
-	// Printed landscape, one page wide: the table, the data and the charts.
-	b.PrintCharts(sheet, "A1", xlsx.CellName(chartCol+chartCols, max(len(groups)*block, 1+len(s.Runs)*len(s.Measured))))
+	// Printed landscape, one page wide: the table, then the data and the
+	// charts from a page of their own.
+	last := xlsx.CellName(max(chartCol+chartCols, len(validationColumns)-1), start+len(groups)*block)
+	b.PrintCharts(sheet, "A1", last)
 	return b.Err()
 }
 
