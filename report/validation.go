@@ -204,7 +204,7 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 	const first = 0 // the data blocks' column: A, under the table
 	chartCol := first + len(scenarios) + 3
 	block := max(chartRows+1, len(s.Loads)+3) // the chart starts a row down
-	start := tableRows + 1 + validationGap // the first block's title row
+	start := tableRows + 1 + validationGap    // the first block's title row
 	b.PageBreakBefore(sheet, start)
 	u := unitSuffix(s.TimeUnit)
 	for k, g := range groups {
