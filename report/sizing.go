@@ -116,7 +116,7 @@ func sizingColumns(sz *study.Sizing) []column {
 			if t.Measure.IsShare() {
 				unit = ""
 			}
-			cols = append(cols, column{t.String() + " " + at + unit, targetFormat(t)}, column{"± 95% " + at, targetFormat(t)},
+			cols = append(cols, column{t.String() + " " + at + unit, targetFormat(t)}, column{"± 95% of " + t.String() + " " + at, targetFormat(t)},
 				column{"Verdict of " + t.String() + " " + at, fText})
 		}
 	}
