@@ -66,17 +66,23 @@ func TestHelpTopics(t *testing.T) {
 }
 
 // A complaint of urfave/cli about the command line is invalid input (exit
-// 2), decided by the error's type, not by its text.
+// 2), decided by the error's type, not by its text: one line on stderr
+// that names the flag and where the help is, nothing on stdout (where a
+// script reads the JSON).
 func TestUsageErrorsAreInvalidInput(t *testing.T) {
-	for _, args := range [][]string{
-		{"websim", "run", "--bogus", "x"},
-		{"websim", "run", "x", "--jobs", "abc"},
-		{"websim", "--bogus"},
-		{"websim", "lb", "--json=maybe", "x.yaml"},
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"websim", "run", "--bogus", "x"}, "Error: unknown flag --bogus; see websim run --help"},
+		{[]string{"websim", "run", "x", "--jobs", "abc"}, `Error: --jobs "abc": not a valid value`},
+		{[]string{"websim", "run", "x", "--seed", "-1"}, `Error: --seed "-1": not a valid value`},
+		{[]string{"websim", "--bogus"}, "Error: unknown flag --bogus; see websim --help"},
+		{[]string{"websim", "lb", "--json=maybe", "x.yaml"}, `Error: --json "maybe": not a valid value`},
 	} {
 		var out, errb bytes.Buffer
-		if code := run(args, &out, &errb); code != exitInvalid || !strings.Contains(out.String(), "Incorrect Usage: ") {
-			t.Errorf("%v: exit %d, stdout %q, want exit 2 and the usage", args[1:], code, out.String())
+		if code := run(tt.args, &out, &errb); code != exitInvalid || out.Len() != 0 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.args[1:], code, out.String(), errb.String(), tt.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	"github.com/urfave/cli/v2"
 )
@@ -71,13 +72,31 @@ func exitCode(err error, stderr io.Writer) int {
 // parse): it shows the help, as urfave would, and marks the error as
 // invalid input, so that exitCode decides by type (exit 2).
 func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
-	fmt.Fprintf(c.App.Writer, "Incorrect Usage: %s\n\n", err)
-	if lineage := c.Lineage(); isSubcommand && len(lineage) > 1 && c.Command != nil {
-		_ = cli.ShowCommandHelp(lineage[1], c.Command.Name)
-	} else {
-		_ = cli.ShowAppHelp(c)
+	help := "websim --help"
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		help = "websim " + c.Command.Name + " --help"
 	}
-	return invalidInput(err)
+	// The whole help text is not printed: on stdout it would mix with the
+	// JSON a script reads, and the one line that matters scrolls away.
+	return invalidInput(fmt.Errorf("%s; see %s", usageText(err), help))
+}
+
+var (
+	badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): (.*)$`)
+	unknownFlag  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+)
+
+// usageText says a flag error in the words of the rest of websim's
+// messages: "--seed "abc": not a valid value (parse error)".
+func usageText(err error) string {
+	msg := err.Error()
+	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("--%s %q: not a valid value (%s)", m[2], m[1], m[3])
+	}
+	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown flag --%s", m[1])
+	}
+	return msg
 }
 
 // silentError carries an exit status for an error whose details were already
