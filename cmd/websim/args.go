@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,13 +19,7 @@ func reorderArgs(app *cli.App, args []string) []string {
 	if cmd == nil {
 		return args
 	}
-	takesValue := map[string]bool{}
-	for _, f := range cmd.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, name := range f.Names() {
-			takesValue[name] = !isBool
-		}
-	}
+	takesValue, _ := flagKinds(cmd)
 	var flags, positional []string
 	rest := args[2:]
 	for i := 0; i < len(rest); i++ {
@@ -69,4 +64,62 @@ func findCommand(app *cli.App, name string) *cli.Command {
 		}
 	}
 	return nil
+}
+
+// repeatedFlag finds a flag given twice to a command that takes it once
+// (--loads L1 --loads L5): urfave/cli keeps the last without a word, which
+// would run another study than the one typed. Flags that may repeat
+// (--slurm-option) are left alone.
+func repeatedFlag(app *cli.App, args []string) error {
+	if len(args) < 2 {
+		return nil
+	}
+	cmd := findCommand(app, args[1])
+	if cmd == nil {
+		return nil
+	}
+	takesValue, canonical := flagKinds(cmd)
+	seen := map[string]string{}
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !hasValue && takesValue[name] && i+1 < len(rest) {
+			i++
+			value = rest[i]
+		}
+		c, known := canonical[name]
+		if !known {
+			continue // urfave's own complaint, or a flag that may repeat
+		}
+		if first, twice := seen[c]; twice {
+			return fmt.Errorf("--%s is given twice (%s, then %s); expected it once (a comma list where it takes several)", c, first, value)
+		}
+		seen[c] = value
+	}
+	return nil
+}
+
+// flagKinds tells, by each name of cmd's flags, whether it takes a value,
+// and for those that take one value once, their first name (a switch
+// given twice is the same switch; --slurm-option may repeat).
+func flagKinds(cmd *cli.Command) (takesValue map[string]bool, once map[string]string) {
+	takesValue, once = map[string]bool{}, map[string]string{}
+	for _, f := range cmd.Flags {
+		_, many := f.(*cli.StringSliceFlag)
+		_, isBool := f.(*cli.BoolFlag)
+		for _, name := range f.Names() {
+			takesValue[name] = !isBool
+			if !many && !isBool {
+				once[name] = f.Names()[0]
+			}
+		}
+	}
+	return takesValue, once
 }

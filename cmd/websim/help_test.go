@@ -230,3 +230,27 @@ func TestExitCodesAreZeroOneTwo(t *testing.T) {
 		}
 	}
 }
+
+// A flag that takes one value, given twice, is refused: urfave/cli would
+// keep the last without a word. Switches and flags that repeat are fine.
+func TestRepeatedFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"websim", "run", "x", "--loads", "L1", "--loads", "L5"}, "Error: --loads is given twice (L1, then L5)"},
+		{[]string{"websim", "run", "--seed=1", "x", "--seed", "2"}, "Error: --seed is given twice (1, then 2)"},
+		{[]string{"websim", "size", "x", "--vary", "AppServers", "--vary=AppCapacity"}, "Error: --vary is given twice (AppServers, then AppCapacity)"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tt.args, &out, &errb); code != exitInvalid || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args[1:], code, errb.String(), tt.want)
+		}
+	}
+	if err := repeatedFlag(newApp(nil, nil), []string{"websim", "cluster", "slurm", "m", "--slurm-option", "--partition=a", "--slurm-option", "--time=1", "--quiet"}); err != nil {
+		t.Errorf("a flag that repeats: %v", err)
+	}
+	if err := repeatedFlag(newApp(nil, nil), []string{"websim", "run", "m", "--quiet", "--quiet"}); err != nil {
+		t.Errorf("a switch twice: %v", err)
+	}
+}

@@ -43,6 +43,9 @@ func main() {
 // in-process.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	if err := repeatedFlag(app, args); err != nil {
+		return exitCode(invalidInput(err), stderr)
+	}
 	err := app.Run(reorderArgs(app, args))
 	return exitCode(err, stderr)
 }
