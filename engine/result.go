@@ -91,7 +91,9 @@ type Result struct {
 	// settings may meet too although this one did not; after Merge, when
 	// any replication did.
 	Deadlocked bool
-	// WarmUp is the warm-up used (the truncation point when found by MSER).
+	// WarmUp is the warm-up used (the truncation point when found by
+	// MSER); a run stopped before it ended (SimTime <= WarmUp) collected
+	// no figures.
 	WarmUp float64
 	// SimTime is the simulated time at the end of the run.
 	SimTime float64

@@ -729,7 +729,9 @@ func (s *sim) result() *Result {
 	r.Replications = 1
 	r.InSystem = s.open
 	r.SimTime = s.now
-	r.WarmUp = min(s.cfg.WarmUp, s.now)
+	// The warm-up set, also when the run was stopped before it ended (and
+	// had no figures): SimTime below WarmUp says so.
+	r.WarmUp = s.cfg.WarmUp
 	r.Response = runSummary(&s.resp, &s.respPct, &s.batches)
 	_, r.ResponseBatchSize = s.batches.Batches()
 	r.ResponseBatches = s.batches.Means()
