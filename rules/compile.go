@@ -21,6 +21,7 @@ import (
 	"github.com/expr-lang/expr/parser"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 )
 
 // Kind is what a cell's expression must yield.
@@ -126,17 +127,35 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// caretWindow is how much of a long source Caret shows on each side of
+// the column.
+const caretWindow = 50
+
 // Caret returns two lines: the source (line breaks shown as spaces) and a
-// caret under column Pos.
+// caret under column Pos. Of a source longer than twice caretWindow, the
+// part around Pos is shown, with "…" where it is cut.
 func (e *Error) Caret() string {
 	src := []rune(e.Src)
+	pos := e.Pos
+	if len(src) > 2*caretWindow+20 {
+		from, to := max(0, pos-caretWindow), min(len(src), pos+caretWindow)
+		cut := src[from:to]
+		if from > 0 {
+			cut = append([]rune("…"), cut...)
+			pos = pos - from + 1
+		}
+		if to < len(src) {
+			cut = append(cut, '…')
+		}
+		src = cut
+	}
 	var line, mark strings.Builder
 	for i, r := range src {
 		if r == '\n' || r == '\r' {
 			r = ' '
 		}
 		line.WriteRune(r)
-		if i < e.Pos {
+		if i < pos {
 			if r == '\t' {
 				mark.WriteRune('\t')
 			} else {
@@ -144,7 +163,7 @@ func (e *Error) Caret() string {
 			}
 		}
 	}
-	for i := len(src); i < e.Pos; i++ {
+	for i := len(src); i < pos; i++ {
 		mark.WriteRune(' ')
 	}
 	mark.WriteRune('^')
@@ -400,6 +419,9 @@ func (c *compilation) fromExpr(err error) *Error {
 	}
 	at := c.rw.origPos(fe.From)
 	e := &Error{Src: c.src, Pos: at, Msg: fe.Message}
+	if strings.Contains(fe.Message, "exceeds maximum allowed nodes") {
+		e.Msg = fmt.Sprintf("the expression is longer than websim computes (more than %s names, numbers and operations); expected a shorter one (a part of it in a Settings parameter or an attribute)", numtext.Group(maxNodes))
+	}
 	if fe.Message == "unexpected token EOF" {
 		e.Pos, e.Msg = len([]rune(c.src)), "the expression ends too soon"
 		if open, at, ok := unclosed(c.src); ok {

@@ -7,10 +7,13 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/study"
+	"regexp"
+	"strconv"
 )
 
 // The input workbooks of a model folder.
@@ -244,13 +247,30 @@ func (r *reader) warnf(file, sheet, ref, format string, args ...any) {
 }
 
 func (r *reader) add(warning bool, file, sheet, ref, msg string) {
-	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: msg, Warning: warning})
+	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: shortQuotes(msg), Warning: warning})
 }
 
 // errorCause reports an error that keeps its typed cause (a *rules.Error,
 // a *dist.SyntaxError, an xlsx sentinel) for errors.Is and errors.As.
 func (r *reader) errorCause(cause error, file, sheet, ref, format string, args ...any) {
-	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: fmt.Sprintf(format, args...), Err: cause})
+	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: shortQuotes(fmt.Sprintf(format, args...)), Err: cause})
+}
+
+// longQuote is a quoted text of a problem past maxQuoted characters.
+var longQuote = regexp.MustCompile(`"(?:[^"\\]|\\.){` + strconv.Itoa(maxQuoted+1) + `,}"`)
+
+// maxQuoted bounds a cell's text quoted in a problem: a problem is one
+// line, which a 20,000-character cell would make unreadable.
+const maxQuoted = 120
+
+// shortQuotes cuts each quoted text of msg past maxQuoted characters to its
+// start and end, with the number of characters left out.
+func shortQuotes(msg string) string {
+	return longQuote.ReplaceAllStringFunc(msg, func(q string) string {
+		in := []rune(q[1 : len(q)-1])
+		head, tail := in[:80], in[len(in)-20:]
+		return fmt.Sprintf(`"%s … (%s characters) … %s"`, string(head), numtext.Group(int64(len(in)-100)), string(tail))
+	})
 }
 
 // rowName reads the name cell (column col) of a row that defines a thing

@@ -717,3 +717,22 @@ func TestFormulaOfAnEmptyCell(t *testing.T) {
 		t.Errorf("got %v, want one problem at Settings!B7", err)
 	}
 }
+
+// A problem is one line: a cell of 20,000 characters is quoted by its
+// start and end, and the caret shows the part around the error.
+func TestLongCellInAProblem(t *testing.T) {
+	m := wbtest.Valid()
+	long := strings.Repeat("1+", 5000) + "?"
+	m.Set(t, "ProcData.xlsx", "Start", "C2", long)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 1 {
+		t.Fatalf("got %v, want one problem", err)
+	}
+	d := ps.Errors()[0].Detailed()
+	if len(d) > 600 || !strings.Contains(d, "characters) …") || !strings.Contains(d, "…") {
+		t.Errorf("a problem of %d characters:\n%s", len(d), d)
+	}
+}
