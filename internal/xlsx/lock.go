@@ -114,7 +114,15 @@ func CheckWritable(path string, size int) error {
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".websim-*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
+		// The folder is there but takes no file (read-only, /proc): a
+		// failure (exit 1), whatever the system calls it, not a missing
+		// folder.
+		why := err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			why = pe.Err
+		}
+		return fmt.Errorf("cannot write %s: the folder %s takes no new file (%v); expected a folder websim may write in", path, dir, why)
 	}
 	name := tmp.Name()
 	defer os.Remove(name)
