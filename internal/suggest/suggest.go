@@ -2,7 +2,12 @@
 // messages such as `unknown server "GWy"; did you mean "GWay"?`.
 package suggest
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Closest returns the candidate nearest to name by edit distance, ignoring
 // case, or "" when none is near enough to be a likely misspelling (more
@@ -30,7 +35,27 @@ func Closest(name string, candidates []string) string {
 // when there is none.
 func DidYouMean(name string, candidates []string) string {
 	if c := Closest(name, candidates); c != "" {
-		return `; did you mean "` + c + `"?`
+		return `; did you mean "` + c + `"?` + lookAlike(name, c)
+	}
+	return ""
+}
+
+// lookAlike points out the first character in which two names of the same
+// length differ when one of them is not ASCII: "Work" and "Wоrk" (a
+// Cyrillic о) look the same in print, and the message would be a riddle.
+func lookAlike(name, near string) string {
+	a, b := []rune(name), []rune(near)
+	if len(a) != len(b) {
+		return ""
+	}
+	for i := range a {
+		if a[i] == b[i] || unicode.ToLower(a[i]) == unicode.ToLower(b[i]) {
+			continue
+		}
+		if a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf {
+			return "" // a plain misspelling
+		}
+		return fmt.Sprintf(" (character %d differs: %q is U+%04X, %q is U+%04X, which look alike)", i+1, a[i], a[i], b[i], b[i])
 	}
 	return ""
 }
