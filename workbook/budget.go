@@ -179,8 +179,13 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 		}
 		if !s.run.AutoWarmUp && s.run.WarmUp*rate > MaxWarmUpArrivals {
 			file, sheet, ref := r.cellOf(s, "WarmUp")
-			once(file, sheet, ref, "WarmUp %s lets about %s requests arrive at load %s before statistics start, more than the limit of %d; expected a warm-up of at most %s (or auto)",
-				formatNumber(s.run.WarmUp), formatNumber(math.Round(s.run.WarmUp*rate)), label, MaxWarmUpArrivals, formatNumber(roundDown(MaxWarmUpArrivals/rate)))
+			many := "about " + formatNumber(math.Round(s.run.WarmUp*rate))
+			if math.IsInf(s.run.WarmUp*rate, 0) || s.run.WarmUp*rate > 1e15 {
+				many = "more than 10^15"
+			}
+			once(file, sheet, ref, "WarmUp %s lets %s requests arrive at load %s before statistics start, more than the limit of %d; expected a warm-up of at most %s (or auto)",
+				formatNumber(s.run.WarmUp), many, label, MaxWarmUpArrivals, formatNumber(roundDown(MaxWarmUpArrivals/rate)))
+			continue // the arrivals are not to blame for the clock, the warm-up is
 		}
 		// The run lasts about (WarmUp + Observations) arrivals' time: past
 		// maxClock, adding a time no longer moves the clock.

@@ -54,6 +54,9 @@ var hostileCases = []struct {
 		want: []string{"SvcData.xlsx!Arrivals!C3: blank inter-arrival time of Ping at load L2, which runs; expected a distribution such as Exp(20), or None"}},
 	{name: "WarmUp 1e12", change: set("SvcData.xlsx", "Settings", "B12", 1e12),
 		want: []string{"SvcData.xlsx!Settings!B12: WarmUp 1e+12 lets about 1.5e+10 requests arrive at load L1 before statistics start, more than the limit of 100000000; expected a warm-up of at most 6.6e+09 (or auto)"}},
+	{name: "WarmUp 1e308: the warm-up is to blame, not the arrivals", change: set("SvcData.xlsx", "Settings", "B12", 1e308),
+		want:    []string{"SvcData.xlsx!Settings!B12: WarmUp 1e+308 lets more than 10^15 requests arrive at load L1"},
+		notWant: []string{"Arrivals!"}},
 	{name: "inter-arrival mean so large that the clock stops", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e300)"),
 		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time Exp(1e+300) of ASUM: 5000 observations would take the simulated clock past 1e+290"}},
 	{name: "arrivals far slower than the background load", change: func(t *testing.T, m *wbtest.Model) {
