@@ -156,6 +156,16 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 		if math.IsInf(rate, 0) {
 			continue
 		}
+		if !s.run.AutoWarmUp && s.run.WarmUp*rate > MaxWarmUpArrivals {
+			file, sheet, ref := r.cellOf(s, "WarmUp")
+			many := "about " + formatNumber(math.Round(s.run.WarmUp*rate))
+			if math.IsInf(s.run.WarmUp*rate, 0) || s.run.WarmUp*rate > 1e15 {
+				many = "more than 10^15"
+			}
+			once(file, sheet, ref, "WarmUp %s lets %s requests arrive at load %s before statistics start, more than the limit of %d; expected a warm-up of at most %s (or auto)",
+				formatNumber(s.run.WarmUp), many, label, MaxWarmUpArrivals, formatNumber(roundDown(MaxWarmUpArrivals/rate)))
+			continue // the arrivals are not to blame for the length, the warm-up is
+		}
 		background, most, mostRate := 0.0, -1, 0.0
 		for i, sv := range r.model.Servers {
 			if sv.BackgroundInterArrival != nil && sv.BackgroundInterArrival.Mean() > 0 {
@@ -176,16 +186,6 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 			sv := r.model.Servers[most]
 			once(file, sheet, ref, "at load %s requests arrive %s a time unit, so %d observations take about %s time units, in which the servers' background load (most of it %s of %s, %s) brings about %s jobs, more than the limit of %d; expected faster arrivals, fewer Observations or less background load",
 				label, formatNumber(rate), s.run.Observations, formatNumber(length), sv.BackgroundInterArrival.String(), sv.Name, sv.Cell, formatNumber(math.Round(background*length)), MaxBackgroundJobs)
-		}
-		if !s.run.AutoWarmUp && s.run.WarmUp*rate > MaxWarmUpArrivals {
-			file, sheet, ref := r.cellOf(s, "WarmUp")
-			many := "about " + formatNumber(math.Round(s.run.WarmUp*rate))
-			if math.IsInf(s.run.WarmUp*rate, 0) || s.run.WarmUp*rate > 1e15 {
-				many = "more than 10^15"
-			}
-			once(file, sheet, ref, "WarmUp %s lets %s requests arrive at load %s before statistics start, more than the limit of %d; expected a warm-up of at most %s (or auto)",
-				formatNumber(s.run.WarmUp), many, label, MaxWarmUpArrivals, formatNumber(roundDown(MaxWarmUpArrivals/rate)))
-			continue // the arrivals are not to blame for the clock, the warm-up is
 		}
 		// The run lasts about (WarmUp + Observations) arrivals' time: past
 		// maxClock, adding a time no longer moves the clock.
