@@ -102,9 +102,9 @@ func ReadCSVFile(path, column string) (*Data, error) {
 // ReadCSV reads one column of CSV text from r; name locates problems
 // ("name:17") and size, when known, presizes the values.
 //
-// The delimiter is the one of comma, semicolon and tab that the first line
-// holds most of; a first line with none of them makes a file of one
-// column. With semicolon, tab or one column, a value may have a decimal
+// The delimiter is a tab or a semicolon when the first line has one
+// outside quotes, else a comma; a first line with none of them makes a
+// file of one column. With semicolon, tab or one column, a value may have a decimal
 // comma (12,5), as European spreadsheets write CSV; with comma, a line with
 // more fields than the header is a problem (most often a decimal comma),
 // and so is a first line of two whole numbers without a header (1,50: a
@@ -148,11 +148,18 @@ type collector struct {
 	more     int    // bad rows beyond maxRowProblems
 	lastBad  string // where the last bad row is
 	comma    bool   // the delimiter is not a comma, so 12,5 is a decimal comma
+	// oneColumn is set for a file of one column (no delimiter), where 2,017
+	// could be a decimal comma or a thousands separator: such a value is
+	// a problem, not a guess.
+	oneColumn bool
 }
 
 // number reads a field as a number, with a decimal comma (12,5) when the
 // delimiter is not a comma, as European spreadsheets write CSV.
 func (c *collector) number(s string) (float64, bool) {
+	if c.oneColumn && thousandsOrDecimal.MatchString(s) {
+		return 0, false // 2,017: ambiguous (take says so)
+	}
 	if c.comma && strings.Count(s, ",") == 1 && !strings.Contains(s, ".") {
 		s = strings.Replace(s, ",", ".", 1)
 	}
@@ -170,6 +177,9 @@ func (c *collector) take(t []byte, where func() string) {
 	case !ok:
 		what := fmt.Sprintf("%q is not a number", t)
 		switch {
+		case c.oneColumn && thousandsOrDecimal.Match(t):
+			what = fmt.Sprintf("%q is a number with a thousands separator (%s) or with a decimal comma (%s)?", t, strings.ReplaceAll(string(t), ",", ""), strings.Replace(string(t), ",", ".", 1)) +
+				"; write it without thousands separators, and with a decimal point or comma that cannot be read as one (1234.5, 2,5)"
 		case c.comma && europeanThousands.Match(t):
 			what += "; write it without thousands separators (1234,5, not 1.234,5)"
 		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
@@ -250,16 +260,21 @@ func (rd *csvReader) read(r io.Reader) error {
 // first reads the first non-blank line: it sets the delimiter, and the
 // header and the column when it is a header.
 func (rd *csvReader) first(b []byte) error {
-	// A first line without any of them is a file of one column (what Excel
-	// saves of one column, with decimal commas in some countries).
+	// A tab or a semicolon outside quotes makes the delimiter (a file
+	// that has them uses them: Excel writes ; where the comma is the
+	// decimal mark, so "12,5;13,1" holds more commas than semicolons), else
+	// a comma; a first line without any of them is a file of one column
+	// (what Excel saves of one column, with decimal commas in some
+	// countries).
 	rd.delim = 0
-	best := 0
-	for _, d := range []byte{',', ';', '\t'} {
-		if c := bytes.Count(b, []byte{d}); c > best {
-			rd.delim, best = d, c
+	unquoted := outsideQuotes(b)
+	for _, d := range []byte{'\t', ';', ','} {
+		if bytes.IndexByte(unquoted, d) >= 0 {
+			rd.delim = d
+			break
 		}
 	}
-	defer func() { rd.comma = rd.delim != ',' }()
+	defer func() { rd.comma, rd.oneColumn = rd.delim != ',', rd.delim == 0 }()
 	fields := splitFields(b, rd.delim)
 	isHeader := false
 	rd.comma = rd.delim != ','
@@ -273,7 +288,14 @@ func (rd *csvReader) first(b []byte) error {
 	where := fmt.Sprintf("%s:%d", rd.name, rd.line)
 	if !isHeader {
 		if rd.column != "" {
-			return Problems{{where, fmt.Sprintf("the file has no header line (its first line holds numbers only), so it has no column %q; leave --column out to read the first column", rd.column)}}
+			// Without a header a column is named by its number (from 1)
+			// or its letter, as a spreadsheet shows it.
+			i, ok := columnIndex(rd.column)
+			if !ok || i >= len(fields) {
+				return Problems{{where, fmt.Sprintf("the file has no header line (its first line holds numbers only), so it has no column %q; expected --column with the column's number from 1 or its letter (--column 2 or --column B, of %d)", rd.column, len(fields))}}
+			}
+			rd.col, rd.colName = i, fmt.Sprintf("%d", i+1)
+			return nil
 		}
 		// "1,50": one value with a decimal comma, or two columns? Only a
 		// header line tells.
@@ -336,14 +358,18 @@ func (rd *csvReader) row(b []byte) {
 			for k, i := range numeric {
 				names[k] = rd.columnName(i)
 			}
-			rd.bad(rd.where(), fmt.Sprintf("%d columns hold numbers (%s); name the one to fit with --column", len(numeric), quoteList(names)))
+			how := "--column"
+			if rd.header == nil {
+				how = "--column and its number from 1 (or its letter)"
+			}
+			rd.bad(rd.where(), fmt.Sprintf("%d columns hold numbers (%s); name the one to fit with %s", len(numeric), quoteList(names), how))
 			rd.noColumn = true
 			return
 		}
 		if len(numeric) == 1 {
-			if _, ok := rd.number(strings.TrimSpace(fields[numeric[0]])); ok {
-				rd.col = numeric[0]
-			}
+			// A number, or one that looks like it (2,017; 1.950,50), which
+			// take then reports line by line, with its hint.
+			rd.col = numeric[0]
 		}
 		if rd.col < 0 {
 			rd.bad(rd.where(), fmt.Sprintf("no field of the first data line is a number (%s); expected a column of numbers, or name it with --column", quoteList(fields)))
@@ -382,6 +408,41 @@ func looksNumeric(t string) bool {
 	}
 	c := t[0]
 	return c >= '0' && c <= '9' || (c == '-' || c == '+' || c == '.') && len(t) > 1 && t[1] >= '0' && t[1] <= '9'
+}
+
+// outsideQuotes is line b with its quoted parts left out.
+func outsideQuotes(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	quoted := false
+	for _, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case !quoted:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// columnIndex reads a column of a file without a header: its number from
+// 1 ("2") or its letter ("B"), as 0-based.
+func columnIndex(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); err == nil {
+		return n - 1, n >= 1
+	}
+	if len(s) == 0 || len(s) > 3 {
+		return 0, false
+	}
+	n := 0
+	for _, r := range strings.ToUpper(s) {
+		if r < 'A' || r > 'Z' {
+			return 0, false
+		}
+		n = n*26 + int(r-'A'+1)
+	}
+	return n - 1, true
 }
 
 // wholeNumber reports whether a field is digits alone.
@@ -464,6 +525,10 @@ func parseNumber(s string) (float64, bool) {
 }
 
 // thousands reports whether b reads as a number once its commas are gone.
+// thousandsOrDecimal is a number whose commas could be thousands
+// separator or a decimal comma: 2,017 (not 0,125, 12,5 nor 1,234,567).
+var thousandsOrDecimal = regexp.MustCompile(`^[-+]?[1-9][0-9]{0,2},[0-9]{3}$`)
+
 // europeanThousands is a number with dots between thousands and a decimal
 // comma: 1.234,5.
 var europeanThousands = regexp.MustCompile(`^[-+]?[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?$`)

@@ -67,6 +67,9 @@ func TestReadGoodCSV(t *testing.T) {
 		{"decimal commas in a semicolon file, named", "t;x\n" + strings.Repeat("12,5;3\n", 35), "t", "t", 12.5, 35},
 		{"decimal commas in a tab file", "t\tx\n" + strings.Repeat("12,5\ta\n", 35), "", "t", 12.5, 35},
 		{"decimal commas in one column, with header", column("ms", append([]string{"12,5"}, numbers(39)...)...), "", "ms", 12.5, 40},
+		{"a decimal comma of three decimals after 0", column("s", append([]string{"0,125"}, numbers(39)...)...), "", "s", 0.125, 40},
+		{"no header, two numeric columns, the second named by its number", strings.Repeat("7,12.5\n", 35), "2", "2", 12.5, 35},
+		{"no header, the second column named by its letter", strings.Repeat("7;12,5\n", 35), "b", "2", 12.5, 35},
 		{"decimal commas in one column, no header, a first value without", strings.Join(append(numbers(1), slices.Repeat([]string{"12,5"}, 39)...), "\n"), "", "1", 10, 40},
 		{"exponents", column("s", slices.Repeat([]string{"1.25e-3"}, 35)...), "", "s", 0.00125, 35},
 	}
@@ -93,6 +96,9 @@ func TestBadData(t *testing.T) {
 	csv := []struct{ name, text, column string }{
 		{"rows that are not numbers", column("ms", append(numbers(40), "abc", "12.5.3", "NaN", "", "Inf", `"1,234.5"`)...), ""},
 		{"a decimal comma or two columns, without a header", strings.Repeat("1,50\n", 40), ""},
+		{"a thousands separator or a decimal comma, in one column", column("ms", append(numbers(38), "2,017", `"1,234,567"`)...), ""},
+		{"no header, two numeric columns, none named", strings.Repeat("7,12.5\n", 35), ""},
+		{"no header, a column past the last", strings.Repeat("7,12.5\n", 35), "3"},
 		{"several numeric columns, none named", "id,ts,ms\n" + strings.Repeat("1,1700000000,12.5\n", 35), ""},
 		{"European thousands separators", "ms;n\n" + strings.Repeat("1.950,50;1\n", 35), "ms"},
 		{"European thousands separators, no column named", "ms;n\n" + strings.Repeat("1.950,50;1\n", 35), ""},
