@@ -102,13 +102,18 @@ func Kubernetes(w io.Writer, j KubernetesJob) error {
 	// merge gives up once the shards' Job has (more failed pods than its
 	// backoffLimit) rather than wait out its deadline. Kubernetes expands
 	// $(JOB_COMPLETION_INDEX) in the arguments; $$ is a $ for the shell.
-	shard := fmt.Sprintf(`%s --partial %s/part-$(JOB_COMPLETION_INDEX).wsp || { status=$$?; f=%s/failed-$(JOB_COMPLETION_INDEX); echo $$(( $$(cat "$$f" 2>/dev/null || echo 0) + 1 )) > "$$f"; exit $$status; }`,
+	// The count is written beside and moved into place, so that the merge
+	// never reads a file half written.
+	shard := fmt.Sprintf(`%s --partial %s/part-$(JOB_COMPLETION_INDEX).wsp || { status=$$?; f=%s/failed-$(JOB_COMPLETION_INDEX); n=$$(cat "$$f" 2>/dev/null); echo $$(( $${n:-0} + 1 )) > "$$f.$$$$"; mv "$$f.$$$$" "$$f"; exit $$status; }`,
 		shellWords(run), partsDir, partsDir)
 	merge := fmt.Sprintf(`set -e
 n=%d
 until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do
   failed=0
-  for f in %s/failed-*; do [ -f "$f" ] && failed=$((failed + $(cat "$f"))); done
+  for f in %s/failed-[0-9]*; do
+    case "$f" in *.*) continue ;; esac
+    n=$(cat "$f" 2>/dev/null || true); failed=$((failed + ${n:-0}))
+  done
   if [ "$failed" -gt %d ]; then
     echo "the shards' Job failed ($failed failed pods; see kubectl logs job/%s-shards): nothing to merge" >&2
     exit 1

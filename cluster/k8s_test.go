@@ -423,6 +423,13 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "failed-1")); strings.TrimSpace(string(got)) != "3" {
 		t.Errorf("failed-1 holds %q, want 3", got)
 	}
+	// A count being written (empty, or the temporary beside it) does not
+	// break the merge's sum.
+	for _, name := range []string{"failed-3", "failed-0.123"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	done := make(chan struct{})
 	var out string
 	go func() { out, err = sh(script(1, "")); close(done) }()
