@@ -630,11 +630,14 @@ func TestAttributeNameClashes(t *testing.T) {
 }
 
 // TRUE and FALSE are saved as 1 and 0: a number cell holding one is a
-// problem (not 1 unit), and a Condition reads it as true.
+// problem (not 1 unit), a Condition reads it as true, and a parameter of
+// the user's is 1 or 0, as Excel counts it.
 func TestBooleanCells(t *testing.T) {
 	m := wbtest.Valid()
 	m.Set(t, "SvcData.xlsx", "Settings", "B6", true) // AppServers
 	m.Set(t, "ProcData.xlsx", "ASumSvc", "H3", true) // a Condition
+	s := m.Sheet(t, "SvcData.xlsx", "Settings")
+	s.Rows = append(s.Rows, []any{"UseCache", true}, []any{"Slow", false})
 	dir := t.TempDir()
 	m.Write(t, dir)
 	_, err := Read(dir)
@@ -644,15 +647,22 @@ func TestBooleanCells(t *testing.T) {
 	}
 }
 
-// A TimeLimit of 0 is a problem, not a silent "no limit".
+// A TimeLimit of 0 is no limit, as models written so ran, and a warning
+// says so rather than keep it silent.
 func TestZeroTimeLimit(t *testing.T) {
 	m := wbtest.Valid()
 	m.Set(t, "SvcData.xlsx", "ServerInfo", "C2", 0)
 	dir := t.TempDir()
 	m.Write(t, dir)
-	_, err := Read(dir)
-	if err == nil || !strings.Contains(err.Error(), "SvcData.xlsx!ServerInfo!C2: time limit 0: every call would fail as it is sent") {
-		t.Errorf("got %v, want the time limit 0 refused at ServerInfo!C2", err)
+	plan, err := Read(dir)
+	if plan == nil {
+		t.Fatal(err)
+	}
+	if got := plan.Scenarios[0].Model.Servers[0].TimeLimit; got != 0 {
+		t.Errorf("TimeLimit %v, want 0 (none)", got)
+	}
+	if w := strings.Join(plan.Warnings, "\n"); !strings.Contains(w, "SvcData.xlsx!ServerInfo!C2: time limit 0 is read as no limit") {
+		t.Errorf("warnings:\n%s", w)
 	}
 }
 

@@ -173,6 +173,16 @@ func (r *reader) apply(s *state, file, sheet, ref, name, text string) {
 	s.cells[name] = [3]string{file, sheet, ref}
 	b, ok := builtinSetting(name)
 	if !ok {
+		// A parameter typed TRUE or FALSE (a logical cell) is 1 or 0, as
+		// Excel counts it.
+		switch strings.ToUpper(text) {
+		case "TRUE":
+			s.params[r.paramIndex(name)] = 1
+			return
+		case "FALSE":
+			s.params[r.paramIndex(name)] = 0
+			return
+		}
 		if v, ok := r.numberSetting(s, c); ok {
 			s.params[r.paramIndex(name)] = v
 		}

@@ -43,9 +43,9 @@ func (r *reader) readServers() {
 				case v < 0:
 					r.errorf(t.file, t.sheet, c.ref, "time limit %s is negative; expected a time > 0, or blank for no limit", formatNumber(v))
 				case v == 0:
-					// 0 would read as no limit (the engine's none) while it
-					// says every call fails at once.
-					r.errorf(t.file, t.sheet, c.ref, "time limit 0: every call would fail as it is sent; expected a time > 0, or blank for no limit")
+					// Many tools write 0 for no limit, and models written so
+					// ran that way: it is kept, and said.
+					r.warnf(t.file, t.sheet, c.ref, "time limit 0 is read as no limit; leave the cell blank for none, or give a time > 0")
 				}
 				s.TimeLimit = math.Max(v, 0)
 			}
