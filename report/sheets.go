@@ -27,28 +27,43 @@ type column struct {
 	format xlsx.Style
 }
 
-// timeStyle is the number format of a study's times: four significant
+// timeStyles are the number formats of a study's times: four significant
 // digits of its typical time, the median of its runs' mean responses
-// (325.4 ms, 1.234 s), rather than three decimals whatever the unit.
-func timeStyle(runs []study.Run) xlsx.Style {
-	var means []float64
-	for i := range runs {
-		if r := &runs[i].Result; r.Completed > 0 && r.Response.Mean > 0 && !math.IsInf(r.Response.Mean, 0) {
-			means = append(means, r.Response.Mean)
+// (325.4 ms, 1.234 s), rather than three decimals whatever the unit; and
+// for half-widths, two significant digits of the typical half-width of the
+// mean, never fewer decimals than the times (1,234 ± 0.43, not ± 0).
+func timeStyles(runs []study.Run) (times, halfWidths xlsx.Style) {
+	median := func(get func(*engine.Result) float64) float64 {
+		var xs []float64
+		for i := range runs {
+			if r := &runs[i].Result; r.Completed > 0 {
+				if x := get(r); x > 0 && !math.IsInf(x, 0) {
+					xs = append(xs, x)
+				}
+			}
 		}
+		if len(xs) == 0 {
+			return math.NaN()
+		}
+		slices.Sort(xs)
+		return xs[len(xs)/2]
 	}
-	if len(means) == 0 {
-		return fTime
-	}
-	slices.Sort(means)
-	return xlsx.TimeStyle(means[len(means)/2])
+	d := xlsx.TimeDigits(median(func(r *engine.Result) float64 { return r.Response.Mean }), 4)
+	h := max(d, xlsx.TimeDigits(median(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 }), 2))
+	return xlsx.TimeStyle(d), xlsx.TimeStyle(h)
 }
 
-// withTimeStyle gives the time columns of cols the style ts.
-func withTimeStyle(cols []column, ts xlsx.Style) []column {
+// withTimeStyle gives the time columns of cols the styles of timeStyles:
+// half-widths (a header with ± or "half-width") theirs.
+func withTimeStyle(cols []column, runs []study.Run) []column {
+	ts, hs := timeStyles(runs)
 	for i := range cols {
-		if cols[i].format == fTime {
-			cols[i].format = ts
+		if cols[i].format != fTime {
+			continue
+		}
+		cols[i].format = ts
+		if strings.Contains(cols[i].header, "±") || strings.Contains(cols[i].header, "half-width") {
+			cols[i].format = hs
 		}
 	}
 	return cols
@@ -237,7 +252,7 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 	for i, c := range spec {
 		cols[i] = column{c.header, c.format}
 	}
-	cols = withTimeStyle(cols, timeStyle(s.Runs))
+	cols = withTimeStyle(cols, s.Runs)
 	rows := make([][]any, 0, len(s.Runs))
 	var unstable []bool
 	for i := range s.Runs {
@@ -259,7 +274,7 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 		column{"Mean accept queue", xlsx.Decimal2},
 		column{"Jobs", fCount}, column{"Timeouts", fCount}, column{"Orphan jobs", fCount}, column{"Orphan work" + u, fTime},
 	)
-	cols = withTimeStyle(cols, timeStyle(s.Runs))
+	cols = withTimeStyle(cols, s.Runs)
 	var rows [][]any
 	var unstable []bool
 	add := func(run *study.Run, name, kind string, sv *engine.ServerResult) {
@@ -293,7 +308,7 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 		column{"P90" + u, fTime}, column{"P90 ± 95%" + u, fTime}, column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
 	)
 	targetCols, targetCells := entityTargets(s)
-	cols = withTimeStyle(append(cols, targetCols...), timeStyle(s.Runs))
+	cols = withTimeStyle(append(cols, targetCols...), s.Runs)
 	var rows [][]any
 	var unstable []bool
 	for i := range s.Runs {

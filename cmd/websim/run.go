@@ -411,8 +411,13 @@ func printSummary(w io.Writer, st *study.Study) {
 		if res.Stable && res.Completed > 0 { // no completed request: no response figure
 			d := decimals(res.Response.Mean)
 			mean, p95 = fmt.Sprintf("%.*f", d, res.Response.Mean), fmt.Sprintf("%.*f", decimals(res.Response.P95), res.Response.P95)
-			if !math.IsNaN(res.Response.CIHalfWidth95) {
-				hw = fmt.Sprintf("%.*f", d, res.Response.CIHalfWidth95)
+			if h := res.Response.CIHalfWidth95; !math.IsNaN(h) {
+				// At the mean's decimals, or two digits of its own where
+				// it is smaller (12346 ± 0.43, not ± 0).
+				if h > 0 {
+					d = max(d, min(9, 1-int(math.Floor(math.Log10(h)))))
+				}
+				hw = fmt.Sprintf("%.*f", d, h)
 			}
 		}
 		if res.SimTime > res.WarmUp {

@@ -42,37 +42,33 @@ const (
 	Time0          // #,##0: times of thousands and more
 	Time1          // #,##0.0: times of hundreds
 	Time2          // #,##0.00: times of tens
+	Time4          // #,##0.0000: times of tenths
+	Time5          // #,##0.00000: times of hundredths
+	Time6          // #,##0.000000: shorter times
 )
 
-// TimeStyle is the style that shows a time of magnitude typical (the
-// usual time of a table's column) to four significant digits: 325.4 ms,
-// 1.234 s, 12,345 ms. A nonpositive typical gives Time.
-func TimeStyle(typical float64) Style {
+// timeStyles are the time styles by their decimals.
+var timeStyles = [...]Style{Time0, Time1, Time2, Time, Time4, Time5, Time6}
+
+// TimeDigits returns the number of decimals that shows a time of
+// magnitude typical (the usual figure of a column) to digits significant
+// digits, from 0 to 6: 4 digits of 325.4 is 1, of 0.0325 is 5.
+func TimeDigits(typical float64, digits int) int {
 	if !(typical > 0) || math.IsInf(typical, 0) {
-		return Time
+		return 3
 	}
-	switch d := 3 - int(math.Floor(math.Log10(typical))); {
-	case d <= 0:
-		return Time0
-	case d == 1:
-		return Time1
-	case d == 2:
-		return Time2
-	}
-	return Time
+	return min(max(digits-1-int(math.Floor(math.Log10(typical))), 0), len(timeStyles)-1)
 }
+
+// TimeStyle is the time style with d decimals (0 to 6; Time is 3).
+func TimeStyle(d int) Style { return timeStyles[min(max(d, 0), len(timeStyles)-1)] }
 
 // timeDecimals is the decimals of a time style, or -1 for another style.
 func timeDecimals(s Style) int {
-	switch s {
-	case Time0:
-		return 0
-	case Time1:
-		return 1
-	case Time2:
-		return 2
-	case Time:
-		return 3
+	for d, t := range timeStyles {
+		if s == t {
+			return d
+		}
 	}
 	return -1
 }
@@ -148,6 +144,12 @@ func styleDef(s Style) *excelize.Style {
 		return numFmt("#,##0.0")
 	case Time2:
 		return numFmt("#,##0.00")
+	case Time4:
+		return numFmt("#,##0.0000")
+	case Time5:
+		return numFmt("#,##0.00000")
+	case Time6:
+		return numFmt("#,##0.000000")
 	case Share:
 		return numFmt("0.0%")
 	case Number:

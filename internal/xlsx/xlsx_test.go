@@ -454,3 +454,22 @@ func TestReadTableWarnsOfHiddenRows(t *testing.T) {
 		t.Errorf("problems %v, want one warning for row 3", ps)
 	}
 }
+
+// A time style shows the typical time of a column to the digits asked.
+func TestTimeDigits(t *testing.T) {
+	for _, tt := range []struct {
+		typical float64
+		digits  int
+		want    int
+	}{
+		{325.4, 4, 1}, {1.234, 4, 3}, {12345, 4, 0}, {0.0325, 4, 5}, {1e-9, 4, 6}, {0, 4, 3},
+		{0.43, 2, 2}, {4.5, 2, 1}, {250, 2, 0},
+	} {
+		if got := TimeDigits(tt.typical, tt.digits); got != tt.want {
+			t.Errorf("TimeDigits(%v, %d) = %d, want %d", tt.typical, tt.digits, got, tt.want)
+		}
+	}
+	if TimeStyle(3) != Time || TimeStyle(5).NumFormat() != "#,##0.00000" || TimeStyle(0).NumFormat() != "#,##0" {
+		t.Errorf("time styles %q %q", TimeStyle(5).NumFormat(), TimeStyle(0).NumFormat())
+	}
+}
