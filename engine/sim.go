@@ -674,8 +674,8 @@ func (s *sim) clock() string { return formatTime(s.now, s.m.TimeUnit) }
 
 func formatTime(t float64, unit string) string {
 	text := strconv.FormatFloat(t, 'g', 6, 64)
-	if math.Abs(t) >= 1e6 && math.Abs(t) < 1e15 {
-		// Six digits, without an exponent: 2828910, not 2.82891e+06.
+	if math.Abs(t) >= 1e5 && math.Abs(t) < 1e15 {
+		// Whole, without an exponent: 2828910, not 2.82891e+06.
 		text = strconv.FormatFloat(t, 'f', 0, 64)
 	}
 	if unit == "" {

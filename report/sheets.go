@@ -370,11 +370,11 @@ func writeRun(b *xlsx.Book, sheet string, s *study.Study) error {
 		add("Input SHA-256", in.Name, in.SHA256)
 	}
 	for _, set := range s.Settings {
-		add("Setting", set.Name, settingValue(set.Shown()))
+		add("Setting", set.Name, settingValue(set))
 	}
 	for _, sc := range s.Scenarios {
 		for _, set := range s.ScenarioSettings[sc] {
-			add("Scenario "+sc, set.Name, settingValue(set.Shown()))
+			add("Scenario "+sc, set.Name, settingValue(set))
 		}
 	}
 	for _, w := range s.Warnings {
@@ -385,16 +385,21 @@ func writeRun(b *xlsx.Book, sheet string, s *study.Study) error {
 
 // settingValue is a setting as a number when it is one that Excel holds
 // exactly (15 significant digits), else as text: a long seed stays whole.
-func settingValue(v string) any {
+func settingValue(set study.Setting) any {
+	v := set.Shown()
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) || strconv.FormatFloat(x, 'g', 15, 64) != strconv.FormatFloat(x, 'g', -1, 64) {
 		return v
 	}
-	if x == math.Trunc(x) && math.Abs(x) >= 1000 {
+	if groupedSettings[set.Name] && x == math.Trunc(x) {
 		return xlsx.Styled{Value: x, Style: xlsx.Count} // 100,000 observations
 	}
 	return x
 }
+
+// groupedSettings are the settings whose whole values the Run sheet shows
+// with thousands separated (a count or a time), not a seed or a label.
+var groupedSettings = map[string]bool{"Observations": true, "WarmUp": true, "MaxAdmitted": true, "AppCapacity": true, "AppServers": true}
 
 func joinComma(xs []string) string {
 	out := ""

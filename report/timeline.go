@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/websim/websim/internal/numtext"
@@ -109,7 +110,11 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 				}
 			}
 			if w := part[0].run.Result.WarmUp; w > 0 {
-				warm := fmt.Sprintf("Warm-up: up to %s%s (column Warm-up)", numtext.Group(int64(math.Round(w))), strings.TrimSuffix(" "+s.TimeUnit, " "))
+				at := strconv.FormatFloat(w, 'g', 4, 64) // 0.3 s
+				if w >= 1000 {
+					at = numtext.Group(int64(math.Round(w))) // 20,000 ms
+				}
+				warm := fmt.Sprintf("Warm-up: up to %s%s (column Warm-up)", at, strings.TrimSuffix(" "+s.TimeUnit, " "))
 				inSystem.Note, response.Note = warm, warm
 			}
 			if len(notStable) > 0 {

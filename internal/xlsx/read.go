@@ -467,11 +467,23 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 		}
 	}
 	b.refuseDates(pr, sheet, t.Rows, used)
+	// A hidden row is out of the user's sight but not out of the model:
+	// one warning for the sheet (a filter can hide hundreds).
+	var hidden []string
 	for _, rw := range t.Rows {
-		// A hidden row is out of the user's sight but not out of the model.
 		if visible, err := b.f.GetRowVisible(sheet, rw.Num); err == nil && !visible {
-			pr.add(true, nil, fmt.Sprintf("A%d", rw.Num), "row %d is hidden in Excel, and read as every other row; unhide it to see what runs, or delete it", rw.Num)
+			hidden = append(hidden, strconv.Itoa(rw.Num))
 		}
+	}
+	switch {
+	case len(hidden) == 1:
+		pr.add(true, nil, "A"+hidden[0], "row %s is hidden in Excel, and read as every other row; unhide it to see what runs, or delete it", hidden[0])
+	case len(hidden) > 1:
+		shown := hidden
+		if len(shown) > 10 {
+			shown = append(slices.Clone(shown[:10]), fmt.Sprintf("and %d more", len(hidden)-10))
+		}
+		pr.add(true, nil, "A"+hidden[0], "rows %s are hidden in Excel (a filter, say), and read as every other row; unhide them to see what runs, or delete them", strings.Join(shown, ", "))
 	}
 	return t, pr.list
 }

@@ -473,3 +473,29 @@ func TestTimeDigits(t *testing.T) {
 		t.Errorf("time styles %q %q", TimeStyle(5).NumFormat(), TimeStyle(0).NumFormat())
 	}
 }
+
+// Many hidden rows (a filter) make one warning for the sheet.
+func TestReadTableWarnsOnceOfManyHiddenRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hidden.xlsx")
+	b := New()
+	b.SetRow("Sheet1", 1, "Step", "ProcTime")
+	for r := 2; r <= 20; r++ {
+		b.SetRow("Sheet1", r, fmt.Sprintf("S%d", r), "Exp(1)")
+		if r > 5 {
+			b.f.SetRowVisible("Sheet1", r, false)
+		}
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime"}})
+	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "rows 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, and 5 more are hidden") {
+		t.Errorf("problems %v, want one warning naming the rows", ps)
+	}
+}
