@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/workbook"
 )
 
 // dropAction runs websim on a path given without a command, as happens
@@ -32,6 +34,9 @@ func dropAction(c *cli.Context) error {
 	base := strings.ToLower(filepath.Base(path))
 	switch {
 	case info.IsDir():
+		if lb := lbFolderWorkbook(path); lb != "" {
+			return runLB(c.Context, lbOptions{args: []string{lb}, replications: "1", overrides: map[string]string{}}, c.App.Writer, c.App.ErrWriter)
+		}
 	case base == "svcdata.xlsx" || base == "procdata.xlsx":
 		path = filepath.Dir(path)
 	case ext == ".yaml" || ext == ".yml" || ext == ".xlsx" && isLBWorkbook(path):
@@ -54,4 +59,27 @@ func isLBWorkbook(path string) bool {
 	defer b.Close()
 	_, ok := b.FindSheet("RequestTypes")
 	return ok
+}
+
+// lbFolderWorkbook returns the load-balancer workbook of a folder that
+// holds one (Parameters.xlsx, as websim new --template loadbalancer
+// writes) and no model workbooks, or "".
+func lbFolderWorkbook(dir string) string {
+	if _, err := xlsx.Find(dir, workbook.SvcDataFile); err == nil {
+		return ""
+	}
+	path := filepath.Join(dir, "Parameters.xlsx")
+	if _, err := os.Stat(path); err != nil || !isLBWorkbook(path) {
+		return ""
+	}
+	return path
+}
+
+// notALoadBalancer refuses a model command on a load-balancer folder, with
+// the command that runs it; nil for any other folder.
+func notALoadBalancer(dir string) error {
+	if lbFolderWorkbook(dir) == "" {
+		return nil
+	}
+	return invalidInput(fmt.Errorf("%s holds a load-balancer model (Parameters.xlsx), not SvcData.xlsx and ProcData.xlsx; run it with: websim lb %s", dir, dir))
 }

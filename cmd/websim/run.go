@@ -295,6 +295,9 @@ func openTrace(path string, p *study.Plan) (*os.File, error) {
 // readPlan reads and checks a model folder, printing every problem; a
 // model with errors is an invalid input (exit code 2).
 func readPlan(dir string, stderr io.Writer) (*study.Plan, error) {
+	if err := notALoadBalancer(dir); err != nil {
+		return nil, err
+	}
 	plan, err := workbook.Read(dir)
 	var problems workbook.Problems
 	if errors.As(err, &problems) {

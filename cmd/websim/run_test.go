@@ -284,3 +284,25 @@ func TestNoCommandWritesOverAModelsWorkbook(t *testing.T) {
 		t.Errorf("files written beside the part and the data: %v", entries)
 	}
 }
+
+// A load-balancer folder (Parameters.xlsx, as the loadbalancer template
+// writes it) dropped on websim runs websim lb; run and validate on it say
+// which command runs it (exit 2).
+func TestLoadBalancerFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "lbm")
+	if code, _, stderr := runCLI(t, "new", dir, "--template", "loadbalancer"); code != 0 {
+		t.Fatalf("new: %s", stderr)
+	}
+	if code, stdout, stderr := runCLI(t, dir); code != 0 || !strings.Contains(stdout, "websim lb:") {
+		t.Errorf("dropped: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, cmd := range []string{"run", "validate", "size"} {
+		code, _, stderr := runCLI(t, cmd, dir, "--vary", "AppServers")
+		if cmd != "size" {
+			code, _, stderr = runCLI(t, cmd, dir)
+		}
+		if code != 2 || !strings.Contains(stderr, "holds a load-balancer model (Parameters.xlsx)") || !strings.Contains(stderr, "websim lb "+dir) {
+			t.Errorf("%s: exit %d, %s", cmd, code, stderr)
+		}
+	}
+}

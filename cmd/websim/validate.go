@@ -38,6 +38,9 @@ EXIT STATUS:
 // a summary on stdout. It returns a silent invalid-input error when the
 // model has problems.
 func runValidate(dir string, stdout, stderr io.Writer) error {
+	if err := notALoadBalancer(dir); err != nil {
+		return err
+	}
 	plan, err := workbook.Read(dir)
 	if err != nil {
 		var problems workbook.Problems
