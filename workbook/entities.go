@@ -3,9 +3,11 @@ package workbook
 import (
 	"strings"
 
+	"fmt"
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
+	"slices"
 )
 
 var entitySpec = sheetSpec{
@@ -28,7 +30,7 @@ func (r *reader) readEntities() {
 		t := r.table(r.svc, e.Name, entitySpec, false)
 		if t == nil || !t.has("Service") {
 			if _, ok := r.svc.hasSheet(e.Name); !ok {
-				r.errorCause(xlsx.ErrNotFound, r.svc.name, e.Name, "", "missing sheet for the entity %q of Arrivals!%s; expected a sheet named as the entity, with the columns Service, OnSuccess and OnFailure", e.Name, r.entityRows[ei].ref)
+				r.errorCause(xlsx.ErrNotFound, r.svc.name, e.Name, "", "missing sheet for the entity %q of Arrivals!%s; expected a sheet named as the entity, with the columns Service, OnSuccess and OnFailure%s", e.Name, r.entityRows[ei].ref, r.entitySheetHint(e.Name))
 			}
 			continue
 		}
@@ -125,4 +127,35 @@ func trapped(n int, next func(int) []int) []int {
 		}
 	}
 	return out
+}
+
+// entitySheetHint points at the sheet a missing entity sheet probably is:
+// one that no entity of Arrivals names and that has an entity sheet's
+// Service column (the blank template's "Entity", an "Jbo" for "Job"),
+// the closest in name first.
+func (r *reader) entitySheetHint(entity string) string {
+	taken := func(s string) bool {
+		for _, e := range r.model.Entities {
+			if strings.EqualFold(e.Name, s) {
+				return true
+			}
+		}
+		for _, known := range []string{"Settings", "ServerInfo", "Arrivals", "Attributes", "Experiments", TargetsSheet, MeasuredSheet} {
+			if strings.EqualFold(known, s) {
+				return true
+			}
+		}
+		return leftAloneQuietly(s)
+	}
+	var found []string
+	for _, s := range r.svc.sheets {
+		if !taken(s) && r.hasColumnsOf(s, entitySpec) {
+			found = append(found, s)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(found, func(a, b string) int { return suggest.Distance(a, entity) - suggest.Distance(b, entity) })
+	return fmt.Sprintf("; the sheet %q has those columns and no entity runs it: rename it %q?", found[0], entity)
 }

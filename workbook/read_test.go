@@ -746,3 +746,17 @@ func TestLongCellInAProblem(t *testing.T) {
 		t.Errorf("a problem of %d characters:\n%s", len(d), d)
 	}
 }
+
+// A missing entity sheet names the sheet it probably is: one that no
+// entity runs and that has an entity sheet's columns.
+func TestMissingEntitySheetHint(t *testing.T) {
+	m := wbtest.Valid()
+	m.Sheet(t, "SvcData.xlsx", "Ping").Name = "Png"
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	want := `SvcData.xlsx!Ping: missing sheet for the entity "Ping" of Arrivals!A3; expected a sheet named as the entity, with the columns Service, OnSuccess and OnFailure; the sheet "Png" has those columns and no entity runs it: rename it "Ping"?`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
