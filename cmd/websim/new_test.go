@@ -135,10 +135,16 @@ func TestRunScript(t *testing.T) {
 		t.Errorf("run.sh printed:\n%s", out)
 	}
 
+	// Exit 2 is a model to fix; exit 1 is not (a workbook open in Excel).
 	newFakeWebsim(t, bin, "2")
 	out, code = newRunScript(t, filepath.Join(model, "run.sh"), bin)
-	if code != 2 || !strings.Contains(out, "websim stopped with an error (exit status 2)") {
-		t.Errorf("run.sh with a failing websim: exit %d\n%s", code, out)
+	if code != 2 || !strings.Contains(out, "websim found problems in the model (exit status 2)") || !strings.Contains(out, "File!Sheet!Cell") {
+		t.Errorf("run.sh with invalid input: exit %d\n%s", code, out)
+	}
+	newFakeWebsim(t, bin, "1")
+	out, code = newRunScript(t, filepath.Join(model, "run.sh"), bin)
+	if code != 1 || !strings.Contains(out, "websim could not finish (exit status 1)") || strings.Contains(out, "File!Sheet!Cell") {
+		t.Errorf("run.sh with a failure: exit %d\n%s", code, out)
 	}
 
 	// A websim next to the script comes first.

@@ -28,8 +28,13 @@ func (e *LockedError) Error() string {
 	if e.SavedAs != "" {
 		saved = "the results were saved as " + e.SavedAs + " instead"
 	}
-	return fmt.Sprintf("%s is open in Excel or LibreOffice (or locked by another program), so it was not replaced; %s\nTry: close %s and run again",
-		e.Path, saved, name)
+	try := "close " + name + " and run again"
+	if lock := lockFile(e.Path); lock != "" {
+		// A lock file outlives a crash of the program that left it.
+		try += "; if no Excel or LibreOffice has it open, delete the lock file " + lock + " that a crash left behind"
+	}
+	return fmt.Sprintf("%s is open in Excel or LibreOffice (or locked by another program), so it was not replaced; %s\nTry: %s",
+		e.Path, saved, try)
 }
 
 // WriteFunc writes a workbook's bytes to w (Book.Write, or a test's
@@ -171,7 +176,11 @@ func OpenElsewhere(path string) bool { return lockedByExcel(path) }
 // LibreOffice's .~lock.NAME#, stands beside path. Excel names its file
 // after the workbook, dropping the first two characters of long names, so
 // both forms are checked.
-func lockedByExcel(path string) bool {
+func lockedByExcel(path string) bool { return lockFile(path) != "" }
+
+// lockFile is the lock file Excel or LibreOffice keeps beside path while
+// it has the workbook open (~$OutPut.xlsx, .~lock.OutPut.xlsx#), or "".
+func lockFile(path string) string {
 	dir, base := filepath.Split(path)
 	cands := []string{"~$" + base, ".~lock." + base + "#"}
 	if r := []rune(base); len(r) > 2 {
@@ -179,10 +188,10 @@ func lockedByExcel(path string) bool {
 	}
 	for _, c := range cands {
 		if _, err := os.Lstat(filepath.Join(dir, c)); err == nil {
-			return true
+			return filepath.Join(dir, c)
 		}
 	}
-	return false
+	return ""
 }
 
 // refused reports whether err means the system would not replace a file

@@ -31,9 +31,14 @@ echo "Running websim on $here ..."
 "$websim" run "$here"
 status=$?
 echo
-if [ "$status" -ne 0 ]; then
-	echo "websim stopped with an error (exit status $status): read the messages above,"
+if [ "$status" -eq 2 ]; then
+	echo "websim found problems in the model (exit status 2): read the messages above,"
 	echo "fix what they point at (File!Sheet!Cell), save the workbooks and run again."
+	pause
+	exit "$status"
+elif [ "$status" -ne 0 ]; then
+	echo "websim could not finish (exit status $status): read the messages above."
+	echo "(A workbook open in Excel is not replaced: close it and run again.)"
 	pause
 	exit "$status"
 fi

@@ -28,7 +28,14 @@ exit /b 0
 :failed
 set "STATUS=%ERRORLEVEL%"
 echo.
-echo websim stopped with an error (exit status %STATUS%): read the messages above,
+if not "%STATUS%"=="2" goto stopped
+echo websim found problems in the model (exit status 2): read the messages above,
 echo fix what they point at (File!Sheet!Cell), save the workbooks and run again.
+pause
+exit /b %STATUS%
+
+:stopped
+echo websim could not finish (exit status %STATUS%): read the messages above.
+echo (A workbook open in Excel is not replaced: close it and run again.)
 pause
 exit /b %STATUS%
