@@ -213,7 +213,7 @@ func (c *compilation) call(np *ast.Node, n *ast.CallNode) {
 	case name == "Exp":
 		// Spelt as the distribution is: Exp(20) in a RAT or a Count would
 		// silently be e to the 20th.
-		c.fail(c.pos(n), "Exp is the exponential distribution, which an expression cannot draw; exp(x), in lower case, is e to the power x", "",
+		c.fail(c.pos(n), "Exp is the exponential distribution, which an expression cannot draw (exp(x), in lower case, is e to the power x)", "",
 			"exp(x) for e to the x, or draw Exp(mean) once per request as an attribute (the Attributes sheet: Entity | Attribute | Value) and use the attribute here")
 	case domainFuncs[lower] > 0:
 		if want := domainFuncs[lower]; len(args) != want {

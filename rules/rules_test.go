@@ -282,7 +282,7 @@ func TestCompileErrors(t *testing.T) {
 		{Mode, `IF(AppUtil <> SwitchUtil, "parallel", "sequential"§`, `missing ")" to close the "(" of column 3 at column 51`},
 		{Count, `max(Cards, ")(", (Size + 1)§`, `missing ")" to close the "(" of column 4 at column 28`},
 		{Number, `[Cards, Size§`, `missing "]" to close the "[" of column 1 at column 13`},
-		{Time, `RATParameter + §Exp(20)`, `Exp is the exponential distribution, which an expression cannot draw; exp(x), in lower case, is e to the power x at column 16; try: exp(x) for e to the x, or draw Exp(mean) once per request as an attribute (the Attributes sheet: Entity | Attribute | Value) and use the attribute here`},
+		{Time, `RATParameter + §Exp(20)`, `Exp is the exponential distribution, which an expression cannot draw (exp(x), in lower case, is e to the power x) at column 16; try: exp(x) for e to the x, or draw Exp(mean) once per request as an attribute (the Attributes sheet: Entity | Attribute | Value) and use the attribute here`},
 		{Number, `§exp(1, 2)`, `exp takes 1 argument, not 2 at column 1; try: exp(x)`},
 		{Number, `§pow(2)`, `pow takes 2 arguments, not 1 at column 1; try: pow(x, y)`},
 		{Number, `§LN(Size)`, `unknown function "LN" at column 1; try: log(x), the natural logarithm`},

@@ -26,7 +26,7 @@ var distributionNotes = map[string]string{
 	"UNIF":       "Arena's Uniform",
 	"NORM":       "Arena's Normal",
 	"TRIA":       "Arena's Triangular",
-	"LOGN":       "Arena's log-normal: the mean and standard deviation of the values",
+	"LOGN":       "Arena's log-normal: its LogMean and LogStd are, as in Arena, the mean and standard deviation of the values themselves, not of their logarithm",
 	"ERLA":       "Arena's Erlang: the mean of one phase, then k",
 	"GAMM":       "Arena's Gamma: scale (beta), then shape (alpha)",
 	"WEIB":       "Arena's Weibull: scale (beta), then shape (alpha)",
