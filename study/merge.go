@@ -268,6 +268,20 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 	if st.ScenarioSettings == nil {
 		st.ScenarioSettings = map[string][]Setting{}
 	}
+	// The values are the same in every share (the settings hash says so);
+	// where they came from may not be (one share run again by hand with
+	// --seed 1 where the model says 1): a source every share does not
+	// give is left out, so that the merge does not depend on which share
+	// is first.
+	st.Settings = slices.Clone(st.Settings)
+	for i := range st.Settings {
+		for _, p := range parts[1:] {
+			j := slices.IndexFunc(p.header.Settings, func(x Setting) bool { return x.Name == st.Settings[i].Name })
+			if j < 0 || p.header.Settings[j].Source != st.Settings[i].Source {
+				st.Settings[i].Source = ""
+			}
+		}
+	}
 	for _, p := range parts {
 		if p.header.Started.Before(st.Started) {
 			st.Started = p.header.Started
