@@ -111,8 +111,8 @@ n=%d
 until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do
   failed=0
   for f in %s/failed-[0-9]*; do
-    case "$f" in *.*) continue ;; esac
-    n=$(cat "$f" 2>/dev/null || true); failed=$((failed + ${n:-0}))
+    case "${f##*/}" in *.*) continue ;; esac
+    c=$(cat "$f" 2>/dev/null || true); failed=$((failed + ${c:-0}))
   done
   if [ "$failed" -gt %d ]; then
     echo "the shards' Job failed ($failed failed pods; see kubectl logs job/%s-shards): nothing to merge" >&2

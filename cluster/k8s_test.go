@@ -414,6 +414,29 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 		out, err := exec.Command("/bin/sh", "-c", s).CombinedOutput()
 		return string(out), err
 	}
+	// One failure, retried: the merge waits for every part (it must not
+	// start on the parts there so far).
+	if _, err := sh(script(0, "2")); err == nil {
+		t.Fatal("a failing shard's script ended with 0")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "part-0.wsp"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waiting := exec.Command("/bin/sh", "-c", strings.ReplaceAll(script(1, ""), "exec false merge", "echo merged; exit 0; false merge"))
+	if err := waiting.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- waiting.Wait() }()
+	select {
+	case err := <-exited:
+		t.Fatalf("the merge did not wait for the 4 parts after one failure: %v", err)
+	case <-time.After(2 * time.Second):
+		waiting.Process.Kill()
+		<-exited
+	}
+	os.Remove(filepath.Join(dir, "part-0.wsp"))
+	os.Remove(filepath.Join(dir, "failed-2"))
 	// Five failed pods over two indexes: more than the backoffLimit of 4.
 	for _, index := range []string{"1", "1", "1", "2", "2"} {
 		if _, err := sh(script(0, index)); err == nil {
