@@ -422,7 +422,8 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "part-0.wsp"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waiting := exec.Command("/bin/sh", "-c", strings.ReplaceAll(script(1, ""), "exec false merge", "echo merged; exit 0; false merge"))
+	wait := strings.ReplaceAll(script(1, ""), "sleep 10", "sleep 0.1") // many rounds in the test's time
+	waiting := exec.Command("/bin/sh", "-c", strings.ReplaceAll(wait, "exec false merge", "echo merged; exit 0; false merge"))
 	if err := waiting.Start(); err != nil {
 		t.Fatal(err)
 	}
