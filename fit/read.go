@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,17 +150,26 @@ type collector struct {
 	lastBad  string // where the last bad row is
 	comma    bool   // the delimiter is not a comma, so 12,5 is a decimal comma
 	// oneColumn is set for a file of one column (no delimiter), where 2,017
-	// could be a decimal comma or a thousands separator: such a value is
-	// a problem, not a guess.
-	oneColumn bool
+	// could be a decimal comma or a thousands separator. The column
+	// decides: such values wait in ambiguous (their place among values
+	// held by a NaN) until finish, which reads them as decimal commas when
+	// decimalComma was seen (12,5 or 0,042: a comma that only a decimal
+	// comma can be), and else reports them.
+	oneColumn    bool
+	decimalComma bool
+	ambiguous    []ambiguousValue
+}
+
+// ambiguousValue is a value of a one-column file such as 2,017, at index
+// i of the values.
+type ambiguousValue struct {
+	i           int
+	text, where string
 }
 
 // number reads a field as a number, with a decimal comma (12,5) when the
 // delimiter is not a comma, as European spreadsheets write CSV.
 func (c *collector) number(s string) (float64, bool) {
-	if c.oneColumn && thousandsOrDecimal.MatchString(s) {
-		return 0, false // 2,017: ambiguous (take says so)
-	}
 	if c.comma && strings.Count(s, ",") == 1 && !strings.Contains(s, ".") {
 		s = strings.Replace(s, ",", ".", 1)
 	}
@@ -172,14 +182,19 @@ func (c *collector) take(t []byte, where func() string) {
 	if len(t) == 0 {
 		return
 	}
+	if c.oneColumn && thousandsOrDecimal.Match(t) {
+		c.ambiguous = append(c.ambiguous, ambiguousValue{len(c.values), string(t), where()})
+		c.values = append(c.values, math.NaN())
+		return
+	}
 	v, ok := c.number(string(t))
+	if ok && c.oneColumn && bytes.IndexByte(t, ',') >= 0 {
+		c.decimalComma = true
+	}
 	switch {
 	case !ok:
 		what := fmt.Sprintf("%q is not a number", t)
 		switch {
-		case c.oneColumn && thousandsOrDecimal.Match(t):
-			what = fmt.Sprintf("%q is a number with a thousands separator (%s) or with a decimal comma (%s)?", t, strings.ReplaceAll(string(t), ",", ""), strings.Replace(string(t), ",", ".", 1)) +
-				"; write it without thousands separators, and with a decimal point or comma that cannot be read as one (1234.5, 2,5)"
 		case c.comma && europeanThousands.Match(t):
 			what += "; write it without thousands separators (1234,5, not 1.234,5)"
 		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
@@ -197,6 +212,27 @@ func (c *collector) take(t []byte, where func() string) {
 	}
 }
 
+// settle reads the ambiguous values as decimal commas when the column
+// has a value that only a decimal comma can be, and else reports each and
+// leaves it out.
+func (c *collector) settle() {
+	if len(c.ambiguous) == 0 {
+		return
+	}
+	if c.decimalComma {
+		for _, a := range c.ambiguous {
+			c.values[a.i], _ = parseNumber(strings.Replace(a.text, ",", ".", 1))
+		}
+		return
+	}
+	for _, a := range c.ambiguous {
+		c.bad(a.where, fmt.Sprintf("%q is a number with a thousands separator (%s) or with a decimal comma (%s)?", a.text, strings.ReplaceAll(a.text, ",", ""), strings.Replace(a.text, ",", ".", 1))+
+			"; write it without thousands separators, and with a decimal point or comma that cannot be read as one (1234.5, 2,5)")
+	}
+	c.values = slices.DeleteFunc(c.values, math.IsNaN)
+	c.ambiguous = nil
+}
+
 func (c *collector) bad(where, what string) {
 	c.lastBad = where
 	if len(c.problems) >= maxRowProblems {
@@ -208,6 +244,7 @@ func (c *collector) bad(where, what string) {
 
 // finish returns the values, or every problem found and too few values.
 func (c *collector) finish(where, column string) ([]float64, error) {
+	c.settle()
 	ps := c.problems
 	if c.more > 0 {
 		ps = append(ps, Problem{where, fmt.Sprintf("and %d more rows like these, the last at %s", c.more, c.lastBad)})
@@ -260,7 +297,7 @@ func (rd *csvReader) read(r io.Reader) error {
 // first reads the first non-blank line: it sets the delimiter, and the
 // header and the column when it is a header.
 func (rd *csvReader) first(b []byte) error {
-	// A tab or a semicolon outside quotes makes the delimiter (a file
+	// A tab or a semicolon outside quotes and brackets makes the delimiter (a file
 	// that has them uses them: Excel writes ; where the comma is the
 	// decimal mark, so "12,5;13,1" holds more commas than semicolons), else
 	// a comma; a first line without any of them is a file of one column
@@ -410,15 +447,21 @@ func looksNumeric(t string) bool {
 	return c >= '0' && c <= '9' || (c == '-' || c == '+' || c == '.') && len(t) > 1 && t[1] >= '0' && t[1] <= '9'
 }
 
-// outsideQuotes is line b with its quoted parts left out.
+// outsideQuotes is line b with its quoted and bracketed parts left out: a
+// header "time (ms; median)" holds no delimiter.
 func outsideQuotes(b []byte) []byte {
 	out := make([]byte, 0, len(b))
-	quoted := false
+	quoted, depth := false, 0
 	for _, c := range b {
 		switch {
 		case c == '"':
 			quoted = !quoted
-		case !quoted:
+		case quoted:
+		case c == '(' || c == '[':
+			depth++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+		case depth == 0:
 			out = append(out, c)
 		}
 	}
