@@ -110,7 +110,7 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 				}
 			}
 			if w := part[0].run.Result.WarmUp; w > 0 {
-				at := strconv.FormatFloat(w, 'g', 4, 64) // 0.3 s
+				at := strconv.FormatFloat(w, 'f', -1, 64) // 0.3 s, 0.00005 s
 				if w >= 1000 {
 					at = numtext.Group(int64(math.Round(w))) // 20,000 ms
 				}

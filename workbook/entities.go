@@ -149,7 +149,7 @@ func (r *reader) entitySheetHint(entity string) string {
 	}
 	var found []string
 	for _, s := range r.svc.sheets {
-		if !taken(s) && r.hasColumnsOf(s, entitySpec) {
+		if !taken(s) && !r.hintedSheets[s] && r.hasColumnsOf(s, entitySpec) {
 			found = append(found, s)
 		}
 	}
@@ -157,5 +157,10 @@ func (r *reader) entitySheetHint(entity string) string {
 		return ""
 	}
 	slices.SortStableFunc(found, func(a, b string) int { return suggest.Distance(a, entity) - suggest.Distance(b, entity) })
+	// A sheet is offered to one missing entity only.
+	if r.hintedSheets == nil {
+		r.hintedSheets = map[string]bool{}
+	}
+	r.hintedSheets[found[0]] = true
 	return fmt.Sprintf("; the sheet %q has those columns and no entity runs it: rename it %q?", found[0], entity)
 }

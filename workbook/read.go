@@ -12,8 +12,6 @@ import (
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/study"
-	"regexp"
-	"strconv"
 )
 
 // The input workbooks of a model folder.
@@ -43,6 +41,9 @@ func leftAloneQuietly(sheet string) bool {
 // reader gathers the problems and the pieces of the model while reading.
 type reader struct {
 	dir string
+	// hintedSheets are the sheets a missing entity's problem already
+	// offered to be renamed (entitySheetHint).
+	hintedSheets map[string]bool
 	// runsCell is the cell named when the study has too many runs.
 	runsCell string
 	problems Problems
@@ -256,21 +257,48 @@ func (r *reader) errorCause(cause error, file, sheet, ref, format string, args .
 	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: shortQuotes(fmt.Sprintf(format, args...)), Err: cause})
 }
 
-// longQuote is a quoted text of a problem past maxQuoted characters.
-var longQuote = regexp.MustCompile(`"(?:[^"\\]|\\.){` + strconv.Itoa(maxQuoted+1) + `,}"`)
-
 // maxQuoted bounds a cell's text quoted in a problem: a problem is one
 // line, which a 20,000-character cell would make unreadable.
 const maxQuoted = 120
 
-// shortQuotes cuts each quoted text of msg past maxQuoted characters to its
-// start and end, with the number of characters left out.
+// shortQuotes cuts each quoted text of msg (its quotes paired from the
+// left, an escaped \" inside one kept) past maxQuoted characters to its
+// start and end, with the number of characters left out; the words
+// between quotes are never cut.
 func shortQuotes(msg string) string {
-	return longQuote.ReplaceAllStringFunc(msg, func(q string) string {
-		in := []rune(q[1 : len(q)-1])
-		head, tail := in[:80], in[len(in)-20:]
-		return fmt.Sprintf(`"%s … (%s characters) … %s"`, string(head), numtext.Group(int64(len(in)-100)), string(tail))
-	})
+	var b strings.Builder
+	rest := msg
+	for {
+		open := strings.IndexByte(rest, '"')
+		if open < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		end := -1
+		for i := open + 1; i < len(rest); i++ {
+			if rest[i] == '\\' {
+				i++
+				continue
+			}
+			if rest[i] == '"' {
+				end = i
+				break
+			}
+		}
+		if end < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		b.WriteString(rest[:open+1])
+		in := []rune(rest[open+1 : end])
+		if len(in) > maxQuoted {
+			fmt.Fprintf(&b, "%s … (%s characters) … %s", string(in[:80]), numtext.Group(int64(len(in)-100)), string(in[len(in)-20:]))
+		} else {
+			b.WriteString(string(in))
+		}
+		b.WriteByte('"')
+		rest = rest[end+1:]
+	}
 }
 
 // rowName reads the name cell (column col) of a row that defines a thing

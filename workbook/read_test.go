@@ -645,6 +645,20 @@ func TestBooleanCells(t *testing.T) {
 	if !errors.As(err, &ps) || len(ps.Errors()) != 1 || ps.Errors()[0].Where() != "SvcData.xlsx!Settings!B6" || !strings.Contains(ps.Errors()[0].Msg, `"TRUE" is not a number`) {
 		t.Errorf("got %v, want one problem: TRUE at Settings!B6 is not a number", err)
 	}
+	// Without the refused cell, the parameters are 1 and 0.
+	m.Set(t, "SvcData.xlsx", "Settings", "B6", 2)
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if plan == nil {
+		t.Fatal(err)
+	}
+	model := plan.Scenarios[0].Model
+	for name, want := range map[string]float64{"UseCache": 1, "Slow": 0} {
+		i := slices.IndexFunc(model.Params, func(p engine.Param) bool { return p.Name == name })
+		if i < 0 || model.Params[i].Value != want {
+			t.Errorf("parameter %s: %v, want %v", name, model.Params, want)
+		}
+	}
 }
 
 // A TimeLimit of 0 is no limit, as models written so ran, and a warning

@@ -1,6 +1,9 @@
 package workbook
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A number typed wrongly gets a number's hint; a sum of numbers is an
 // expression and compiles as one.
@@ -16,5 +19,20 @@ func TestLooksNumeric(t *testing.T) {
 		if got := looksNumeric(tt.text); got != tt.want {
 			t.Errorf("looksNumeric(%q) = %v, want %v", tt.text, got, tt.want)
 		}
+	}
+}
+
+// Only what stands inside a pair of quotes is shortened, never the words
+// between them.
+func TestShortQuotes(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	words := strings.Repeat("w", 200)
+	msg := `a "` + long + `" then ` + words + ` "short" and "with \"escaped\" quotes"`
+	got := shortQuotes(msg)
+	if !strings.Contains(got, `"`+strings.Repeat("x", 80)+" … (200 characters) … "+strings.Repeat("x", 20)+`"`) {
+		t.Errorf("the long quote is not cut: %s", got)
+	}
+	if !strings.Contains(got, " then "+words+` "short" and "with \"escaped\" quotes"`) {
+		t.Errorf("the words between quotes changed: %s", got)
 	}
 }

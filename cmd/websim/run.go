@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/report"
 	"github.com/websim/websim/study"
 	"github.com/websim/websim/workbook"
@@ -329,13 +330,9 @@ func printProblems(w io.Writer, ps workbook.Problems) {
 }
 
 // decimals is the number of decimals that shows x to 4 significant
-// digits in fixed point (none from 1,000 up): 325.4, 1.234, 12345.
-func decimals(x float64) int {
-	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return max(0, min(9, 3-int(math.Floor(math.Log10(math.Abs(x))))))
-}
+// digits in fixed point (none from 1,000 up): 325.4, 1.234, 12345; the
+// sheets' rule (xlsx.TimeDigits).
+func decimals(x float64) int { return xlsx.TimeDigits(math.Abs(x), 4) }
 
 // verdicts sums up the targets judged at one run: the verdict of a single
 // target, else "all hold" or how many fail and are undecided.
@@ -418,7 +415,7 @@ func printSummary(w io.Writer, st *study.Study) {
 				// At the mean's decimals, or two digits of its own where
 				// it is smaller (12346 ± 0.43, not ± 0).
 				if h > 0 {
-					d = max(d, min(9, 1-int(math.Floor(math.Log10(h)))))
+					d = max(d, xlsx.TimeDigits(h, 2))
 				}
 				hw = fmt.Sprintf("%.*f", d, h)
 			}

@@ -40,9 +40,10 @@ func DidYouMean(name string, candidates []string) string {
 	return ""
 }
 
-// lookAlike points out the first character in which two names of the same
-// length differ when one of them is not ASCII: "Work" and "Wоrk" (a
-// Cyrillic о) look the same in print, and the message would be a riddle.
+// lookAlike names the first character in which two names of the same
+// length differ, by its code point, when one of them is not ASCII: "Work"
+// and "Wоrk" (a Cyrillic о) look the same in print, and the message would
+// be a riddle.
 func lookAlike(name, near string) string {
 	a, b := []rune(name), []rune(near)
 	if len(a) != len(b) {
@@ -55,7 +56,7 @@ func lookAlike(name, near string) string {
 		if a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf {
 			return "" // a plain misspelling
 		}
-		return fmt.Sprintf(" (character %d differs: %q is U+%04X, %q is U+%04X, which look alike)", i+1, a[i], a[i], b[i], b[i])
+		return fmt.Sprintf(" (character %d differs: %q is U+%04X, %q is U+%04X)", i+1, a[i], a[i], b[i], b[i])
 	}
 	return ""
 }
