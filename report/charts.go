@@ -31,7 +31,7 @@ func chartMetrics(unit string) []metric {
 		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }, 0},
 		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }, 0},
 		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }, 1},
-		{"share of failed requests", "Failed", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }, 0},
+		{"share of failed requests", "Failed share", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }, 0},
 	}
 }
 

@@ -109,12 +109,11 @@ func tableOf(cols []column, rows [][]any) xlsx.Table {
 // headerNotes explain, in a header's note, why a column's cell may be
 // blank; by the header's beginning.
 var headerNotes = []struct{ prefix, note string }{
-	{"CI half-width 95%", "Of the mean. Blank when the run has none: too few observations for its batch means, a run worth fewer than 30 independent observations (a queue so near saturation that its response times stay correlated over much of the run: run longer), or a run that is not stable; with replications, Student t across their means."},
+	{"Mean ± 95%", "The 95% half-width of the mean. Blank when the run has none: too few observations for its batch means, a run worth fewer than 30 independent observations (a queue so near saturation that its response times stay correlated over much of the run: run longer), or a run that is not stable; with replications, Student t across their means."},
 	{"P50 ± 95%", "Blank when the run has none: response times too spread for the run's own interval of the median (with replications: Student t across them), or a run that is not stable."},
 	{"P90 ± 95%", "Blank when the run has none: fewer than 10,000 completed requests in one replication (1,000 beyond p90), response times too spread, or a run that is not stable; with replications, Student t across them."},
 	{"P95 ± 95%", "Blank when the run has none: fewer than 20,000 completed requests in one replication (1,000 beyond p95), or a run that is not stable; with replications, Student t across them."},
 	{"P99 ± 95%", "Blank when the run has none: fewer than 100,000 completed requests in one replication (1,000 beyond p99), or a run that is not stable; with replications, Student t across them."},
-	{"CI half-width 95%", "Of the mean response time: batch means for one replication, Student t across replications; blank for a run that is not stable."},
 }
 
 // headerNote is the note of a header, "" for most.
@@ -199,7 +198,7 @@ func summaryColumns(u, base string) []summaryColumn {
 		{"Retries", fCount, count(func(r *engine.Result) int64 { return r.Retries })},
 		{"Timeouts", fCount, count(func(r *engine.Result) int64 { return r.Timeouts })},
 		{"Mean" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.Mean })},
-		{"CI half-width 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
+		{"Mean ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.CIHalfWidth95 })},
 		{"SD" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.SD })},
 		{"P50" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50 })},
 		{"P50 ± 95%" + u, fTime, response(func(r *engine.Result) float64 { return r.Response.P50CIHalfWidth95 })},
@@ -304,7 +303,7 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 	cols := append(slices.Clone(runColumns),
 		column{"Entity", fText}, column{"Arrivals", fCount}, column{"Completed", fCount},
 		column{"Failed", fCount}, column{"Abandoned", fCount}, column{"Failure share", fShare},
-		column{"Mean" + u, fTime}, column{"CI half-width 95%" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P50 ± 95%" + u, fTime},
+		column{"Mean" + u, fTime}, column{"Mean ± 95%" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P50 ± 95%" + u, fTime},
 		column{"P90" + u, fTime}, column{"P90 ± 95%" + u, fTime}, column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
 	)
 	targetCols, targetCells := entityTargets(s)

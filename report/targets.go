@@ -30,13 +30,14 @@ func targetColumns(s *study.Study) []summaryColumn {
 	u := unitSuffix(s.TimeUnit)
 	var cols []summaryColumn
 	for i, t := range s.Targets {
-		unit, format := u, fTime
+		unit, format, hwFormat := u, fTime, fTime
 		if t.Measure.IsShare() {
-			unit, format = "", fShare
+			// A share's half-width is small beside the share: 0.22%, not 0.2%.
+			unit, format, hwFormat = "", fShare, xlsx.Percent2
 		}
 		cols = append(cols,
 			summaryColumn{t.String() + unit, format, func(run *study.Run) any { return judge(run)[i].Value }},
-			summaryColumn{t.String() + ": ± 95%" + unit, format, func(run *study.Run) any { return judge(run)[i].HalfWidth95 }},
+			summaryColumn{t.String() + ": ± 95%" + unit, hwFormat, func(run *study.Run) any { return judge(run)[i].HalfWidth95 }},
 			summaryColumn{"Verdict: " + t.String(), fText, func(run *study.Run) any { return verdictCell(judge(run)[i].Verdict) }},
 		)
 	}

@@ -36,11 +36,12 @@ const (
 // shows.
 func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
+	times, _ := timeStyles(s.Runs)
 	cols := []xlsx.Column{
 		{Header: "Scenario"}, {Header: "Load"}, {Header: "Stable"},
 		{Header: "Interval", Format: xlsx.Count}, {Header: "From" + u, Format: xlsx.Count}, {Header: "To" + u, Format: xlsx.Count},
-		{Header: "Completed", Format: xlsx.Count}, {Header: "Mean response" + u, Format: xlsx.Time},
-		{Header: "In system (mean)", Format: xlsx.Time}, {Header: "App utilization", Format: xlsx.Share},
+		{Header: "Completed", Format: xlsx.Count}, {Header: "Mean response" + u, Format: times},
+		{Header: "In system (mean)", Format: xlsx.Decimal2}, {Header: "App utilization", Format: xlsx.Share},
 		{Header: "Run"},
 		{Header: "Warm-up", Comment: "whether the interval lies in the warm-up (its figures are discarded from the results): all, part, or blank"},
 		{Header: "Share of the run", Format: xlsx.Share, Comment: "the end of the interval as a share of the run's simulated time: the unstable runs' chart draws against it, so that runs of different lengths span the same width"},
@@ -143,7 +144,7 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			c.Series[i].Categories = xlsx.AbsRange(sheet, tlColShare, unstable[i].first, unstable[i].last)
 		}
 		c.XTitle, c.XFormat, c.XMax, c.AltText = "Share of the run's simulated time, end of interval (each run to where it was stopped)", "0%", 1, c.Title+" over each run's own length, a line per run"
-		c.Note = "Each line ends where its run was stopped"
+		c.Note = "Each run is drawn over its own length, to where it was stopped (100%)"
 		if n := countUnstable(s); n > len(unstable) {
 			c.Note += fmt.Sprintf("; the first %d of %d unstable runs", len(unstable), n)
 		}

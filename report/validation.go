@@ -22,7 +22,7 @@ var validationColumns = append(append([]column{}, runColumns...), []column{
 	{"Entity", fText}, {"Measure", fText}, {"Unit", fText},
 	{"Measured", fNumber}, {"Simulated", fNumber}, {"± 95%", fNumber},
 	{"Low 95%", fNumber}, {"High 95%", fNumber},
-	{"Difference", fShare}, {"Inside 95%", fText}, {"Note", fText},
+	{"Difference (share of measured)", fShare}, {"Inside 95%", fText}, {"Note", fText},
 }...)
 
 // validationGap is how many empty rows stand between the table and the
@@ -236,10 +236,25 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 				}
 			}
 		}
-		numFmt, yFmt, axis := xlsx.Time, "#,##0.0", g.figure()+u
-		if g.share {
-			numFmt, yFmt, axis = xlsx.Share, "0%", g.figure()
+		var drawn []float64 // the figures the chart draws, for its axis format
+		for _, load := range s.Loads {
+			if v, ok := measured[g][load]; ok {
+				drawn = append(drawn, v)
+			}
+			for _, sc := range scenarios {
+				if v, ok := simulated[g][[2]string{sc, load}]; ok {
+					drawn = append(drawn, v)
+				}
+			}
 		}
+		numFmt, axis, yMax := xlsx.Time, g.figure()+u, 0.0
+		if g.share {
+			numFmt, axis = xlsx.Share, g.figure()
+		}
+		if strings.HasPrefix(g.what, string(study.MeasureUtilization)) {
+			yMax = 1 // a utilization ends at 100%, as in Charts
+		}
+		yFmt := axisFormat(drawn, g.share)
 		if len(s.Loads) == 0 {
 			continue
 		}
@@ -252,14 +267,18 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 				Values:     xlsx.AbsRange(sheet, first+1+j, firstRow, lastRow),
 			})
 		}
-		// The measured figures stand out: dark, dashed, with circles.
+		// The measured figures stand out: dark, dashed, with circles; each
+		// scenario keeps the colour and marker it has in Charts.
 		series[0].Color, series[0].Dash, series[0].Marker = measuredColour, xlsx.Dashed, "circle"
+		for j := range scenarios {
+			series[j+1].Color, series[j+1].Marker = xlsx.Palette[j%len(xlsx.Palette)], xlsx.MarkerShapes[j%len(xlsx.MarkerShapes)]
+		}
 		// The chart stands a row below the block's title, which runs on
 		// to its right.
 		if err := b.AddChart(sheet, xlsx.CellName(chartCol, top+1), xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
 			Title: title, Note: strings.Join(notes, "; "), XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: axis, YFormat: yFmt,
-			Width: chartWidth, Height: chartHeight, Legend: "bottom", YFromZero: true,
+			Width: chartWidth, Height: chartHeight, Legend: "bottom", YFromZero: true, YMax: yMax,
 			AltText: title + " against load: the measured figure and one line per scenario",
 		}); err != nil {
 			return fmt.Errorf("chart %q: %w", title, err)
