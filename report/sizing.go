@@ -195,8 +195,9 @@ func styleVerdicts(b *xlsx.Book, sheet string, cols []column, rows [][]any) {
 		for r, row := range rows {
 			v, _ := row[c].(string)
 			if st, ok := verdictStyle(v); ok {
+				// Top-aligned as the rest of a row the Answer makes tall.
 				ref := cellName(c+1, r+2)
-				b.SetStyle(sheet, ref, ref, st)
+				b.SetStyle(sheet, ref, ref, st|xlsx.Wrapped)
 			}
 		}
 	}
