@@ -68,7 +68,7 @@ func TestReadGoodCSV(t *testing.T) {
 		{"decimal commas in a tab file", "t\tx\n" + strings.Repeat("12,5\ta\n", 35), "", "t", 12.5, 35},
 		{"decimal commas in one column, with header", column("ms", append([]string{"12,5"}, numbers(39)...)...), "", "ms", 12.5, 40},
 		{"a decimal comma of three decimals after 0", column("s", append([]string{"0,125"}, numbers(39)...)...), "", "s", 0.125, 40},
-		{"decimal commas of three decimals, with one that can only be decimal", column("ms", append([]string{"2,886", "37,603"}, append(slices.Repeat([]string{"12,5"}, 38))...)...), "", "ms", 2.886, 40},
+		{"decimal commas of three decimals, with one that can only be decimal", column("ms", append([]string{"2,886", "37,603"}, slices.Repeat([]string{"12,5"}, 38)...)...), "", "ms", 2.886, 40},
 		{"a semicolon inside a header's brackets", "id,time (ms; median)\n" + strings.Repeat("a,12.5\n", 35), "", "time (ms; median)", 12.5, 35},
 		{"no header, two numeric columns, the second named by its number", strings.Repeat("7,12.5\n", 35), "2", "2", 12.5, 35},
 		{"no header, the second column named by its letter", strings.Repeat("7;12,5\n", 35), "b", "2", 12.5, 35},
