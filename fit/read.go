@@ -118,6 +118,7 @@ func ReadCSVFile(path, column string) (*Data, error) {
 // values and one line: 10^7 values take 80 MB.
 func ReadCSV(r io.Reader, name, column string, size int64) (*Data, error) {
 	rd := csvReader{name: name, column: column, col: -1, size: size}
+	rd.collector.file = name
 	if err := rd.read(r); err != nil {
 		return nil, err
 	}
@@ -146,26 +147,32 @@ type csvReader struct {
 type collector struct {
 	values   []float64
 	problems Problems
+	// lines are the line numbers of problems (0 in a workbook), to keep
+	// the ambiguous values' problems in line order among them.
+	lines    []int
 	more     int    // bad rows beyond maxRowProblems
 	lastBad  string // where the last bad row is
+	lastLine int    // and its line (0 in a workbook)
 	comma    bool   // the delimiter is not a comma, so 12,5 is a decimal comma
 	// oneColumn is set for a file of one column (no delimiter), where 2,017
 	// could be a decimal comma or a thousands separator. The column
-	// decides: such values wait in ambiguous (their place among values
-	// held by a NaN) until finish, which reads them as decimal commas when
-	// decimalComma was seen (12,5 or 0,042: a comma that only a decimal
-	// comma can be), and else reports them.
+	// decides: such a value is kept as a decimal comma's reading, its
+	// index and line noted (its text too, for the first maxRowProblems),
+	// until finish keeps them when decimalComma was seen (12,5 or 0,042:
+	// a comma that only a decimal comma can be), and else reports them.
 	oneColumn    bool
 	decimalComma bool
 	ambiguous    []ambiguousValue
+	ambiguousTxt []string
+	// file and lineNo locate the current line of a CSV file, for the
+	// problems' order and the ambiguous values' problems ("data.csv:17").
+	file   string
+	lineNo int
 }
 
 // ambiguousValue is a value of a one-column file such as 2,017, at index
-// i of the values.
-type ambiguousValue struct {
-	i           int
-	text, where string
-}
+// i of the values and on its line.
+type ambiguousValue struct{ i, line int32 }
 
 // number reads a field as a number, with a decimal comma (12,5) when the
 // delimiter is not a comma, as European spreadsheets write CSV.
@@ -182,12 +189,15 @@ func (c *collector) take(t []byte, where func() string) {
 	if len(t) == 0 {
 		return
 	}
-	if c.oneColumn && thousandsOrDecimal.Match(t) {
-		c.ambiguous = append(c.ambiguous, ambiguousValue{len(c.values), string(t), where()})
-		c.values = append(c.values, math.NaN())
+	v, ok := c.number(string(t))
+	if c.oneColumn && ok && v > 0 && thousandsOrDecimal.Match(t) {
+		c.ambiguous = append(c.ambiguous, ambiguousValue{int32(len(c.values)), int32(c.lineNo)})
+		if len(c.ambiguousTxt) < maxRowProblems {
+			c.ambiguousTxt = append(c.ambiguousTxt, string(t))
+		}
+		c.values = append(c.values, v)
 		return
 	}
-	v, ok := c.number(string(t))
 	if ok && c.oneColumn && bytes.IndexByte(t, ',') >= 0 {
 		c.decimalComma = true
 	}
@@ -212,34 +222,52 @@ func (c *collector) take(t []byte, where func() string) {
 	}
 }
 
-// settle reads the ambiguous values as decimal commas when the column
-// has a value that only a decimal comma can be, and else reports each and
-// leaves it out.
+// settle keeps the ambiguous values, read as decimal commas, when the
+// column has a value that only a decimal comma can be; else it reports
+// each, in line order among the other problems, and leaves them out.
 func (c *collector) settle() {
-	if len(c.ambiguous) == 0 {
+	if len(c.ambiguous) == 0 || c.decimalComma {
 		return
 	}
-	if c.decimalComma {
-		for _, a := range c.ambiguous {
-			c.values[a.i], _ = parseNumber(strings.Replace(a.text, ",", ".", 1))
-		}
-		return
+	type lined struct {
+		line int
+		p    Problem
+	}
+	merged := make([]lined, 0, len(c.problems)+len(c.ambiguousTxt))
+	for i, p := range c.problems {
+		merged = append(merged, lined{c.lines[i], p})
+	}
+	for k, a := range c.ambiguous[:len(c.ambiguousTxt)] {
+		text := c.ambiguousTxt[k]
+		merged = append(merged, lined{int(a.line), Problem{fmt.Sprintf("%s:%d", c.file, a.line),
+			fmt.Sprintf("%q is a number with a thousands separator (%s) or with a decimal comma (%s)?", text, strings.ReplaceAll(text, ",", ""), strings.Replace(text, ",", ".", 1)) +
+				"; write it without thousands separators, and with a decimal point or comma that cannot be read as one (1234.5, 2,5)"}})
+	}
+	slices.SortStableFunc(merged, func(a, b lined) int { return a.line - b.line })
+	total := len(c.problems) + c.more + len(c.ambiguous)
+	c.problems, c.lines = c.problems[:0], c.lines[:0]
+	for _, m := range merged[:min(len(merged), maxRowProblems)] {
+		c.problems, c.lines = append(c.problems, m.p), append(c.lines, m.line)
+	}
+	c.more = total - len(c.problems)
+	if last := c.ambiguous[len(c.ambiguous)-1]; int(last.line) > c.lastLine {
+		c.lastBad, c.lastLine = fmt.Sprintf("%s:%d", c.file, last.line), int(last.line)
 	}
 	for _, a := range c.ambiguous {
-		c.bad(a.where, fmt.Sprintf("%q is a number with a thousands separator (%s) or with a decimal comma (%s)?", a.text, strings.ReplaceAll(a.text, ",", ""), strings.Replace(a.text, ",", ".", 1))+
-			"; write it without thousands separators, and with a decimal point or comma that cannot be read as one (1234.5, 2,5)")
+		c.values[a.i] = math.NaN()
 	}
 	c.values = slices.DeleteFunc(c.values, math.IsNaN)
-	c.ambiguous = nil
+	c.ambiguous, c.ambiguousTxt = nil, nil
 }
 
 func (c *collector) bad(where, what string) {
-	c.lastBad = where
+	c.lastBad, c.lastLine = where, c.lineNo
 	if len(c.problems) >= maxRowProblems {
 		c.more++
 		return
 	}
 	c.problems = append(c.problems, Problem{where, what})
+	c.lines = append(c.lines, c.lineNo)
 }
 
 // finish returns the values, or every problem found and too few values.
@@ -262,6 +290,7 @@ func (rd *csvReader) read(r io.Reader) error {
 	sawLine := false
 	for sc.Scan() {
 		rd.line++
+		rd.lineNo = rd.line
 		b := sc.Bytes()
 		rd.bytes += int64(len(b)) + 1
 		if rd.line == 1 {
@@ -312,7 +341,7 @@ func (rd *csvReader) first(b []byte) error {
 		}
 	}
 	defer func() { rd.comma, rd.oneColumn = rd.delim != ',', rd.delim == 0 }()
-	fields := splitFields(b, rd.delim)
+	fields := splitHeader(b, rd.delim) // a header may hold "time (ms; median)"
 	isHeader := false
 	rd.comma = rd.delim != ','
 	for _, f := range fields {
@@ -447,6 +476,40 @@ func looksNumeric(t string) bool {
 	return c >= '0' && c <= '9' || (c == '-' || c == '+' || c == '.') && len(t) > 1 && t[1] >= '0' && t[1] <= '9'
 }
 
+// splitHeader splits a first line into its fields as splitFields does,
+// but a delimiter inside brackets is part of its field, as outsideQuotes
+// does not count it: "time (ms; median);count" is two fields.
+func splitHeader(b []byte, delim byte) []string {
+	var out []string
+	start, quoted, depth := 0, false, 0
+	for i := 0; i <= len(b); i++ {
+		if i < len(b) {
+			switch c := b[i]; {
+			case c == '"':
+				quoted = !quoted
+				continue
+			case quoted:
+				continue
+			case c == '(' || c == '[':
+				depth++
+				continue
+			case (c == ')' || c == ']') && depth > 0:
+				depth--
+				continue
+			case c != delim || depth > 0:
+				continue
+			}
+		}
+		f := strings.TrimSpace(string(b[start:i]))
+		if len(f) >= 2 && f[0] == '"' && f[len(f)-1] == '"' {
+			f = strings.ReplaceAll(f[1:len(f)-1], `""`, `"`)
+		}
+		out = append(out, f)
+		start = i + 1
+	}
+	return out
+}
+
 // outsideQuotes is line b with its quoted and bracketed parts left out: a
 // header "time (ms; median)" holds no delimiter.
 func outsideQuotes(b []byte) []byte {
@@ -570,7 +633,7 @@ func parseNumber(s string) (float64, bool) {
 // thousands reports whether b reads as a number once its commas are gone.
 // thousandsOrDecimal is a number whose commas could be thousands
 // separator or a decimal comma: 2,017 (not 0,125, 12,5 nor 1,234,567).
-var thousandsOrDecimal = regexp.MustCompile(`^[-+]?[1-9][0-9]{0,2},[0-9]{3}$`)
+var thousandsOrDecimal = regexp.MustCompile(`^[1-9][0-9]{0,2},[0-9]{3}$`)
 
 // europeanThousands is a number with dots between thousands and a decimal
 // comma: 1.234,5.

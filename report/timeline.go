@@ -111,7 +111,8 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 				}
 			}
 			if w := part[0].run.Result.WarmUp; w > 0 {
-				at := strconv.FormatFloat(w, 'f', -1, 64) // 0.3 s, 0.00005 s
+				// Four digits, no exponent, no trailing zeros: 0.3 s, 123.5 s.
+				at := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(w, 'f', xlsx.TimeDigits(w, 4), 64), "0"), ".")
 				if w >= 1000 {
 					at = numtext.Group(int64(math.Round(w))) // 20,000 ms
 				}

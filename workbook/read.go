@@ -257,6 +257,20 @@ func (r *reader) errorCause(cause error, file, sheet, ref, format string, args .
 	r.problems = append(r.problems, Problem{File: file, Sheet: sheet, Cell: ref, Msg: shortQuotes(fmt.Sprintf(format, args...)), Err: cause})
 }
 
+// quotes counts the double quotes of s that no backslash escapes.
+func quotes(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			n++
+		}
+	}
+	return n
+}
+
 // maxQuoted bounds a cell's text quoted in a problem: a problem is one
 // line, which a 20,000-character cell would make unreadable.
 const maxQuoted = 120
@@ -266,6 +280,14 @@ const maxQuoted = 120
 // start and end, with the number of characters left out; the words
 // between quotes are never cut.
 func shortQuotes(msg string) string {
+	if quotes(msg)%2 != 0 {
+		// A quote left open (an expression's unclosed string) would pair
+		// the quotes wrongly: the message is cut as a whole instead.
+		if r := []rune(msg); len(r) > 4*maxQuoted {
+			return string(r[:3*maxQuoted]) + fmt.Sprintf(" … (%s characters) … ", numtext.Group(int64(len(r)-3*maxQuoted-maxQuoted/2))) + string(r[len(r)-maxQuoted/2:])
+		}
+		return msg
+	}
 	var b strings.Builder
 	rest := msg
 	for {
@@ -292,7 +314,8 @@ func shortQuotes(msg string) string {
 		b.WriteString(rest[:open+1])
 		in := []rune(rest[open+1 : end])
 		if len(in) > maxQuoted {
-			fmt.Fprintf(&b, "%s … (%s characters) … %s", string(in[:80]), numtext.Group(int64(len(in)-100)), string(in[len(in)-20:]))
+			head := strings.TrimRight(string(in[:80]), `\`) // not half an escape
+			fmt.Fprintf(&b, "%s … (%s characters) … %s", head, numtext.Group(int64(len(in)-100)), string(in[len(in)-20:]))
 		} else {
 			b.WriteString(string(in))
 		}

@@ -36,3 +36,16 @@ func TestShortQuotes(t *testing.T) {
 		t.Errorf("the words between quotes changed: %s", got)
 	}
 }
+
+// A quote left open pairs nothing: the message is cut as a whole, past
+// four times maxQuoted.
+func TestShortQuotesOddQuotes(t *testing.T) {
+	msg := `expression "` + strings.Repeat("a", 1000) + `: missing a closing quote`
+	got := shortQuotes(msg)
+	if len([]rune(got)) > 5*maxQuoted || !strings.Contains(got, "characters) …") || !strings.HasSuffix(got, "closing quote") {
+		t.Errorf("%d runes: %s", len([]rune(got)), got)
+	}
+	if short := `a "b" and "c`; shortQuotes(short) != short {
+		t.Errorf("a short message changed: %s", shortQuotes(short))
+	}
+}

@@ -68,8 +68,8 @@ func lbFolderWorkbook(dir string) string {
 	if _, err := xlsx.Find(dir, workbook.SvcDataFile); err == nil {
 		return ""
 	}
-	path := filepath.Join(dir, "Parameters.xlsx")
-	if _, err := os.Stat(path); err != nil || !isLBWorkbook(path) {
+	path, err := xlsx.Find(dir, "Parameters.xlsx") // parameters.xlsx too
+	if err != nil || !isLBWorkbook(path) {
 		return ""
 	}
 	return path
