@@ -250,6 +250,7 @@ func Compile(src string, kind Kind, names Names) (e *Expr, err error) {
 	case kind == Mode:
 		e.str = b.str(tree.Node)
 	}
+	e.settingsOnly = !e.isConst && settingsTree(tree.Node)
 	if !e.isConst && !e.isConstBool && constantTree(tree.Node) {
 		// Only literals, operators and math: the value is fixed when the
 		// model is read ("1 > 2", "min(1, 2)"). One evaluation finds it;
@@ -278,7 +279,18 @@ func constantTree(root ast.Node) bool {
 	return v.constant
 }
 
-type constVisitor struct{ constant bool }
+// settingsTree is constantTree with Settings names allowed: the value is
+// fixed within a scenario, but not across scenarios (an Experiments column
+// sets the parameter).
+func settingsTree(root ast.Node) bool {
+	v := &constVisitor{constant: true, params: true}
+	ast.Walk(&root, v)
+	return v.constant
+}
+
+// constVisitor clears constant at anything an expression reads during a
+// run; with params, the Settings names (param calls) are not such a thing.
+type constVisitor struct{ constant, params bool }
 
 func (v *constVisitor) Visit(np *ast.Node) {
 	switch n := (*np).(type) {
@@ -289,6 +301,9 @@ func (v *constVisitor) Visit(np *ast.Node) {
 		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
 			name = strings.ToLower(id.Value)
 		}
+		if name == "param" && v.params {
+			return
+		}
 		if _, math := domainFuncs[name]; !math && !slices.Contains(mathFuncs, name) {
 			v.constant = false
 		}
@@ -298,7 +313,11 @@ func (v *constVisitor) Visit(np *ast.Node) {
 		}
 	case *ast.IdentifierNode:
 		// A callee's name is visited too: only the math functions' are
-		// constant; any other name (an attribute, AppUtil, Now) is not.
+		// constant; any other name (an attribute, AppUtil, Now) is not
+		// (a param call's name and its $env, with params, are).
+		if v.params && (n.Value == "param" || n.Value == "$env") {
+			return
+		}
 		if _, math := domainFuncs[strings.ToLower(n.Value)]; !math && !slices.Contains(mathFuncs, strings.ToLower(n.Value)) {
 			v.constant = false
 		}

@@ -26,6 +26,9 @@ type Expr struct {
 
 	isConst bool
 	value   float64
+	// settingsOnly is set when the expression reads Settings names and
+	// nothing that changes during a run: one value per scenario.
+	settingsOnly bool
 	// isConstBool and boolValue are the same for a condition that the
 	// compiler folded to true or false ("1 > 2").
 	isConstBool, boolValue bool
@@ -52,6 +55,12 @@ func (e *Expr) Kind() Kind { return e.kind }
 // Const returns the value of an expression that is a constant number (such
 // as "3" or "=2*1.5"), so callers can use engine.Const instead.
 func (e *Expr) Const() (float64, bool) { return e.value, e.isConst }
+
+// SettingsOnly reports whether the expression reads Settings names (and
+// literals, operators, math) alone, so that each scenario gives it one
+// value, which the model can check when it is read (SuccessRate P with P
+// 2 in a scenario of Experiments).
+func (e *Expr) SettingsOnly() bool { return e.settingsOnly }
 
 // ConstBool returns the value of a condition that is constant (such as
 // "1 > 2" or "!true"), so callers can use engine.ConstBool instead.

@@ -148,6 +148,7 @@ func (r *reader) read() *study.Plan {
 	for _, sc := range scenarios {
 		plan.Scenarios = append(plan.Scenarios, r.scenario(sc))
 	}
+	r.checkScenarioExpressions(plan.Scenarios)
 	return plan
 }
 

@@ -774,3 +774,29 @@ func TestMissingEntitySheetHint(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// An expression of Settings alone has one value in each scenario: one that
+// a scenario makes out of range (P 2 for a probability) is a problem when
+// the model is read, naming the scenario, not a run that stops.
+func TestScenarioMakesAnExpressionOutOfRange(t *testing.T) {
+	m := wbtest.Valid()
+	s := m.Sheet(t, "SvcData.xlsx", "Settings")
+	s.Rows = append(s.Rows, []any{"P", 0.5})
+	m.Set(t, "ProcData.xlsx", "Start", "C2", "P")
+	ex := m.Sheet(t, "SvcData.xlsx", "Experiments")
+	ex.Rows[0] = append(ex.Rows[0], "P")
+	ex.Rows[2] = append(ex.Rows[2], 2)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	_, err := Read(dir)
+	want := `ProcData.xlsx!Start!C2: in scenario Big: expression "P" gave 2, which is not a probability from 0 to 1; the expression reads Settings alone`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// In range everywhere, the model reads.
+	ex.Rows[2][len(ex.Rows[2])-1] = 0.9
+	m.Write(t, dir)
+	if _, err := Read(dir); err != nil {
+		t.Errorf("P 0.9: %v", err)
+	}
+}
