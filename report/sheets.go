@@ -267,8 +267,8 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 
 func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
-	cols := append(slices.Clone(runColumns),
-		column{"Server", fText}, column{"Kind", fText},
+	cols := append(withName(column{"Server", fText}),
+		column{"Kind", fText},
 		column{"Capacity", fCount}, column{"Utilization", fShare}, column{"Mean queue", xlsx.Decimal2},
 		column{"Mean accept queue", xlsx.Decimal2},
 		column{"Jobs", fCount}, column{"Timeouts", fCount}, column{"Orphan jobs", fCount}, column{"Orphan work" + u, fTime},
@@ -281,7 +281,7 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 		if sv.HasAcceptQueue {
 			accept = sv.MeanAcceptQueue
 		}
-		rows = append(rows, append(runCells(run), name, kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue, accept,
+		rows = append(rows, append(namedRunCells(run, name), kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue, accept,
 			float64(sv.Jobs), float64(sv.Timeouts), float64(sv.OrphanJobs), sv.OrphanWork,
 		))
 		unstable = append(unstable, !run.Result.Stable)
@@ -300,8 +300,8 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 
 func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
-	cols := append(slices.Clone(runColumns),
-		column{"Entity", fText}, column{"Arrivals", fCount}, column{"Completed", fCount},
+	cols := append(withName(column{"Entity", fText}),
+		column{"Arrivals", fCount}, column{"Completed", fCount},
 		column{"Failed", fCount}, column{"Abandoned", fCount}, column{"Failure share", fShare},
 		column{"Mean" + u, fTime}, column{"Mean ± 95%" + u, fTime}, column{"SD" + u, fTime}, column{"P50" + u, fTime}, column{"P50 ± 95%" + u, fTime},
 		column{"P90" + u, fTime}, column{"P90 ± 95%" + u, fTime}, column{"P95" + u, fTime}, column{"P95 ± 95%" + u, fTime}, column{"P99" + u, fTime}, column{"P99 ± 95%" + u, fTime},
@@ -320,7 +320,7 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 				}
 				return v
 			}
-			rows = append(rows, append(runCells(run), e.Name, float64(e.Arrivals), float64(e.Completed),
+			rows = append(rows, append(namedRunCells(run, e.Name), float64(e.Arrivals), float64(e.Completed),
 				float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
 				resp(e.Response.Mean), resp(e.Response.CIHalfWidth95), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P50CIHalfWidth95),
 				resp(e.Response.P90), resp(e.Response.P90CIHalfWidth95), resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95)))
@@ -337,6 +337,20 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// withName is runColumns with the column that names a row's server or
+// entity third, among the columns that stay in view and repeat on every
+// printed page (frozenColumns): a continuation page says whose figures
+// it shows.
+func withName(name column) []column {
+	return append([]column{runColumns[0], runColumns[1], name}, runColumns[2:]...)
+}
+
+// namedRunCells are the values of withName's columns for run and name.
+func namedRunCells(run *study.Run, name string) []any {
+	c := runCells(run)
+	return append([]any{c[0], c[1], name}, c[2:]...)
 }
 
 // appName labels the i-th (0-based) application server.
