@@ -129,7 +129,7 @@ var BuiltinSettings = []BuiltinSetting{
 		read:  wholeIn(1, MaxAppCapacity, func(s *state, v float64) { s.app.Capacity = int(v) }),
 		value: func(s *state) float64 { return float64(s.app.Capacity) }},
 	{Name: "SelectionRule", Kind: ChoiceSetting, Default: "LBS", Choices: []string{"LBS", "Random", "Cyclic"},
-		Help: "How a request picks its application server: LBS (least busy), Random or Cyclic.",
+		Help: "How a request picks its application server: LBS (least busy; Least busy is read so too), Random or Cyclic (Round robin is read so too).",
 		read: choice(map[string]engine.SelectionRule{"lbs": engine.LeastBusy, "leastbusy": engine.LeastBusy,
 			"random": engine.RandomServer, "cyclic": engine.Cyclic, "roundrobin": engine.Cyclic},
 			[]string{"LBS", "Random", "Cyclic"}, "selection rule", func(s *state, v engine.SelectionRule) { s.app.Selection = v })},
