@@ -13,8 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // MinValues is the fewest values Read accepts: below it no fit tells
@@ -538,17 +540,12 @@ func columnIndex(s string) (int, bool) {
 	if n, err := strconv.Atoi(s); err == nil {
 		return n - 1, n >= 1
 	}
-	if len(s) == 0 || len(s) > 3 {
+	letters := len(s) > 0 && len(s) <= 3 && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsLetter(r) || r > unicode.MaxASCII }) < 0
+	if !letters {
 		return 0, false
 	}
-	n := 0
-	for _, r := range strings.ToUpper(s) {
-		if r < 'A' || r > 'Z' {
-			return 0, false
-		}
-		n = n*26 + int(r-'A'+1)
-	}
-	return n - 1, true
+	col, _, err := xlsx.CellCoordinates(s + "1") // B as in B1
+	return col - 1, err == nil
 }
 
 // wholeNumber reports whether a field is digits alone.
