@@ -426,35 +426,6 @@ func TestOwnedSheetsMarkerForms(t *testing.T) {
 	}
 }
 
-// A hidden row of a table is read, with a warning: what runs is not all in
-// sight.
-func TestReadTableWarnsOfHiddenRows(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hidden.xlsx")
-	b := New()
-	b.SetRow("Sheet1", 1, "Step", "ProcTime")
-	b.SetRow("Sheet1", 2, "Work", "Exp(1)")
-	b.SetRow("Sheet1", 3, "Slow", "Exp(100)")
-	if err := b.f.SetRowVisible("Sheet1", 3, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	tab, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime"}})
-	if tab == nil || len(tab.Rows) != 2 {
-		t.Fatalf("table %+v, want both rows", tab)
-	}
-	if len(ps) != 1 || !ps[0].Warning || !strings.Contains(ps[0].Msg, "row 3 is hidden in Excel") {
-		t.Errorf("problems %v, want one warning for row 3", ps)
-	}
-}
-
 // A time style shows the typical time of a column to the digits asked.
 func TestTimeDigits(t *testing.T) {
 	for _, tt := range []struct {
@@ -474,28 +445,42 @@ func TestTimeDigits(t *testing.T) {
 	}
 }
 
-// Many hidden rows (a filter) make one warning for the sheet.
-func TestReadTableWarnsOnceOfManyHiddenRows(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "hidden.xlsx")
-	b := New()
-	b.SetRow("Sheet1", 1, "Step", "ProcTime")
-	for r := 2; r <= 20; r++ {
-		b.SetRow("Sheet1", r, fmt.Sprintf("S%d", r), "Exp(1)")
-		if r > 5 {
-			b.f.SetRowVisible("Sheet1", r, false)
+// A hidden row of a table is read, with a warning: what runs is not all in
+// sight; many hidden rows (a filter) make one warning for the sheet.
+func TestReadTableWarnsOfHiddenRows(t *testing.T) {
+	for _, tt := range []struct {
+		hidden func(r int) bool
+		want   string
+	}{
+		{func(r int) bool { return r == 3 }, "row 3 is hidden in Excel"},
+		{func(r int) bool { return r > 5 }, "rows 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, and 5 more are hidden"},
+	} {
+		path := filepath.Join(t.TempDir(), "hidden.xlsx")
+		b := New()
+		b.SetRow("Sheet1", 1, "Step", "ProcTime")
+		for r := 2; r <= 20; r++ {
+			b.SetRow("Sheet1", r, fmt.Sprintf("S%d", r), "Exp(1)")
+			if tt.hidden(r) {
+				if err := b.f.SetRowVisible("Sheet1", r, false); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-	}
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	_, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime"}})
-	if len(ps) != 1 || !strings.Contains(ps[0].Msg, "rows 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, and 5 more are hidden") {
-		t.Errorf("problems %v, want one warning naming the rows", ps)
+		if err := b.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+		b, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, ps := b.ReadTable("Sheet1", Spec{Columns: []string{"Step", "ProcTime"}})
+		b.Close()
+		if tab == nil || len(tab.Rows) != 19 {
+			t.Fatalf("table %+v, want every row, hidden ones too", tab)
+		}
+		if len(ps) != 1 || !ps[0].Warning || !strings.Contains(ps[0].Msg, tt.want) {
+			t.Errorf("problems %v, want one warning: %s", ps, tt.want)
+		}
 	}
 }
