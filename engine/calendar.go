@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // eventKind says what an event does when it fires.
 type eventKind uint8
@@ -69,10 +72,19 @@ func (c *calendar) useSlots(n int) {
 }
 
 func (e *event) before(o *event) bool {
-	if e.t != o.t {
-		return e.t < o.t
-	}
-	return e.key < o.key
+	return earlier(e, o) == 1
+}
+
+// earlier is 1 when e comes before o, else 0, without a branch: (time,
+// key) is compared as one 128-bit number, the time by the integer of its
+// bits, which orders the calendar's times (finite or +Inf, and never
+// below 0) as their values do. The heap's sift picks the earlier child
+// with it by arithmetic, where a branch would be mispredicted half the
+// time.
+func earlier(e, o *event) uint64 {
+	_, borrow := bits.Sub64(e.key, o.key, 0)
+	_, borrow = bits.Sub64(math.Float64bits(e.t), math.Float64bits(o.t), borrow)
+	return borrow
 }
 
 // schedule adds an event at time t with priority 0.
@@ -84,6 +96,7 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 // fires first.
 func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
 	c.seq++
+	t += 0 // -0 to +0, which its bits order as the least time
 	e := event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen}
 	if kind == evArrival && int(ref) < len(c.slots) && math.IsInf(c.slots[ref].t, 1) {
 		c.slots[ref] = e
@@ -164,8 +177,8 @@ func (c *calendar) down(e event) {
 			break
 		}
 		m := l
-		if r := l + 1; r < n && h[r].before(&h[l]) {
-			m = r
+		if l+1 < n {
+			m += int(earlier(&h[l+1], &h[l]))
 		}
 		if !h[m].before(&e) {
 			break

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"math/rand/v2"
 )
 
@@ -177,26 +178,37 @@ func siftUp(h []float64) {
 }
 
 // siftDown restores the heap h after its root grew.
-func siftDown(h []float64) {
-	n := len(h)
+//
+// The times are compared as the integers of their bits, which order
+// non-negative floats as their values do (every time here is finite and
+// at least 0): the compiler then picks the smaller child with a
+// conditional move, not a branch that a random service time mispredicts
+// at every level.
+func siftDown(hf []float64) {
+	n := len(hf)
 	i := 0
-	x := h[0]
+	x := math.Float64bits(hf[0])
 	for {
 		l := 2*i + 1
-		if l >= n {
+		if l+1 >= n {
+			if l < n && math.Float64bits(hf[l]) < x {
+				hf[i] = hf[l]
+				i = l
+			}
 			break
 		}
+		a, b := math.Float64bits(hf[l]), math.Float64bits(hf[l+1])
 		m := l
-		if r := l + 1; r < n && h[r] < h[l] {
-			m = r
+		if b < a {
+			m = l + 1
 		}
-		if !(h[m] < x) {
+		if min(a, b) >= x {
 			break
 		}
-		h[i] = h[m]
+		hf[i] = hf[m]
 		i = m
 	}
-	h[i] = x
+	hf[i] = math.Float64frombits(x)
 }
 
 // busyAt returns the units busy at t, given that every job so far arrived

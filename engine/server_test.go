@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestUnitHeap gives an external server's unit heap a long run of jobs and
+// checks it against a plain sorted list of the same free times: the root
+// is always the earliest, and busyAt counts the units not free by t.
+func TestUnitHeap(t *testing.T) {
+	for _, capacity := range []int32{1, 2, 3, 4, 5, 7, 12, 17, 90} {
+		r := rand.New(rand.NewPCG(uint64(capacity), 7))
+		sv := &extServer{capacity: capacity}
+		var want []float64 // every used unit's free time
+		now := 0.0
+		for range 5000 {
+			now += r.ExpFloat64() / float64(capacity)
+			d := r.ExpFloat64()
+			if r.IntN(10) == 0 {
+				d = 0 // ties and zero-length jobs
+			}
+			slices.Sort(want)
+			start := now
+			if int32(len(want)) == capacity {
+				start = max(now, want[0])
+			}
+			if got := sv.startAt(now); got != start {
+				t.Fatalf("capacity %d: startAt(%g) = %g, want %g", capacity, now, got, start)
+			}
+			if int32(len(want)) < capacity && (len(want) == 0 || want[0] > now) {
+				want = append(want, now+d)
+			} else {
+				want[0] = max(now, want[0]) + d
+			}
+			switch used := int32(len(sv.free)); {
+			case used < sv.capacity && (used == 0 || sv.free[0] > now):
+				sv.free = append(sv.free, now+d)
+				siftUp(sv.free)
+			default:
+				sv.free[0] = max(now, sv.free[0]) + d
+				siftDown(sv.free)
+			}
+			if got, min := sv.free[0], slices.Min(want); got != min {
+				t.Fatalf("capacity %d: root %g, earliest free time %g", capacity, got, min)
+			}
+			probe := now + r.Float64()
+			busy := int32(0)
+			for _, f := range want {
+				if f > probe {
+					busy++
+				}
+			}
+			if got := sv.busyAt(probe); got != busy {
+				t.Fatalf("capacity %d: busyAt(%g) = %d, want %d", capacity, probe, got, busy)
+			}
+		}
+	}
+}
