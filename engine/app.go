@@ -259,7 +259,9 @@ func (s *sim) selectApp() int32 {
 		return int32(s.rSelect.IntN(int(n)))
 	case Cyclic:
 		i := s.nextCyclic
-		s.nextCyclic = (s.nextCyclic + 1) % n
+		if s.nextCyclic++; s.nextCyclic == n {
+			s.nextCyclic = 0
+		}
 		return i
 	}
 	if n == 1 {

@@ -42,7 +42,9 @@ func (s *sim) newRequest(e int32) int32 {
 	s.nextID++
 	s.reqs[r] = request{entity: e, id: s.nextID, arrival: s.now, gen: s.reqs[r].gen + 1}
 	// A recycled slot must not pass on attributes this entity lacks.
-	clear(s.requestAttrs(r))
+	if s.nAttrs > 0 {
+		clear(s.requestAttrs(r))
+	}
 	return r
 }
 
@@ -76,6 +78,10 @@ func (s *sim) arrival(e int32) {
 	}
 	if s.open > s.maxInSystem {
 		s.unstable("%d requests in the system at %s: arrivals outpace what the application can serve", s.open, s.clock())
+		return
+	}
+	if len(ent.Attributes) == 0 {
+		s.startAttempt(r)
 		return
 	}
 	attrs := s.requestAttrs(r)
