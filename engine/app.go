@@ -148,7 +148,11 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 		a.waited++
 	}
 	if s.tr != nil {
-		s.trace(ti, "waits for a unit of App%d (all %d busy, %d ahead)", t.app+1, a.capacity, a.waiting())
+		ahead := a.waiting()
+		if s.m.App.UnitQueue == InFlightFirst && t.inFlight {
+			ahead = a.inFlight.len() // entries wait behind it
+		}
+		s.trace(ti, "waits for a unit of App%d (all %d busy, %d ahead)", t.app+1, a.capacity, ahead)
 	}
 	if s.m.App.UnitQueue == InFlightFirst && t.inFlight {
 		a.inFlight.push(ti)

@@ -170,7 +170,11 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 		if completed {
 			outcome = "END"
 		}
-		s.trace(ti, "reaches %s after %.4f, releases its unit", outcome, s.now-s.reqs[r].arrival)
+		gaveUp := ""
+		if q := &s.reqs[r]; q.abandoned {
+			gaveUp = fmt.Sprintf(" (its user gave up at %.4f: counted as abandoned)", q.abandonedAt)
+		}
+		s.trace(ti, "reaches %s after %.4f, releases its unit%s", outcome, s.now-s.reqs[r].arrival, gaveUp)
 	}
 	app := s.toks[ti].app
 	s.release(ti)

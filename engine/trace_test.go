@@ -39,27 +39,50 @@ func traceModel() *Model {
 	return m
 }
 
-// TestTraceGolden follows a few requests of traceModel step by step; the
+// TestTraceGolden follows a few requests of traceModel step by step; each
 // trace is a golden file, so any change in what the engine does shows up
-// in review (go test ./engine -update rewrites it).
+// in review (go test ./engine -update rewrites them). The second case
+// puts calls and copies before entries (InFlightFirst: a waiting call
+// counts only those of its kind ahead of it) and makes users impatient
+// enough that abandoned requests reach END in the trace.
 func TestTraceGolden(t *testing.T) {
-	var b bytes.Buffer
-	r := run(t, traceModel(), RunConfig{Seed: 3, Observations: 25, Trace: &b})
-	if r.Completed == 0 || r.Failed+r.Abandoned == 0 || r.Timeouts == 0 {
-		t.Errorf("the trace model should show completions, failures and time-outs: %+v", r)
+	impatient := traceModel()
+	impatient.App.UnitQueue = InFlightFirst
+	impatient.App.Servers = 2
+	impatient.App.Capacity = 5
+	impatient.Entities[0].Patience = constD(2.5)
+	impatient.Entities[0].InterArrival = []Dist{expD(0.8)}
+	tests := []struct {
+		golden string
+		m      *Model
+	}{
+		{"trace.golden", traceModel()},
+		{"trace-inflightfirst.golden", impatient},
 	}
-	golden := filepath.Join("testdata", "trace.golden")
-	if *update {
-		if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	shows := func(r *Result) bool {
+		return r.Completed > 0 && r.Failed+r.Abandoned > 0 && r.Timeouts > 0
 	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("trace differs from %s (go test ./engine -update rewrites it):\n%s", golden, b.String())
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			r := run(t, tc.m, RunConfig{Seed: 3, Observations: 25, Trace: &b})
+			if !shows(r) || (tc.m == impatient && (r.Abandoned == 0 || !r.Stable)) {
+				t.Errorf("the trace model should show completions, failures, time-outs (and, impatient, abandonments in a stable run): %+v", r)
+			}
+			golden := filepath.Join("testdata", tc.golden)
+			if *update {
+				if err := os.WriteFile(golden, b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b.Bytes(), want) {
+				t.Errorf("trace differs from %s (go test ./engine -update rewrites it):\n%s", golden, b.String())
+			}
+		})
 	}
 }
 

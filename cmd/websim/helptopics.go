@@ -66,7 +66,10 @@ Names every expression sees:
   Now       the simulated time
   Load      the load's label ("L5")
   Attempt   the attempt's number, from 1
-  Copy      a Parallel copy's number, from 1 (0 outside copies)
+  Copy      the run's number, 1 to Count, in a service that a Nested step
+            runs (a Parallel copy, or a run in sequence; each listed
+            service numbers its own runs, and so does a service nested
+            inside); 0 in an entity's own service
   Elapsed   RetryProbability only: the failed attempt's time
   TimedOut  RetryProbability only: true when a TimeLimit failed it
   and every attribute of the request and every Settings name (parameters too)
