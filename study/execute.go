@@ -25,6 +25,11 @@ type Options struct {
 	Jobs int
 	// Version is websim's version, recorded in the Study.
 	Version string
+	// Build identifies the program that runs the study, finer than
+	// Version (which stays the same between builds of a development
+	// version): a shard records it, and a merge refuses parts whose
+	// builds differ, whose engines may not give the same figures.
+	Build string
 	// Progress, when set, is called from one goroutine at a time as runs
 	// advance.
 	Progress func(Progress)

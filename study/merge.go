@@ -171,7 +171,7 @@ func (h *PartialHeader) check() error {
 
 // signature is what every part of one study shares.
 func (h *PartialHeader) signature() string {
-	return fmt.Sprintf("%d|%s|%q|%v|%d|%s|%d|%d", h.Format, h.Version, h.Model, h.Inputs, h.Seed, h.SettingsHash, h.Shard.N, len(h.Tasks))
+	return fmt.Sprintf("%d|%s|%s|%v|%d|%s|%d|%d", h.Format, h.Version, h.Build, h.Inputs, h.Seed, h.SettingsHash, h.Shard.N, len(h.Tasks))
 }
 
 // reference is the part whose study most parts share (the first such):
@@ -197,6 +197,9 @@ func (h *PartialHeader) differs(o *PartialHeader, file string) string {
 	if o.Version != h.Version {
 		return fmt.Sprintf("written by websim %s, where %s was written by websim %s", o.Version, file, h.Version)
 	}
+	if o.Build != h.Build {
+		return fmt.Sprintf("written by another build of websim %s (program %s, where %s was written by %s): run every shard with the same websim program", o.Version, shortBuild(o.Build), file, shortBuild(h.Build))
+	}
 	for _, in := range h.Inputs {
 		j := slices.IndexFunc(o.Inputs, func(x Input) bool { return x.Name == in.Name })
 		if j < 0 {
@@ -206,9 +209,12 @@ func (h *PartialHeader) differs(o *PartialHeader, file string) string {
 			return fmt.Sprintf("another model: %s has SHA-256 %s…, where %s has %s…", in.Name, short(o.Inputs[j].SHA256), file, short(in.SHA256))
 		}
 	}
-	if len(o.Inputs) != len(h.Inputs) || o.Model != h.Model {
-		return fmt.Sprintf("another model: %s, where %s has %s", o.Model, file, h.Model)
+	if len(o.Inputs) != len(h.Inputs) {
+		return fmt.Sprintf("another model: %d input workbooks, where %s has %d", len(o.Inputs), file, len(h.Inputs))
 	}
+	// The same workbooks in a folder of another name (a shard run again
+	// from a copy) are the same model: the merge takes the first part's
+	// name.
 	if o.Seed != h.Seed {
 		return fmt.Sprintf("another seed: %d, where %s has %d", o.Seed, file, h.Seed)
 	}
@@ -381,4 +387,12 @@ func (c *fileCache) closeAll() {
 		f.Close()
 		delete(c.files, p)
 	}
+}
+
+// shortBuild is a build identity as a message shows it.
+func shortBuild(b string) string {
+	if b == "" {
+		return "unknown"
+	}
+	return b[:min(12, len(b))]
 }

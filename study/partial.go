@@ -42,16 +42,18 @@ const partialMagic = "websim-partial\n"
 // TargetPrecision and the percentiles' thin parts; format 6 keeps a
 // setting's source apart from its value, so that shares run with a flag
 // that repeats the model's value merge, and the application servers'
-// accept queues.
-const PartialFormat = 6
+// accept queues; format 7 records the program's build (Options.Build).
+const PartialFormat = 7
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard
 // and Started.
 type PartialHeader struct {
-	// Format is PartialFormat; Version is websim's version.
+	// Format is PartialFormat; Version is websim's version, and Build
+	// the program's identity (Options.Build).
 	Format  int
 	Version string
+	Build   string
 	// Shard is this part's share.
 	Shard Shard
 	// Model, TimeUnit, Inputs (the input workbooks' SHA-256), Seed,
@@ -158,6 +160,7 @@ func ExecuteShard(ctx context.Context, p *Plan, opts Options, shard Shard, path 
 		return nil, err
 	}
 	h := partialHeader(p, st, tasks, opts.Version)
+	h.Build = opts.Build
 	h.Shard = shard
 	var which []int
 	for i, s := range Deal(taskCosts(h.Tasks), shard.N) {

@@ -219,6 +219,10 @@ func TestMergeRefusesBrokenSets(t *testing.T) {
 	os.WriteFile(copied, b, 0o644)
 	notPart := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notPart, []byte("hello"), 0o644)
+	otherBuild := filepath.Join(dir, "build.wsp")
+	if _, err := ExecuteShard(context.Background(), base(), Options{Jobs: 2, Version: "test", Build: "0123456789abcdef0123", Now: fixedNow}, Shard{1, 3}, otherBuild); err != nil {
+		t.Fatal(err)
+	}
 
 	cases := []struct {
 		name  string
@@ -235,6 +239,7 @@ func TestMergeRefusesBrokenSets(t *testing.T) {
 		{"other N", []string{good[0], good[1], good[2], otherN}, ErrPartForeign},
 		{"truncated", []string{good[0], good[1], truncated}, ErrPartDamaged},
 		{"other format", []string{good[0], good[1], good[2], otherFormat}, ErrPartForeign},
+		{"another build of the same version", []string{good[0], otherBuild, good[2]}, ErrPartForeign},
 		{"not a part", []string{notPart, good[0], good[1], good[2]}, ErrPartDamaged},
 	}
 	var out strings.Builder
@@ -252,6 +257,12 @@ func TestMergeRefusesBrokenSets(t *testing.T) {
 	golden(t, "merge-refusals.golden", out.String())
 	if _, err := Merge(good); err != nil {
 		t.Errorf("the whole set: %v", err)
+	}
+	// The same workbooks run from a folder of another name (a shard run
+	// again from a copy) are the same model.
+	renamed := foreign("renamed", func(p *Plan) { p.Model = "copy of " + p.Model }, 3, 1)
+	if _, err := Merge([]string{good[0], renamed, good[2]}); err != nil {
+		t.Errorf("a share of the same workbooks in a renamed folder: %v", err)
 	}
 }
 

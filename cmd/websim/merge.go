@@ -80,16 +80,18 @@ func runMerge(ctx context.Context, o mergeOptions, stdout, stderr io.Writer) err
 		}
 		return nil
 	}, o.out)
-	if err != nil {
+	if !resultsStand(ctx, err) {
 		return err
 	}
 	printRunWarnings(stderr, st.Warnings) // as run prints them, --quiet and --json too
 	if o.json {
-		return report.WriteJSON(stdout, st)
+		return errors.Join(report.WriteJSON(stdout, st), err)
 	}
 	if !o.quiet {
 		printSummary(stdout, st)
-		fmt.Fprintf(stdout, "Results: %s\n", o.out)
+		if err == nil {
+			fmt.Fprintf(stdout, "Results: %s\n", o.out)
+		}
 	}
-	return nil
+	return err
 }

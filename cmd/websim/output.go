@@ -133,8 +133,22 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 		for _, p := range paths {
 			xlsx.RemoveTemps(p)
 		}
-		return fmt.Errorf("interrupted while writing the results: %s each hold the earlier file or the new one, whole", strings.Join(paths, " and "))
+		holds := "holds"
+		if len(paths) > 1 {
+			holds = "each hold"
+		}
+		return fmt.Errorf("interrupted while writing the results: %s %s the earlier file or the new one, whole", strings.Join(paths, " and "), holds)
 	}
+}
+
+// resultsStand reports whether a finished study's figures are still to be
+// shown after writeOutputs returned err: when it wrote them, and also when
+// a workbook could not be written or was saved under another name (a
+// stale lock file, a full disk), so that --json still prints its document
+// and the console its table, with the error after them (exit 1). An
+// interrupt shows nothing more.
+func resultsStand(ctx context.Context, err error) bool {
+	return err == nil || ctx.Err() == nil
 }
 
 // checkWritable is done before any work, for an output that a command

@@ -245,21 +245,23 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 		return nil
 	}, outputs...)
-	if err != nil {
+	if !resultsStand(ctx, err) {
 		return err
 	}
 	printRunWarnings(stderr, st.Warnings)
 	if o.json {
-		return report.WriteJSON(stdout, st)
+		return errors.Join(report.WriteJSON(stdout, st), err)
 	}
 	if !o.quiet {
 		printSummary(stdout, st)
-		fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
-		if o.writeBack {
-			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+		if err == nil {
+			fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
+			if o.writeBack {
+				fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+			}
 		}
 	}
-	return nil
+	return err
 }
 
 // printRunWarnings prints the warnings that the runs themselves gave

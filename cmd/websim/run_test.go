@@ -306,3 +306,33 @@ func TestLoadBalancerFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestRunJSONBesideALockedWorkbook: when OutPut.xlsx is open elsewhere (a
+// lock file beside it, perhaps a stale one) the results are saved beside
+// it and the run exits 1, but --json still prints the finished study, and
+// the console its table without a "Results:" line.
+func TestRunJSONBesideALockedWorkbook(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	if err := os.WriteFile(filepath.Join(dir, "~$OutPut.xlsx"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want func(stdout string) bool
+	}{
+		{"json", []string{"--json"}, func(s string) bool { return json.Valid([]byte(s)) && strings.Contains(s, `"runs"`) }},
+		{"console", nil, func(s string) bool { return strings.Contains(s, "rho0.8") && !strings.Contains(s, "Results:") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"run", dir, "--observations", "2000", "--loads", "rho0.8"}, tc.args...)
+			code, stdout, stderr := runCLI(t, args...)
+			if code != 1 || !strings.Contains(stderr, "OutPut (") {
+				t.Errorf("exit %d, want 1 with the name the results were saved as\nstderr:\n%s", code, stderr)
+			}
+			if !tc.want(stdout) {
+				t.Errorf("stdout:\n%s", stdout)
+			}
+		})
+	}
+}

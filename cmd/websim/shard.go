@@ -70,7 +70,7 @@ func runShard(ctx context.Context, plan *study.Plan, o runOptions, stdout, stder
 		return fmt.Errorf("--partial: %w", err)
 	}
 	bar := newProgressBar(stderr, !o.quiet, "simulating shard "+shard.String())
-	opts := study.Options{Jobs: o.jobs, Version: version, Progress: bar.update}
+	opts := study.Options{Jobs: o.jobs, Version: version, Build: buildID(), Progress: bar.update}
 	rep, err := study.ExecuteShard(ctx, plan, opts, shard, o.partial)
 	bar.finish()
 	if err != nil {

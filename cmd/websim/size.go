@@ -181,21 +181,23 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 		}
 		return nil
 	}, paths...)
-	if err != nil {
+	if !resultsStand(ctx, err) {
 		return err
 	}
 	printRunWarnings(stderr, sz.Warnings)
 	if o.json {
-		return report.WriteSizingJSON(stdout, sz)
+		return errors.Join(report.WriteSizingJSON(stdout, sz), err)
 	}
 	if !o.quiet {
 		printSizing(stdout, sz)
-		fmt.Fprintf(stdout, "Results: %s (sheet %s)\n", out, report.SizingSheet)
-		if o.writeBack {
-			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+		if err == nil {
+			fmt.Fprintf(stdout, "Results: %s (sheet %s)\n", out, report.SizingSheet)
+			if o.writeBack {
+				fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+			}
 		}
 	}
-	return nil
+	return err
 }
 
 // printSizing prints the answer per scenario and load.
