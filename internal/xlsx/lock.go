@@ -101,6 +101,10 @@ func processAlive(pid int) bool {
 // created there and filled with size bytes (a full disk or a read-only
 // folder fails here), then it is removed. The error says which.
 func CheckWritable(path string, size int) error {
+	path, err := SaveTarget(path)
+	if err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
 	switch {
@@ -108,9 +112,6 @@ func CheckWritable(path string, size int) error {
 		return fmt.Errorf("cannot write %s: the folder %s does not exist: %w", path, dir, fs.ErrNotExist)
 	case !fi.IsDir():
 		return fmt.Errorf("cannot write %s: %s is not a folder: %w", path, dir, fs.ErrNotExist)
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot write %s: it is a folder: %w", path, fs.ErrExist)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".websim-*.tmp")
 	if err != nil {
@@ -189,4 +190,31 @@ func RemoveTemps(path string) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// ErrReadOnly: a workbook to be replaced is marked read-only (its file
+// permissions, Excel's read-only attribute); websim does not replace it,
+// as Excel would not.
+var ErrReadOnly = errors.New("read-only")
+
+// SaveTarget is the file that saving at path replaces: path itself, or,
+// when path is a symbolic link, the file it points to (a save then keeps
+// the link and changes its target, as Excel does). It refuses a target that
+// is a folder (fs.ErrExist) or marked read-only (ErrReadOnly). A path that
+// does not exist yet is its own target.
+func SaveTarget(path string) (string, error) {
+	target := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		target = real
+	}
+	fi, err := os.Stat(target)
+	switch {
+	case err != nil:
+		return path, nil // nothing there yet (or unreadable: the save says why)
+	case fi.IsDir():
+		return "", fmt.Errorf("cannot write %s: it is a folder: %w", path, fs.ErrExist)
+	case fi.Mode().Perm()&0o200 == 0:
+		return "", fmt.Errorf("cannot write %s: the file is marked %w, and websim does not replace it\nTry: clear its read-only mark (its file properties, or chmod u+w), or save the results elsewhere", path, ErrReadOnly)
+	}
+	return target, nil
 }

@@ -59,9 +59,14 @@ func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
 	if b.err != nil {
 		return b.err
 	}
+	shown := path
+	path, err := SaveTarget(path)
+	if err != nil {
+		return err
+	}
 	RemoveStaleTemps(filepath.Dir(path), StaleAge)
 	f := b
-	if lockedByExcel(path) {
+	if lockedByExcel(shown) || lockedByExcel(path) {
 		return saveBeside(f, path, writeWorkbook)
 	}
 	tmp, err := writeTemp(f, path, writeWorkbook)
