@@ -83,3 +83,27 @@ func TestPlanApplyTwice(t *testing.T) {
 		}
 	}
 }
+
+// --loads all runs every load of the model, as the Loads setting's "all"
+// does, also where the model's Loads setting runs fewer; a load column
+// headed "all" is that column.
+func TestPlanApplyLoadsAll(t *testing.T) {
+	p := editPlan()
+	for i := range p.Scenarios {
+		p.Scenarios[i].Run.Loads = []int{1}
+	}
+	if err := p.Apply(Edit{Loads: []string{"ALL"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range p.Scenarios {
+		if !slices.Equal(s.Run.Loads, []int{0, 1, 2}) {
+			t.Errorf("%s: loads %v, want every load", s.Name, s.Run.Loads)
+		}
+	}
+	p = editPlan()
+	p.Scenarios[0].Model = &engine.Model{Loads: []string{"L1", "All"}}
+	p.Scenarios = p.Scenarios[:1]
+	if err := p.Apply(Edit{Loads: []string{"all"}}); err != nil || !slices.Equal(p.Scenarios[0].Run.Loads, []int{1}) {
+		t.Errorf("a load named All: loads %v (%v), want that load alone", p.Scenarios[0].Run.Loads, err)
+	}
+}

@@ -65,6 +65,9 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 	if c.Int("shards") < 1 {
 		return invalidInput(fmt.Errorf("--shards %d: expected a whole number of at least 1", c.Int("shards")))
 	}
+	if err := checkLists(c); err != nil {
+		return err
+	}
 	o := runOptions{model: model, seed: c.Uint64("seed"), seedSet: c.IsSet("seed"), observations: c.Int64("observations"),
 		loads: splitList(c.String("loads")), scenarios: splitList(c.String("scenarios"))}
 	if err := checkObservations(c); err != nil {

@@ -80,6 +80,9 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 			if err := checkJobs(c); err != nil {
 				return err
 			}
+			if err := checkLists(c); err != nil {
+				return err
+			}
 			o := runOptions{
 				model: modelFolder(c.Args().First()), out: c.String("out"), json: c.Bool("json"),
 				seed: c.Uint64("seed"), seedSet: c.IsSet("seed"),
@@ -93,6 +96,20 @@ array or, with --shards N, a Kubernetes Indexed Job.`,
 			return runModel(ctx, o, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// checkLists refuses a --loads or --scenarios given with nothing in it
+// (--loads ""), which would otherwise run every load without a word.
+func checkLists(c *cli.Context) error {
+	for _, f := range []struct{ name, what string }{
+		{"loads", "load columns of the Arrivals sheet (or all)"},
+		{"scenarios", "scenarios of the Experiments sheet"},
+	} {
+		if c.IsSet(f.name) && len(splitList(c.String(f.name))) == 0 {
+			return invalidInput(fmt.Errorf("--%s %q: expected a comma list of the %s", f.name, c.String(f.name), f.what))
+		}
+	}
+	return nil
 }
 
 // checkJobs refuses a negative --jobs; 0 (the default) is one per core.

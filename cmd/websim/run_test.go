@@ -336,3 +336,23 @@ func TestRunJSONBesideALockedWorkbook(t *testing.T) {
 		})
 	}
 }
+
+// An empty --loads or --scenarios is refused (it ran everything without a
+// word); --loads all runs every load, as the Loads setting's all.
+func TestEmptyListFlags(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	for _, args := range [][]string{
+		{"run", dir, "--loads", ""},
+		{"run", dir, "--scenarios", " , "},
+		{"size", dir, "--vary", "AppServers", "--loads="},
+		{"cluster", "slurm", dir, "--shards", "2", "--scenarios", ""},
+	} {
+		if code, _, stderr := runCLI(t, args...); code != exitInvalid || !strings.Contains(stderr, "expected a comma list") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2, an empty list refused", args, code, stderr)
+		}
+	}
+	code, stdout, stderr := runCLI(t, "run", dir, "--loads", "all", "--observations", "1000", "--json", "--out", filepath.Join(t.TempDir(), "r.xlsx"))
+	if code != 0 || strings.Count(stdout, `"load":`) < 2 {
+		t.Errorf("--loads all: exit %d, stderr %q; want every load run", code, stderr)
+	}
+}

@@ -63,6 +63,9 @@ MODEL/SvcData.xlsx, keeping everything in it.`,
 			if err := checkJobs(c); err != nil {
 				return err
 			}
+			if err := checkLists(c); err != nil {
+				return err
+			}
 			if c.IsSet("observations") && c.Int64("observations") < 1 {
 				return invalidInput(fmt.Errorf("--observations %d: expected a whole number of at least 1", c.Int64("observations")))
 			}
