@@ -215,8 +215,11 @@ func diffSheet(book string, a, b *Sheet) []Difference {
 		if k := slices.Index(removedCols, j); k >= 0 && !(isColumnRef(keysA[j]) || isColumnRef(keysB[j])) {
 			colOf[j] = j
 			removedCols = slices.Delete(removedCols, k, k+1)
-			out = append(out, Difference{Book: book, Sheet: b.Name, Cell: cellRef(j, b.HeaderRow),
-				What: fmt.Sprintf("column renamed from %s to %s", header(keysA[j]), header(keysB[j]))})
+			what := fmt.Sprintf("column renamed from %s to %s", header(keysA[j]), header(keysB[j]))
+			if sameHeader(keysA[j], keysB[j]) {
+				what = fmt.Sprintf("column header respelled from %s to %s (the same column to websim, which reads headers ignoring case, spaces and underscores)", header(keysA[j]), header(keysB[j]))
+			}
+			out = append(out, Difference{Book: book, Sheet: b.Name, Cell: cellRef(j, b.HeaderRow), What: what})
 			continue
 		}
 		newCols = append(newCols, j)
@@ -484,4 +487,13 @@ func inOrder(seq []int) map[int]bool {
 		}
 	}
 	return keep
+}
+
+// sameHeader tells whether two headers are one to the workbook reader,
+// which ignores case, spaces and underscores.
+func sameHeader(a, b string) bool {
+	norm := func(s string) string {
+		return strings.ToLower(strings.NewReplacer(" ", "", "_", "").Replace(s))
+	}
+	return norm(a) == norm(b)
 }

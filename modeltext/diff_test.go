@@ -101,6 +101,9 @@ func TestDiff(t *testing.T) {
 		{"renamed column", func(t *testing.T) string {
 			return edit(t, "[Server, Capacity, TimeLimit]", "[Server, Capacity, Limit]", "      TimeLimit: 2000\n", "      Limit: 2000\n")
 		}, []string{`SvcData.xlsx!ServerInfo!C1: column renamed from "TimeLimit" to "Limit"`}},
+		{"header respelled", func(t *testing.T) string {
+			return edit(t, "[Server, Capacity, TimeLimit]", "[Server, Capacity, time_limit]", "      TimeLimit: 2000\n", "      time_limit: 2000\n")
+		}, []string{`SvcData.xlsx!ServerInfo!C1: column header respelled from "TimeLimit" to "time_limit" (the same column to websim, which reads headers ignoring case, spaces and underscores)`}},
 		{"moved column", func(t *testing.T) string {
 			return edit(t, "[Step, ProcTime, SuccessRate, Server]", "[Step, Server, ProcTime, SuccessRate]")
 		}, []string{"ProcData.xlsx!Start!B1 (Server): column moved from D to B"}},
