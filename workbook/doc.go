@@ -37,7 +37,7 @@
 //
 // Read reports every problem at once, each located as File!Sheet!Cell:
 //
-//	ProcData.xlsx!Start!B2: distribution "Expo(3" at column 7: missing ")"
+//	ProcData.xlsx!Start!B2: distribution "Expo(3" at column 7: missing ")"; expected "Expo(3)"
 //	ProcData.xlsx!Start!D2: unknown server "GWy"; did you mean "GWay"?; expected App or a server of SvcData.xlsx!ServerInfo (GWay)
 //
 // Warnings (a sheet or column websim leaves alone) do not fail Read.

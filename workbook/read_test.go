@@ -225,6 +225,8 @@ var brokenCases = []struct {
 	{name: "formula_error", change: func(t *testing.T, m *wbtest.Model, _ string) {
 		m.Set(t, "SvcData.xlsx", "ServerInfo", "B3", wbtest.Formula("=1/0"))
 		m.Set(t, "SvcData.xlsx", "Settings", "B4", wbtest.Formula("=NOSUCHFUNCTION(1)"))
+		// An expression typed with a leading "=": Excel's #NAME?.
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "H2", wbtest.Formula("=AppUtil < SwitchUtil"))
 	}},
 	{name: "expressions", change: func(t *testing.T, m *wbtest.Model, _ string) {
 		m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", "Crads")

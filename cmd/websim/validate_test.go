@@ -41,7 +41,7 @@ func TestValidateBroken(t *testing.T) {
 		t.Fatalf("exit %d, want 2; stderr:\n%s", code, errb.String())
 	}
 	wantErr := `warning: SvcData.xlsx!ServerInfo!F1: unknown column "Colour" left alone
-ProcData.xlsx!Start!B2: distribution "Expo(3" at column 7: missing ")"
+ProcData.xlsx!Start!B2: distribution "Expo(3" at column 7: missing ")"; expected "Expo(3)"
 ProcData.xlsx!Start!D2: unknown server "GWy"; did you mean "GWay"?; expected App or a server of SvcData.xlsx!ServerInfo (GWay, MTC)
 `
 	if errb.String() != wantErr {

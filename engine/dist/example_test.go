@@ -36,7 +36,7 @@ func ExampleParse() {
 	// GAMM(2, 3)       -> Gamma(3,2)     mean 6
 	// 12.5             -> 12.5           mean 12.5
 	// distribution "Expn(3)" at column 1: unknown distribution "Expn"; did you mean "Exp"?
-	// distribution "Expo(3" at column 7: missing ")"
+	// distribution "Expo(3" at column 7: missing ")"; expected "Expo(3)"
 	// distribution "Uniform(5,2)" at column 11: min 5 is above max 2
 	// distribution "Exp(-1)" at column 5: mean must be above 0, got -1
 	// distribution "Uniform(1)" at column 10: Uniform takes 2 arguments (min,max), got 1

@@ -23,7 +23,7 @@ type SyntaxError struct {
 // Error prints the input, the 1-based column (counted in characters) and
 // the message on one line:
 //
-//	distribution "Expo(3" at column 7: missing ")"
+//	distribution "Expo(3" at column 7: missing ")"; expected "Expo(3)"
 //
 // A blank input gives the message alone: "empty distribution".
 func (e *SyntaxError) Error() string {
@@ -371,7 +371,11 @@ func (p *parser) parse() (Dist, *SyntaxError) {
 			args = append(args, v)
 			p.skipSpace()
 			if p.eof() {
-				return nil, p.errorf(p.pos, `missing ")"`)
+				closed := strings.TrimRight(p.in, " \t") + ")"
+				if _, err := Parse(closed); err == nil {
+					return nil, p.errorf(p.pos, `missing ")"; expected %q`, closed)
+				}
+				return nil, p.errorf(p.pos, `missing ")" to close the "(" of column %d`, utf8.RuneCountInString(p.in[:open])+1)
 			}
 			switch p.in[p.pos] {
 			case ',':

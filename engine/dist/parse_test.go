@@ -94,7 +94,8 @@ var badTests = []struct {
 	{"§Poisson(3)", `unknown distribution "Poisson"; for Poisson arrivals write the time between them as Exp(mean)`},
 	{"§RAND()", `unknown distribution "RAND"; for Excel's RAND() write Uniform(0,1)`},
 	{"§Beta(1,2)", `unknown distribution "Beta"; expected one of Exp, Uniform, UniformInt, Normal, LogNormal, Triangular, Erlang, Gamma, Weibull, Const, or Arena's EXPO, UNIF, NORM, TRIA, LOGN, ERLA, GAMM, WEIB`},
-	{"Expo(3§", `missing ")"`},
+	{"Expo(3§", `missing ")"; expected "Expo(3)"`},
+	{"Uniform(5,2§", `missing ")" to close the "(" of column 8`},
 	{"Exp§", `missing "(" after Exp`},
 	{"Exp §3", `expected "(" after Exp, found "3"`},
 	{"Exp(§", `expected a number`},
@@ -183,7 +184,7 @@ func TestSyntaxErrorString(t *testing.T) {
 	tests := []struct {
 		in, want string
 	}{
-		{"Expo(3", `distribution "Expo(3" at column 7: missing ")"`},
+		{"Expo(3", `distribution "Expo(3" at column 7: missing ")"; expected "Expo(3)"`},
 		{"Uniform(5,2)", `distribution "Uniform(5,2)" at column 11: min 5 is above max 2`},
 		{"Expn(3)", `distribution "Expn(3)" at column 1: unknown distribution "Expn"; did you mean "Exp"?`},
 		{"Exp(-1)", `distribution "Exp(-1)" at column 5: mean must be above 0, got -1`},

@@ -191,7 +191,11 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 		for i, v := range rw.Cells {
 			ref := CellName(i, rw.Num)
 			if ExcelErrors[CleanText(v)] {
-				pr.add(false, ErrFormula, ref, "the cell holds the Excel error %s; expected a value (fix the formula)", CleanText(v))
+				if CleanText(v) == "#NAME?" {
+					pr.add(false, ErrFormula, ref, "the cell holds the Excel error #NAME? (a formula using a name Excel does not know)%s", expressionHint)
+				} else {
+					pr.add(false, ErrFormula, ref, "the cell holds the Excel error %s; expected a value (fix the formula)", CleanText(v))
+				}
 				rw.markBad(i)
 				continue
 			}
@@ -224,6 +228,11 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 		pr.add(false, ErrFormula, ref, "%s", msg)
 	}
 }
+
+// expressionHint follows a #NAME? error: most often a websim expression
+// (AppUtil < 0.5, RATParameter / 100) typed with a leading "=", which
+// Excel takes for a formula of its own and cannot compute.
+const expressionHint = `; a websim expression is typed without the "=" (Excel takes "=..." for its own formula), or as text with a leading apostrophe ('=AppUtil*2); an Excel formula is expected to give a value`
 
 // bareReference is a formula that is one cell's reference: =Z99,
 // =Settings!$B$3, ='My sheet'!B3.
@@ -267,7 +276,13 @@ func (fc *formulas) compute(ref string) (val, problem string, bad bool) {
 	val = CleanText(val)
 	switch {
 	case err != nil:
-		return "", fmt.Sprintf("cannot compute the formula =%s (%v); expected a formula websim can compute, or save the workbook in Excel so that its value is stored", formula, firstLine(err.Error())), true
+		why := firstLine(err.Error())
+		if strings.Contains(why, "#NAME?") {
+			return "", fmt.Sprintf("cannot compute the formula =%s (#NAME?: a name Excel does not know)%s", formula, expressionHint), true
+		}
+		return "", fmt.Sprintf("cannot compute the formula =%s (%v); expected a formula websim can compute, or save the workbook in Excel so that its value is stored", formula, why), true
+	case val == "#NAME?":
+		return "", fmt.Sprintf("the formula =%s gives the error #NAME? (a name Excel does not know)%s", formula, expressionHint), true
 	case ExcelErrors[val] || strings.HasPrefix(val, "#"):
 		return "", fmt.Sprintf("the formula =%s gives the error %s; expected a value", formula, val), true
 	}
