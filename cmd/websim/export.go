@@ -26,7 +26,9 @@ goes to stdout, or to --out FILE. websim import turns it back into workbooks.
 
 As a git textconv driver, it shows workbooks as text in git diff:
    git config diff.websim.textconv "websim export"
-   echo '*.xlsx diff=websim' >> .gitattributes
+   echo '*.xlsx binary diff=websim' >> .gitattributes
+(binary keeps git from converting line endings in or merging workbooks;
+diff=websim then shows them as text.)
 
 EXIT STATUS:
    0  written

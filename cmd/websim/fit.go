@@ -21,14 +21,15 @@ func fitCommand() *cli.Command {
 		Usage:     "fit distributions to measured times; rank them; print the best as a cell ready to paste",
 		ArgsUsage: "DATA (a CSV file, or Book.xlsx!Sheet!Column)",
 		Description: `Reads measured times (a column of a CSV file: its one numeric column, or
---column NAME; or a workbook column as Book.xlsx!Sheet!Column, by header or
-letter), fits every distribution a cell accepts that suits positive times by
-maximum likelihood (Exp, Erlang, Gamma, LogNormal, Weibull, Normal as the
-model draws it, Uniform, Triangular; Const when all values are one), and
-ranks them by AIC, with each fit's Kolmogorov-Smirnov distance and a
-parametric-bootstrap p-value (valid for estimated parameters). The best fit
-is printed as a cell to paste into the model. --out writes the ranking, a
-histogram with the best fits' densities, and a Q-Q plot to a new workbook.
+--column NAME, or --column 2 or --column B in a file without a header line;
+or a workbook column as Book.xlsx!Sheet!Column, by header or letter), fits
+every distribution a cell accepts that suits positive times by maximum
+likelihood (Exp, Erlang, Gamma, LogNormal, Weibull, Normal as the model draws
+it, Uniform, Triangular; Const when all values are one), and ranks them by
+AIC, with each fit's Kolmogorov-Smirnov distance and a parametric-bootstrap
+p-value (valid for estimated parameters). The best fit is printed as a cell
+to paste into the model. --out writes the ranking, a histogram with the best
+fits' densities, and a Q-Q plot to a new workbook.
 
 A value that is not a number, or not above 0, is reported at its line (or
 cell), all at once; nothing is written then.
@@ -38,7 +39,7 @@ EXIT STATUS:
    1  a failure while writing (see the message)
    2  the data are invalid; every problem is printed, nothing was written`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "column", Usage: "the column to read, by its header (case, spaces and underscores do not count)"},
+			&cli.StringFlag{Name: "column", Usage: "the column to read: by its header (case, spaces and underscores do not count), or, in a file without a header line, by its number from 1 or its letter (--column 2, --column B)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the ranking as one JSON document"},
 			&cli.StringFlag{Name: "out", Usage: "write the ranking and its charts to this new `FILE.xlsx`"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of the bootstrap p-values", Value: 1},

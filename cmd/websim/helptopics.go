@@ -3,10 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/rules"
+	"github.com/websim/websim/templates"
+	"github.com/websim/websim/workbook"
 )
 
 // distributionNotes say what each distribution is, by its name in
@@ -54,6 +58,82 @@ func writeDistributionsHelp(w io.Writer) error {
 	return err
 }
 
+// sheetsAbout and sheetsMore replace, in the sheets topic, what
+// workbook.Sheets says of a sheet (its About) and of its further columns
+// (its More), where the topic says more or says it once.
+var (
+	sheetsAbout = map[string]string{
+		workbook.TargetsSheet: "what the application must achieve, a row per target; websim run judges " +
+			"every target in each run (Summary, the printed table, --json), websim size finds the smallest " +
+			"setting at which all of them hold",
+	}
+	sheetsMore = map[string]string{
+		"Experiments": "one column per setting it overrides, headed by the setting's name",
+	}
+	// sheetsExtra are optional columns websim keeps but does not read,
+	// shown after the sheet's own (their notes are the templates').
+	sheetsExtra = map[string][]string{
+		"Settings": {"Note"},
+	}
+)
+
+// writeSheetsHelp is the `sheets` topic: each input sheet with its columns
+// (from workbook's specs, notes from the templates), then the table of
+// built-in settings and the limits.
+func writeSheetsHelp(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("The input sheets. Headers are matched ignoring case, spaces and underscores;\n" +
+		"columns and sheets websim does not know are left alone (your notes).\n")
+	for _, s := range workbook.Sheets() {
+		need := "optional"
+		if s.Required {
+			need = "required"
+		}
+		about, more := s.About, s.More
+		if a, ok := sheetsAbout[s.Sheet]; ok {
+			about = a
+		}
+		if m, ok := sheetsMore[s.Sheet]; ok {
+			more = m
+		}
+		fmt.Fprintf(&b, "\n%s!%s (%s): %s\n", s.File, s.Sheet, need, about)
+		for _, c := range append(slices.Clip(s.Columns), sheetsExtra[s.Sheet]...) {
+			mark := " "
+			if slices.Contains(s.Needed, c) {
+				mark = "*"
+			}
+			fmt.Fprintf(&b, "  %s %s", mark, c)
+			if note := templates.ColumnNote(s.Sheet, c); note != "" {
+				fmt.Fprintf(&b, ": %s", note)
+			}
+			b.WriteString("\n")
+		}
+		if more != "" {
+			fmt.Fprintf(&b, "    and %s\n", more)
+		}
+	}
+	b.WriteString("\n(* the column must be present)\n\nBuilt-in settings (Settings sheet, and Experiments columns):\n")
+	for _, s := range workbook.BuiltinSettings {
+		kind := s.Kind.String()
+		if len(s.Choices) > 0 {
+			kind = strings.Join(s.Choices, " | ")
+		}
+		if s.Limits != "" {
+			kind += "; " + s.Limits
+		}
+		fmt.Fprintf(&b, "  %-16s %s (%s; default %s)\n", s.Name, s.Help, kind, s.Default)
+	}
+	b.WriteString("  any other name    a parameter of your own, usable by name in every expression\n")
+	b.WriteString("\nLimits (a model beyond one is refused when read, at the cell, with the limit):\n")
+	for _, l := range workbook.Limits() {
+		fmt.Fprintf(&b, "  %s: at most %s (%s)\n", l.What, numtext.Group(int64(l.Max)), l.Why)
+	}
+	// The last row of workbook.LimitsMarkdown, the README's table.
+	b.WriteString("  an inter-arrival time's mean × Observations: at most 1e290 (the clock: past it, adding a time no longer moves it)\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 // writeExpressionsHelp is the `expressions` topic.
 func writeExpressionsHelp(w io.Writer) error {
 	text := `Expressions: what SuccessRate, Condition, Count, Mode, RAT, RetryProbability
@@ -97,7 +177,8 @@ Examples:
 	return err
 }
 
-// writeJSONHelp is the `json` topic: what websim run --json prints.
+// writeJSONHelp is the `json` topic: what websim run, merge, size, fit
+// and lb print with --json.
 func writeJSONHelp(w io.Writer) error {
 	text := `websim run --json prints one JSON document on stdout (websim merge --json the
 same). Times are in the model's TimeUnit; shares are 0..1; a figure that has
@@ -151,13 +232,39 @@ points is {scenario, load, size (null: none or undecided), runs, outcome
 (found, none, undecided, not monotone), text (the answer in words), atMost
 (the value at which every target held, when undecided), probes, simulations,
 min, max}, and runs are the runs at the answer and just below it, as in run
---json with settingValue and verdict (of all targets at that value);
-websim fit --json {observations, fits: [{distribution, aic, ks, pValue}]};
-websim lb --json {requests, failed, waited, waitedPercent, totalWait,
-meanWait, waitShareOfService, perServer, byType}, and overloaded: the
-request types whose offered work is at least their units, [{type, server
-(null: all servers), load (offered work / units), units, message}], [] when
-none is.
+--json with settingValue and verdict (of all targets at that value).
+
+websim fit --json prints {observations (the values fitted), fits:
+[{distribution (the cell to paste), aic (null for Const), ks
+(Kolmogorov-Smirnov distance), pValue (parametric bootstrap; null when not
+computed)}] best first, source
+(the file as named, with its sheet for a workbook), column (its header, or
+its number or letter when it has none), bootstrap: {replicates (refits behind
+each p-value), seed, tested (the values the p-values are computed on: all,
+or a random subsample)}, skipped: [{family, reason}] (distributions left out
+of the ranking, and why; [] when none is)}.
+
+websim lb --json prints the figures of all requests: requests, failed (found
+no unit of their type on their server), waited (found every unit of their
+type busy), waitedPercent (100 × waited / requests, failed included: a
+percentage, not a share), totalWait (seconds waited, summed), meanWait (over
+the served requests), waitShareOfService (totalWait over their service time,
+a ratio), p95Wait (95th percentile of the served requests' waits), share (of
+all requests: 1 here), arrivalRate (requests a second, over the time of the
+last arrival); then
+  perServer: requests sent to each server, in server order
+  byType: {TYPE: the same figures for the type (share: its part of all
+    requests), capacity (its units on each server), requestsPerServer,
+    waitedPercentPerServer}
+  servers, requestsPerSec, method, seed, replications (as run, flags
+    included), simulatedTime (seconds to the last arrival)
+  ciHalfWidth95, with --replications 2 or more, at the top and in each
+    byType entry: the 95% half-widths of the same figures (Student t);
+    the figures are then means over the replications
+  overloaded: the request types whose offered work is at least their
+    units, [{type, server (null: all servers), load (offered work / units),
+    units, message}], [] when none is
+Times are in seconds.
 `
 	_, err := io.WriteString(w, text)
 	return err
@@ -167,10 +274,15 @@ none is.
 func writeExitCodesHelp(w io.Writer) error {
 	text := `Exit codes, for scripts:
   0  done (websim diff: the two models are the same)
-  1  anything else: a run failed, a file could not be written
+  1  anything else: a run failed, a file could not be written (a
+     read-only folder or workbook, a full disk, OutPut.xlsx open in Excel:
+     saved beside it), another websim is writing the same file
      (websim diff: the models differ)
   2  the input is invalid: every problem is printed, one a line, as
-     File!Sheet!Cell: what is wrong, and what was expected; nothing is written
+     File!Sheet!Cell: what is wrong, and what was expected; nothing is
+     written. A command line that cannot be right is invalid input too: an
+     unknown or repeated flag, a bad value, an --out or --partial whose
+     folder does not exist or that names a folder
 An unstable run is not an error: the study goes on, and the run is marked
 (stable false in JSON, greyed in the sheets).
 `

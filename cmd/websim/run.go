@@ -46,10 +46,12 @@ func runCommand() *cli.Command {
 		Usage:     "validate a model, simulate every scenario × load, write the results workbook",
 		ArgsUsage: "MODEL",
 		Description: `MODEL is a folder holding SvcData.xlsx and ProcData.xlsx. The results go
-to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Charts and
-Run, and Validation when SvcData.xlsx has a Measured sheet (its figures
-beside the simulated ones; they are printed too). The input workbooks are
-never changed unless --write-back is given.
+to MODEL/OutPut.xlsx (or --out FILE): sheets Summary, Servers, Entities,
+Charts, Timeline and Run (websim size adds Sizing), and Validation when
+SvcData.xlsx has a Measured sheet (its figures beside the simulated ones;
+they are printed too). Every row of the Targets sheet is judged in each run
+(Summary, the table, --json). The input workbooks are never changed unless
+--write-back is given.
 
 With --shard K/N --partial FILE it runs only the K-th (from 0) of N shares of
 the study's runs and writes them to FILE; "websim merge" of the N files gives
