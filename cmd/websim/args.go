@@ -69,7 +69,8 @@ func findCommand(app *cli.App, name string) *cli.Command {
 // repeatedFlag finds a flag given twice to a command that takes it once
 // (--loads L1 --loads L5): urfave/cli keeps the last without a word, which
 // would run another study than the one typed. Flags that may repeat
-// (--slurm-option) are left alone.
+// (--slurm-option) are left alone. A flag given an empty value (--out "",
+// --loads=) is refused too: urfave/cli would take it for the default.
 func repeatedFlag(app *cli.App, args []string) error {
 	if len(args) < 2 {
 		return nil
@@ -92,11 +93,17 @@ func repeatedFlag(app *cli.App, args []string) error {
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !hasValue && takesValue[name] && i+1 < len(rest) {
 			i++
-			value = rest[i]
+			value, hasValue = rest[i], true
 		}
 		c, known := canonical[name]
 		if !known {
 			continue // urfave's own complaint, or a flag that may repeat
+		}
+		if !hasValue && takesValue[name] {
+			return fmt.Errorf("--%s needs a value after it; expected --%s VALUE or --%s=VALUE", c, c, c)
+		}
+		if hasValue && strings.TrimSpace(value) == "" && takesValue[name] {
+			return fmt.Errorf("--%s %q: empty; expected a value (a comma list where it takes several), or leave the flag out for its default", c, value)
 		}
 		if first, twice := seen[c]; twice {
 			return fmt.Errorf("--%s is given twice (%s, then %s); expected it once (a comma list where it takes several)", c, first, value)

@@ -337,7 +337,8 @@ func TestRunJSONBesideALockedWorkbook(t *testing.T) {
 	}
 }
 
-// An empty --loads or --scenarios is refused (it ran everything without a
+// An empty --loads or --scenarios, or any flag given an empty value or none
+// at the end of the line, is refused (--loads "" ran everything without a
 // word); --loads all runs every load, as the Loads setting's all.
 func TestEmptyListFlags(t *testing.T) {
 	dir := copyModel(t, "mmc")
@@ -346,8 +347,12 @@ func TestEmptyListFlags(t *testing.T) {
 		{"run", dir, "--scenarios", " , "},
 		{"size", dir, "--vary", "AppServers", "--loads="},
 		{"cluster", "slurm", dir, "--shards", "2", "--scenarios", ""},
+		{"run", dir, "--out", ""},
+		{"merge", "p.wsp", "--out="},
+		{"fit", "times.csv", "--column", " "},
+		{"run", dir, "--out"},
 	} {
-		if code, _, stderr := runCLI(t, args...); code != exitInvalid || !strings.Contains(stderr, "expected a comma list") {
+		if code, _, stderr := runCLI(t, args...); code != exitInvalid || !(strings.Contains(stderr, "empty; expected a value") || strings.Contains(stderr, "expected a comma list") || strings.Contains(stderr, "needs a value after it")) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2, an empty list refused", args, code, stderr)
 		}
 	}
