@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // Difference is one difference between two models, located and in words.
@@ -491,9 +493,4 @@ func inOrder(seq []int) map[int]bool {
 
 // sameHeader tells whether two headers are one to the workbook reader,
 // which ignores case, spaces and underscores.
-func sameHeader(a, b string) bool {
-	norm := func(s string) string {
-		return strings.ToLower(strings.NewReplacer(" ", "", "_", "").Replace(s))
-	}
-	return norm(a) == norm(b)
-}
+func sameHeader(a, b string) bool { return xlsx.NormKey(a) == xlsx.NormKey(b) }

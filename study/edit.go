@@ -15,7 +15,8 @@ type Edit struct {
 	// Scenarios keeps these scenarios, in this order (names ignore case).
 	Scenarios []string
 	// Loads runs these loads (labels ignore case) in every scenario;
-	// "all" alone runs every load of the model, as the Loads setting.
+	// "all" alone runs every load of the model, as in the Loads setting
+	// (a load column headed All included).
 	Loads []string
 	// Seed, when SeedSet, replaces every scenario's seed.
 	Seed    uint64
@@ -90,7 +91,7 @@ func (p *Plan) Apply(e Edit) error {
 		}
 		if len(e.Loads) > 0 {
 			var idx []int
-			if len(e.Loads) == 1 && strings.EqualFold(e.Loads[0], "all") && !slices.ContainsFunc(sc.Model.Loads, func(l string) bool { return strings.EqualFold(l, "all") }) {
+			if len(e.Loads) == 1 && strings.EqualFold(e.Loads[0], "all") {
 				// As in the Loads setting: every load column of Arrivals.
 				for j := range sc.Model.Loads {
 					idx = append(idx, j)

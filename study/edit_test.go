@@ -85,8 +85,8 @@ func TestPlanApplyTwice(t *testing.T) {
 }
 
 // --loads all runs every load of the model, as the Loads setting's "all"
-// does, also where the model's Loads setting runs fewer; a load column
-// headed "all" is that column.
+// does, also where the model's Loads setting runs fewer, and also where a
+// load column is headed All (as in the setting).
 func TestPlanApplyLoadsAll(t *testing.T) {
 	p := editPlan()
 	for i := range p.Scenarios {
@@ -103,7 +103,7 @@ func TestPlanApplyLoadsAll(t *testing.T) {
 	p = editPlan()
 	p.Scenarios[0].Model = &engine.Model{Loads: []string{"L1", "All"}}
 	p.Scenarios = p.Scenarios[:1]
-	if err := p.Apply(Edit{Loads: []string{"all"}}); err != nil || !slices.Equal(p.Scenarios[0].Run.Loads, []int{1}) {
-		t.Errorf("a load named All: loads %v (%v), want that load alone", p.Scenarios[0].Run.Loads, err)
+	if err := p.Apply(Edit{Loads: []string{"all"}}); err != nil || !slices.Equal(p.Scenarios[0].Run.Loads, []int{0, 1}) {
+		t.Errorf("a load named All: loads %v (%v), want every load, as the Loads setting", p.Scenarios[0].Run.Loads, err)
 	}
 }

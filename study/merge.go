@@ -212,6 +212,11 @@ func (h *PartialHeader) differs(o *PartialHeader, file string) string {
 	if len(o.Inputs) != len(h.Inputs) {
 		return fmt.Sprintf("another model: %d input workbooks, where %s has %d", len(o.Inputs), file, len(h.Inputs))
 	}
+	if len(h.Inputs) == 0 && o.Model != h.Model {
+		// Nothing but its name tells a model without input hashes (a
+		// plan built in a program, not read from workbooks).
+		return fmt.Sprintf("another model: %s, where %s has %s", o.Model, file, h.Model)
+	}
 	// The same workbooks in a folder of another name (a shard run again
 	// from a copy) are the same model: the merge takes the first part's
 	// name.
@@ -394,5 +399,5 @@ func shortBuild(b string) string {
 	if b == "" {
 		return "unknown"
 	}
-	return b[:min(12, len(b))]
+	return b[:min(24, len(b))]
 }

@@ -227,6 +227,8 @@ var brokenCases = []struct {
 		m.Set(t, "SvcData.xlsx", "Settings", "B4", wbtest.Formula("=NOSUCHFUNCTION(1)"))
 		// An expression typed with a leading "=": Excel's #NAME?.
 		m.Set(t, "ProcData.xlsx", "ASumSvc", "H2", wbtest.Formula("=AppUtil < SwitchUtil"))
+		// The same as Excel saves it: the error is the cell's value.
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "H3", "#NAME?")
 	}},
 	{name: "expressions", change: func(t *testing.T, m *wbtest.Model, _ string) {
 		m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", "Crads")

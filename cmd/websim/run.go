@@ -227,6 +227,9 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	outputs := []string{out}
 	svcData := filepath.Join(o.model, workbook.SvcDataFile)
 	if o.writeBack {
+		if err := checkWriteBack(svcData); err != nil {
+			return err
+		}
 		outputs = append(outputs, svcData)
 	}
 	release, err := prepareOutputs(outputs...)

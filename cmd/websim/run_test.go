@@ -361,3 +361,38 @@ func TestEmptyListFlags(t *testing.T) {
 		t.Errorf("--loads all: exit %d, stderr %q; want every load run", code, stderr)
 	}
 }
+
+// --write-back into a SvcData.xlsx that is a symbolic link is refused
+// before anything runs: it would part the model from the linked workbook,
+// or change a file outside the folder. A results --out that is a link is
+// replaced by the results, the linked file left alone (here another
+// model's workbook).
+func TestWriteBackRefusesALinkedWorkbook(t *testing.T) {
+	other := copyModel(t, "mmc")
+	dir := t.TempDir()
+	for _, f := range []string{"ProcData.xlsx", "SvcData.xlsx"} {
+		b, err := os.ReadFile(filepath.Join(other, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "ProcData.xlsx" {
+			must(t, os.WriteFile(filepath.Join(dir, f), b, 0o644))
+		}
+	}
+	if err := os.Symlink(filepath.Join(other, "SvcData.xlsx"), filepath.Join(dir, "SvcData.xlsx")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	before, _ := os.ReadFile(filepath.Join(other, "SvcData.xlsx"))
+	code, _, stderr := runCLI(t, "run", dir, "--observations", "1000", "--write-back", "--quiet")
+	if code != 1 || !strings.Contains(stderr, "is a symbolic link") {
+		t.Errorf("write-back into a link: exit %d, stderr %q; want 1 and the link named", code, stderr)
+	}
+	link := filepath.Join(t.TempDir(), "res.xlsx")
+	must(t, os.Symlink(filepath.Join(other, "SvcData.xlsx"), link))
+	if code, _, stderr := runCLI(t, "run", copyModel(t, "mmc"), "--observations", "1000", "--out", link, "--quiet"); code != 0 {
+		t.Errorf("--out a link: exit %d, stderr %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(filepath.Join(other, "SvcData.xlsx")); string(after) != string(before) {
+		t.Error("the linked workbook of another model was changed")
+	}
+}

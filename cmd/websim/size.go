@@ -150,6 +150,14 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	if err := checkWritable(out); err != nil {
 		return err
 	}
+	if o.writeBack {
+		if err := checkWriteBack(filepath.Join(o.model, workbook.SvcDataFile)); err != nil {
+			return err
+		}
+		if err := checkWritable(filepath.Join(o.model, workbook.SvcDataFile)); err != nil {
+			return err
+		}
+	}
 	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, MaxAppUnits: workbook.MaxAppUnits, Jobs: o.jobs, Version: version}
 	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = func(done, total int) {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
@@ -28,16 +31,41 @@ func versionCommand() *cli.Command {
 	}
 }
 
-// buildID identifies this program: the SHA-256 of its executable file, so
-// that two builds of the same version (a development version stays
-// "0.1.0-dev" from commit to commit) are told apart. Shards record it and
-// merge refuses parts of different programs. It is "" when the executable
-// cannot be read. Computed once, on first use (hashing the file takes a
-// few tens of milliseconds).
+// buildID identifies this program, finer than its version (a development
+// version stays "0.1.0-dev" from commit to commit), so that a merge can
+// refuse shards run by different programs. A build stamped with a clean
+// version-control revision is told by its build information (the
+// revision, the Go toolchain, the build settings and every module's
+// checksum), which does not depend on the folder it was built in:
+// "git-<revision>-<hash of the build information>". Any other build
+// (modified sources, or no stamp: -buildvcs=false, a copy without .git) is
+// told by the SHA-256 of its executable, "exe-<hash>", which also holds the
+// folder of its sources unless it was built with -trimpath. "" when neither
+// can be read. Computed once, on first use.
 var buildID = sync.OnceValue(func() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, st := range bi.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				rev = st.Value
+			case "vcs.modified":
+				modified = st.Value
+			}
+		}
+		if rev != "" && modified == "false" {
+			sum := sha256.Sum256([]byte(bi.String()))
+			return "git-" + rev[:min(12, len(rev))] + "-" + hex.EncodeToString(sum[:4])
+		}
+	}
+	// The running executable: /proc/self/exe on Linux is the file that
+	// runs even if the path was replaced since.
+	exe := "/proc/self/exe"
+	if runtime.GOOS != "linux" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return ""
+		}
 	}
 	f, err := os.Open(exe)
 	if err != nil {
@@ -48,13 +76,16 @@ var buildID = sync.OnceValue(func() string {
 	if _, err := io.Copy(h, f); err != nil {
 		return ""
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return "exe-" + hex.EncodeToString(h.Sum(nil))[:16]
 })
 
 // shortID is a build identity as websim version prints it.
 func shortID(id string) string {
-	if id == "" {
-		return "unknown (the executable could not be read)"
+	switch {
+	case id == "":
+		return "unknown (neither its build information nor its executable could be read)"
+	case strings.HasPrefix(id, "git-"):
+		return id + " (a clean build of that commit)"
 	}
-	return "SHA-256 " + id[:16] + "…"
+	return id + " (the SHA-256 of this executable: a build of modified or unstamped sources)"
 }

@@ -371,7 +371,7 @@ func (p *parser) parse() (Dist, *SyntaxError) {
 			args = append(args, v)
 			p.skipSpace()
 			if p.eof() {
-				closed := strings.TrimRight(p.in, " \t") + ")"
+				closed := strings.TrimSpace(p.in) + ")"
 				if _, err := Parse(closed); err == nil {
 					return nil, p.errorf(p.pos, `missing ")"; expected %q`, closed)
 				}

@@ -59,14 +59,12 @@ func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
 	if b.err != nil {
 		return b.err
 	}
-	shown := path
-	path, err := SaveTarget(path)
-	if err != nil {
+	if _, err := SaveTarget(path); err != nil {
 		return err
 	}
 	RemoveStaleTemps(filepath.Dir(path), StaleAge)
 	f := b
-	if lockedByExcel(shown) || lockedByExcel(path) {
+	if lockedByExcel(path) {
 		return saveBeside(f, path, writeWorkbook)
 	}
 	tmp, err := writeTemp(f, path, writeWorkbook)
