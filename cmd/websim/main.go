@@ -36,7 +36,10 @@ func invalidInput(err error) error {
 }
 
 func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	restore := utf8Console()
+	code := run(os.Args, os.Stdout, os.Stderr)
+	restore()
+	os.Exit(code)
 }
 
 // run runs the command line args and returns the exit code; tests call it
