@@ -256,10 +256,12 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 		return err
 	}
+	outSaved := false // at out itself, whatever befalls the write-back
 	err = writeOutputs(ctx, func() error {
 		if err := report.Write(out, st); err != nil {
 			return fmt.Errorf("writing the results: %w", err)
 		}
+		outSaved = true
 		if o.writeBack {
 			if err := report.WriteBack(svcData, st); err != nil {
 				return fmt.Errorf("writing the results back into %s: %w", workbook.SvcDataFile, err)
@@ -276,11 +278,11 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	}
 	if !o.quiet {
 		printSummary(stdout, st)
-		if err == nil {
+		if outSaved {
 			fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
-			if o.writeBack {
-				fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
-			}
+		}
+		if err == nil && o.writeBack {
+			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
 		}
 	}
 	return err

@@ -396,3 +396,14 @@ func TestWriteBackRefusesALinkedWorkbook(t *testing.T) {
 		t.Error("the linked workbook of another model was changed")
 	}
 }
+
+// When OutPut.xlsx is saved and the write-back is not (SvcData.xlsx open
+// elsewhere), the console still says where the results are.
+func TestRunResultsLineWhenOnlyWriteBackFails(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	must(t, os.WriteFile(filepath.Join(dir, "~$SvcData.xlsx"), nil, 0o644))
+	code, stdout, stderr := runCLI(t, "run", dir, "--observations", "1000", "--loads", "rho0.8", "--write-back")
+	if code != 1 || !strings.Contains(stdout, "Results: "+filepath.Join(dir, "OutPut.xlsx")) || strings.Contains(stdout, "Also added to") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1, the Results line and no 'Also added to'", code, stdout, stderr)
+	}
+}

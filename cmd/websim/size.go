@@ -181,10 +181,12 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	if o.writeBack {
 		paths = append(paths, filepath.Join(o.model, workbook.SvcDataFile))
 	}
+	outSaved := false // at out itself, whatever befalls the write-back
 	err = writeOutputs(ctx, func() error {
 		if err := report.WriteSizing(out, sz); err != nil {
 			return fmt.Errorf("writing the Sizing sheet: %w", err)
 		}
+		outSaved = true
 		if o.writeBack {
 			if err := report.WriteSizingBack(paths[1], sz); err != nil {
 				return fmt.Errorf("writing the Sizing sheet back into %s: %w", workbook.SvcDataFile, err)
@@ -201,11 +203,11 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	}
 	if !o.quiet {
 		printSizing(stdout, sz)
-		if err == nil {
+		if outSaved {
 			fmt.Fprintf(stdout, "Results: %s (sheet %s)\n", out, report.SizingSheet)
-			if o.writeBack {
-				fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
-			}
+		}
+		if err == nil && o.writeBack {
+			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
 		}
 	}
 	return err
