@@ -101,7 +101,7 @@ func processAlive(pid int) bool {
 // created there and filled with size bytes (a full disk or a read-only
 // folder fails here), then it is removed. The error says which.
 func CheckWritable(path string, size int) error {
-	if _, err := SaveTarget(path); err != nil {
+	if err := checkReplaceable(path); err != nil {
 		return err
 	}
 	dir := filepath.Dir(path)
@@ -196,22 +196,22 @@ func RemoveTemps(path string) {
 // as Excel would not.
 var ErrReadOnly = errors.New("read-only")
 
-// SaveTarget is the file that saving at path replaces, checked: it
-// refuses a folder (fs.ErrExist) and a file marked read-only (no write
-// permission for anyone, which is how Go shows Windows' read-only
-// attribute: ErrReadOnly), as Excel would not replace it. A symbolic link
-// is replaced by the workbook, as before; the file it pointed to is left
-// alone (a caller that must not replace a link refuses it first). A path
-// that does not exist yet is its own target.
-func SaveTarget(path string) (string, error) {
+// checkReplaceable refuses to save over a folder (fs.ErrExist) or over a
+// file marked read-only (no write permission for anyone, which is how Go
+// shows Windows' read-only attribute: ErrReadOnly), as Excel would not
+// replace it. A path that does not exist yet may be saved. A symbolic link
+// is replaced by the workbook and the file it points to left alone (a
+// caller that must not replace a link refuses it first); a link to a
+// read-only file is refused all the same.
+func checkReplaceable(path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return path, nil // nothing there yet (or unreadable: the save says why)
+		return nil // nothing there yet (or unreadable: the save says why)
 	case fi.IsDir():
-		return "", fmt.Errorf("cannot write %s: it is a folder: %w", path, fs.ErrExist)
+		return fmt.Errorf("cannot write %s: it is a folder: %w", path, fs.ErrExist)
 	case fi.Mode().Perm()&0o222 == 0:
-		return "", fmt.Errorf("cannot write %s: the file is marked %w, and websim does not replace it\nTry: clear its read-only mark (its file properties, or chmod u+w), or save the results elsewhere", path, ErrReadOnly)
+		return fmt.Errorf("cannot write %s: the file is marked %w, and websim does not replace it\nTry: clear its read-only mark (its file properties, or chmod u+w), or save the results elsewhere", path, ErrReadOnly)
 	}
-	return path, nil
+	return nil
 }

@@ -59,7 +59,7 @@ func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
 	if b.err != nil {
 		return b.err
 	}
-	if _, err := SaveTarget(path); err != nil {
+	if err := checkReplaceable(path); err != nil {
 		return err
 	}
 	RemoveStaleTemps(filepath.Dir(path), StaleAge)
