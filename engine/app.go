@@ -177,7 +177,6 @@ func (s *sim) grant(ti int32) bool {
 	a := &s.apps[t.app]
 	tActive := s.m.App.TActive
 	a.expireActive(s.now, tActive)
-	util := float64(a.busy) / float64(a.capacity)
 	a.busy++
 	if a.busy > a.peakBusy {
 		a.peakBusy = a.busy
@@ -199,10 +198,12 @@ func (s *sim) grant(ti int32) bool {
 		}
 		return true
 	}
+	// The busy fraction at the grant, not counting this unit.
+	util := float64(a.busy-1) / float64(a.capacity)
 	rat := s.m.App.RATParameter * util
 	if s.m.App.RAT != nil {
 		s.setContext(t)
-		s.ctx.AppUtil = util // the busy fraction at the grant, not counting this unit
+		s.ctx.AppUtil = util
 		v, err := s.m.App.RAT.Number(&s.ctx)
 		if err != nil {
 			s.fail(t, "RAT", err)
