@@ -36,11 +36,15 @@ func invalidInput(err error) error {
 }
 
 func main() {
-	restore := utf8Console()
+	restoreConsole = utf8Console()
 	code := run(os.Args, os.Stdout, os.Stderr)
-	restore()
+	restoreConsole()
 	os.Exit(code)
 }
+
+// restoreConsole gives the console back what main changed (its code page,
+// on Windows), also on the watchdog's exit of an interrupted command.
+var restoreConsole = func() {}
 
 // run runs the command line args and returns the exit code; tests call it
 // in-process.
