@@ -341,8 +341,10 @@ func scanPart(path string) (*partIndex, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: it is not a regular file (a pipe, a device or a socket)", ErrPartDamaged)
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("%w: it is a folder; expected the partial files (.wsp) that websim run --shard K/N --partial wrote, each named (parts/*.wsp)", ErrPartDamaged)
+	} else if err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: it is not a regular file (a pipe, a device or a socket); expected a partial file (.wsp)", ErrPartDamaged)
 	}
 	cr := &countingReader{r: bufio.NewReaderSize(f, 1<<16)}
 	damaged := func(what string, err error) error {
@@ -353,7 +355,7 @@ func scanPart(path string) (*partIndex, error) {
 	}
 	magic := make([]byte, len(partialMagic))
 	if _, err := io.ReadFull(cr, magic); err != nil || string(magic) != partialMagic {
-		return nil, damaged("it does not start as one", nil)
+		return nil, damaged("it does not start as a partial file of websim run --shard (a .wsp file)", nil)
 	}
 	format, err := binary.ReadUvarint(cr)
 	if err != nil {

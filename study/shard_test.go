@@ -241,6 +241,7 @@ func TestMergeRefusesBrokenSets(t *testing.T) {
 		{"other format", []string{good[0], good[1], good[2], otherFormat}, ErrPartForeign},
 		{"another build of the same version", []string{good[0], otherBuild, good[2]}, ErrPartForeign},
 		{"not a part", []string{notPart, good[0], good[1], good[2]}, ErrPartDamaged},
+		{"a folder", []string{filepath.Join(dir, "model"), good[0], good[1], good[2]}, ErrPartDamaged},
 	}
 	var out strings.Builder
 	for _, c := range cases {
