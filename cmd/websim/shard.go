@@ -58,7 +58,11 @@ func runShard(ctx context.Context, plan *study.Plan, o runOptions, stdout, stder
 		return invalidInput(fmt.Errorf("--shard %s: add --partial FILE, the file this share's results go to (for websim merge)", o.shard))
 	}
 	if bad := shardConflicts(o); len(bad) > 0 {
-		return invalidInput(fmt.Errorf("--shard writes its results to --partial only; %s belong to websim merge", strings.Join(bad, ", ")))
+		verb := "belongs"
+		if len(bad) > 1 {
+			verb = "belong"
+		}
+		return invalidInput(fmt.Errorf("--shard writes its results to --partial only; %s %s to websim merge", strings.Join(bad, ", "), verb))
 	}
 	shard, err := resolveShard(o, os.Getenv)
 	if err != nil {
