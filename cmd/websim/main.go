@@ -36,15 +36,8 @@ func invalidInput(err error) error {
 }
 
 func main() {
-	restoreConsole = utf8Console()
-	code := run(os.Args, os.Stdout, os.Stderr)
-	restoreConsole()
-	os.Exit(code)
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
-
-// restoreConsole gives the console back what main changed (its code page,
-// on Windows), also on the watchdog's exit of an interrupted command.
-var restoreConsole = func() {}
 
 // run runs the command line args and returns the exit code; tests call it
 // in-process.

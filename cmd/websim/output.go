@@ -93,7 +93,6 @@ func interruptible(parent context.Context) (context.Context, context.CancelFunc)
 			xlsx.RemoveTemps(p)
 		}
 		fmt.Fprintln(os.Stderr, "Error: interrupted, and stopped where it stood: each output holds its earlier file or a whole new one")
-		restoreConsole()
 		os.Exit(1)
 	}()
 	var once sync.Once
