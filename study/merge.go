@@ -394,10 +394,11 @@ func (c *fileCache) closeAll() {
 	}
 }
 
-// shortBuild is a build identity as a message shows it.
+// shortBuild is a build identity as a message shows it: whole, as websim
+// version prints it (the ids are short).
 func shortBuild(b string) string {
 	if b == "" {
 		return "unknown"
 	}
-	return b[:min(24, len(b))]
+	return b
 }

@@ -82,6 +82,14 @@ func repeatedFlag(app *cli.App, args []string) error {
 	takesValue, canonical := flagKinds(cmd)
 	seen := map[string]string{}
 	rest := args[2:]
+	for _, a := range rest {
+		if a == "--" {
+			break
+		}
+		if a == "--help" || a == "-h" || a == "-help" {
+			return nil // the help, whatever stands around it (reorderArgs)
+		}
+	}
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if a == "--" {
@@ -95,15 +103,17 @@ func repeatedFlag(app *cli.App, args []string) error {
 			i++
 			value, hasValue = rest[i], true
 		}
+		if takesValue[name] {
+			if !hasValue {
+				return fmt.Errorf("--%s needs a value after it; expected --%s VALUE or --%s=VALUE", name, name, name)
+			}
+			if strings.TrimSpace(value) == "" {
+				return fmt.Errorf("--%s %q: empty; expected a value (a comma list where it takes several), or leave the flag out for its default", name, value)
+			}
+		}
 		c, known := canonical[name]
 		if !known {
 			continue // urfave's own complaint, or a flag that may repeat
-		}
-		if !hasValue && takesValue[name] {
-			return fmt.Errorf("--%s needs a value after it; expected --%s VALUE or --%s=VALUE", c, c, c)
-		}
-		if hasValue && strings.TrimSpace(value) == "" && takesValue[name] {
-			return fmt.Errorf("--%s %q: empty; expected a value (a comma list where it takes several), or leave the flag out for its default", c, value)
 		}
 		if first, twice := seen[c]; twice {
 			return fmt.Errorf("--%s is given twice (%s, then %s); expected it once (a comma list where it takes several)", c, first, value)

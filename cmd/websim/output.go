@@ -151,18 +151,19 @@ func resultsStand(ctx context.Context, err error) bool {
 	return err == nil || ctx.Err() == nil
 }
 
-// checkWriteBack refuses --write-back into a SvcData.xlsx that is a
-// symbolic link: the save would replace the link by a file of its own
-// (the model's workbook silently parted from the one it pointed to), and
+// checkWriteBack refuses to add results to an input workbook (SvcData.xlsx
+// with --write-back, a load balancer's Parameters.xlsx without --out) that
+// is a symbolic link: the save would replace the link by a file of its
+// own (the workbook silently parted from the one it pointed to), and
 // writing through it would change a file outside the model's folder,
 // perhaps another model's. Refused before anything runs (exit 1).
-func checkWriteBack(svcData string) error {
-	fi, err := os.Lstat(svcData)
+func checkWriteBack(input string) error {
+	fi, err := os.Lstat(input)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return nil
 	}
-	target, _ := os.Readlink(svcData)
-	return fmt.Errorf("--write-back: %s is a symbolic link (to %s); websim does not write through links, nor replace them\nTry: run with --write-back on the model folder that holds the workbook itself, or without --write-back", svcData, target)
+	target, _ := os.Readlink(input)
+	return fmt.Errorf("%s is a symbolic link (to %s), and the results would be added to it; websim does not write through links, nor replace them\nTry: run on the folder that holds the workbook itself, or write the results elsewhere (--out, or run without --write-back)", input, target)
 }
 
 // checkWritable is done before any work, for an output that a command

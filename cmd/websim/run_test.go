@@ -351,6 +351,7 @@ func TestEmptyListFlags(t *testing.T) {
 		{"merge", "p.wsp", "--out="},
 		{"fit", "times.csv", "--column", " "},
 		{"run", dir, "--out"},
+		{"cluster", "slurm", dir, "--shards", "2", "--slurm-option"},
 	} {
 		if code, _, stderr := runCLI(t, args...); code != exitInvalid || !(strings.Contains(stderr, "empty; expected a value") || strings.Contains(stderr, "expected a comma list") || strings.Contains(stderr, "needs a value after it")) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2, an empty list refused", args, code, stderr)
@@ -387,6 +388,16 @@ func TestWriteBackRefusesALinkedWorkbook(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "is a symbolic link") {
 		t.Errorf("write-back into a link: exit %d, stderr %q; want 1 and the link named", code, stderr)
 	}
+	// A load balancer's parameters workbook takes its results without --out.
+	lbDir := t.TempDir()
+	if code, _, stderr := runCLI(t, "new", filepath.Join(lbDir, "real"), "--template", "loadbalancer"); code != 0 {
+		t.Fatal(stderr)
+	}
+	must(t, os.Mkdir(filepath.Join(lbDir, "linked"), 0o755))
+	must(t, os.Symlink(filepath.Join(lbDir, "real", "Parameters.xlsx"), filepath.Join(lbDir, "linked", "Parameters.xlsx")))
+	if code, _, stderr := runCLI(t, "lb", filepath.Join(lbDir, "linked", "Parameters.xlsx"), "--number_of_requests=200"); code != 1 || !strings.Contains(stderr, "is a symbolic link") {
+		t.Errorf("lb into a linked Parameters.xlsx: exit %d, stderr %q; want 1 and the link named", code, stderr)
+	}
 	link := filepath.Join(t.TempDir(), "res.xlsx")
 	must(t, os.Symlink(filepath.Join(other, "SvcData.xlsx"), link))
 	if code, _, stderr := runCLI(t, "run", copyModel(t, "mmc"), "--observations", "1000", "--out", link, "--quiet"); code != 0 {
@@ -405,5 +416,19 @@ func TestRunResultsLineWhenOnlyWriteBackFails(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run", dir, "--observations", "1000", "--loads", "rho0.8", "--write-back")
 	if code != 1 || !strings.Contains(stdout, "Results: "+filepath.Join(dir, "OutPut.xlsx")) || strings.Contains(stdout, "Also added to") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1, the Results line and no 'Also added to'", code, stdout, stderr)
+	}
+}
+
+// --help shows the help wherever it stands, also beside a flag that would
+// be refused.
+func TestHelpWinsOverBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "--help", "--out"},
+		{"run", "m", "--loads=", "--help"},
+		{"cluster", "slurm", "-h", "--shards"},
+	} {
+		if code, stdout, stderr := runCLI(t, args...); code != 0 || !strings.Contains(stdout+stderr, "USAGE") {
+			t.Errorf("%v: exit %d, want the help with exit 0\nstderr: %s", args, code, stderr)
+		}
 	}
 }

@@ -37,8 +37,9 @@ func versionCommand() *cli.Command {
 // version-control revision is told by its build information (the
 // revision, the Go toolchain, the build settings and every module's
 // checksum), which does not depend on the folder it was built in:
-// "git-<revision>-<hash of the build information>". Any other build
-// (modified sources, or no stamp: -buildvcs=false, a copy without .git) is
+// "git-<revision>-<hash of the build information>", when every module it
+// took is pinned by a checksum. Any other build (modified sources, a module
+// from a local folder, or no stamp: -buildvcs=false, a copy without .git) is
 // told by the SHA-256 of its executable, "exe-<hash>", which also holds the
 // folder of its sources unless it was built with -trimpath. "" when neither
 // can be read. Computed once, on first use.
@@ -53,23 +54,26 @@ var buildID = sync.OnceValue(func() string {
 				modified = st.Value
 			}
 		}
-		if rev != "" && modified == "false" {
+		if rev != "" && modified == "false" && allSummed(bi.Deps) {
 			sum := sha256.Sum256([]byte(bi.String()))
 			return "git-" + rev[:min(12, len(rev))] + "-" + hex.EncodeToString(sum[:4])
 		}
 	}
 	// The running executable: /proc/self/exe on Linux is the file that
 	// runs even if the path was replaced since.
-	exe := "/proc/self/exe"
-	if runtime.GOOS != "linux" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
+	var f *os.File
+	err := os.ErrNotExist
+	if runtime.GOOS == "linux" {
+		f, err = os.Open("/proc/self/exe")
+	}
+	if err != nil {
+		exe, eerr := os.Executable()
+		if eerr != nil {
 			return ""
 		}
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
+		if f, err = os.Open(exe); err != nil {
+			return ""
+		}
 	}
 	defer f.Close()
 	h := sha256.New()
@@ -78,6 +82,22 @@ var buildID = sync.OnceValue(func() string {
 	}
 	return "exe-" + hex.EncodeToString(h.Sum(nil))[:16]
 })
+
+// allSummed reports whether every module a build took is pinned by its
+// checksum: a module taken from a local folder (a go.work "use", a
+// "replace => ../dir") has none, and its edits would not show in the
+// build information.
+func allSummed(deps []*debug.Module) bool {
+	for _, d := range deps {
+		if d.Replace != nil {
+			d = d.Replace
+		}
+		if d.Sum == "" {
+			return false
+		}
+	}
+	return true
+}
 
 // shortID is a build identity as websim version prints it.
 func shortID(id string) string {

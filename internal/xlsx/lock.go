@@ -197,9 +197,9 @@ func RemoveTemps(path string) {
 var ErrReadOnly = errors.New("read-only")
 
 // checkReplaceable refuses to save over a folder (fs.ErrExist) or over a
-// file marked read-only (no write permission for anyone, which is how Go
-// shows Windows' read-only attribute: ErrReadOnly), as Excel would not
-// replace it. A path that does not exist yet may be saved. A symbolic link
+// file marked read-only (its owner's write permission off, which is also
+// how Go shows Windows' read-only attribute: ErrReadOnly), as Excel and
+// LibreOffice would not replace it. A path that does not exist yet may be saved. A symbolic link
 // is replaced by the workbook and the file it points to left alone (a
 // caller that must not replace a link refuses it first); a link to a
 // read-only file is refused all the same.
@@ -210,7 +210,7 @@ func checkReplaceable(path string) error {
 		return nil // nothing there yet (or unreadable: the save says why)
 	case fi.IsDir():
 		return fmt.Errorf("cannot write %s: it is a folder: %w", path, fs.ErrExist)
-	case fi.Mode().Perm()&0o222 == 0:
+	case fi.Mode().Perm()&0o200 == 0:
 		return fmt.Errorf("cannot write %s: the file is marked %w, and websim does not replace it\nTry: clear its read-only mark (its file properties, or chmod u+w), or save the results elsewhere", path, ErrReadOnly)
 	}
 	return nil
