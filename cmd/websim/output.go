@@ -7,12 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/workbook"
 )
 
 // probeSize is how much the check before a run writes into each output
@@ -149,6 +151,15 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 // interrupt shows nothing more.
 func resultsStand(ctx context.Context, err error) bool {
 	return err == nil || ctx.Err() == nil
+}
+
+// svcDataPath is the model's SvcData.xlsx as the reader found it (its
+// name in any case: svcdata.xlsx from a Windows copy), for --write-back.
+func svcDataPath(model string) string {
+	if path, err := xlsx.Find(model, workbook.SvcDataFile); err == nil {
+		return path
+	}
+	return filepath.Join(model, workbook.SvcDataFile)
 }
 
 // checkWriteBack refuses to add results to an input workbook (SvcData.xlsx

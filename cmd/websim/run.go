@@ -225,7 +225,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		return invalidInput(err)
 	}
 	outputs := []string{out}
-	svcData := filepath.Join(o.model, workbook.SvcDataFile)
+	svcData := svcDataPath(o.model)
 	if o.writeBack {
 		if err := checkWriteBack(svcData); err != nil {
 			return err
@@ -282,7 +282,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
 		}
 		if err == nil && o.writeBack {
-			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+			fmt.Fprintf(stdout, "Also added to: %s\n", svcData)
 		}
 	}
 	return err

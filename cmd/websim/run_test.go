@@ -432,3 +432,20 @@ func TestHelpWinsOverBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// A model whose workbook is named svcdata.xlsx (copied from Windows) is
+// read, and --write-back adds its sheets to that file, for run and size.
+func TestWriteBackIntoALowerCaseName(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	must(t, os.Rename(filepath.Join(dir, "SvcData.xlsx"), filepath.Join(dir, "svcdata.xlsx")))
+	if _, err := os.Stat(filepath.Join(dir, "SvcData.xlsx")); err == nil {
+		t.Skip("a file system that ignores case")
+	}
+	code, stdout, stderr := runCLI(t, "run", dir, "--observations", "1000", "--loads", "rho0.8", "--write-back")
+	if code != 0 || !strings.Contains(stdout, "Also added to: "+filepath.Join(dir, "svcdata.xlsx")) {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "SvcData.xlsx")); err == nil {
+		t.Error("write-back made a second SvcData.xlsx beside svcdata.xlsx")
+	}
+}

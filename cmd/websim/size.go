@@ -147,17 +147,20 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
-	if err := checkWritable(out); err != nil {
+	paths := []string{out}
+	if o.writeBack {
+		svcData := svcDataPath(o.model)
+		if err := checkWriteBack(svcData); err != nil {
+			return err
+		}
+		paths = append(paths, svcData)
+	}
+	// As run: each workbook written can be, and no other websim writes it.
+	release, err := prepareOutputs(paths...)
+	if err != nil {
 		return err
 	}
-	if o.writeBack {
-		if err := checkWriteBack(filepath.Join(o.model, workbook.SvcDataFile)); err != nil {
-			return err
-		}
-		if err := checkWritable(filepath.Join(o.model, workbook.SvcDataFile)); err != nil {
-			return err
-		}
-	}
+	defer release()
 	opts := study.SizeOptions{Setting: setting, Min: o.min, Max: o.max, MaxAppUnits: workbook.MaxAppUnits, Jobs: o.jobs, Version: version}
 	if f, ok := stderr.(*os.File); ok && !o.quiet && !o.json && term.IsTerminal(int(f.Fd())) {
 		opts.Progress = func(done, total int) {
@@ -176,10 +179,6 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 			return invalidInput(err)
 		}
 		return err
-	}
-	paths := []string{out}
-	if o.writeBack {
-		paths = append(paths, filepath.Join(o.model, workbook.SvcDataFile))
 	}
 	outSaved := false // at out itself, whatever befalls the write-back
 	err = writeOutputs(ctx, func() error {
@@ -207,7 +206,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 			fmt.Fprintf(stdout, "Results: %s (sheet %s)\n", out, report.SizingSheet)
 		}
 		if err == nil && o.writeBack {
-			fmt.Fprintf(stdout, "Also added to: %s\n", filepath.Join(o.model, workbook.SvcDataFile))
+			fmt.Fprintf(stdout, "Also added to: %s\n", paths[1])
 		}
 	}
 	return err
