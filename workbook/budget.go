@@ -224,27 +224,38 @@ func splitCell(loc string) (file, sheet, ref string) {
 // Limit is one documented bound on a model's size.
 type Limit struct {
 	// What is the size bounded, Max its largest value, Why what grows
-	// with it.
-	What string
-	Max  int
-	Why  string
+	// with it. MaxText, when set, is a largest value that is no whole
+	// number to group (the clock's 1e290).
+	What    string
+	Max     int
+	MaxText string
+	Why     string
+}
+
+// Largest is l's largest value as the README and the help show it.
+func (l Limit) Largest() string {
+	if l.MaxText != "" {
+		return l.MaxText
+	}
+	return numtext.Group(int64(l.Max))
 }
 
 // Limits lists the bounds a model is checked against when it is read (the
 // README and `websim help sheets` show this list).
 func Limits() []Limit {
 	return []Limit{
-		{"AppServers", MaxAppServers, "memory per server"},
-		{"AppCapacity", MaxAppCapacity, "memory per unit"},
-		{"AppServers × AppCapacity, in each scenario", MaxAppUnits, "memory: up to 50 requests a unit are held before a run is called unstable"},
-		{"Capacity of a ServerInfo server", MaxServerCapacity, "memory per unit"},
-		{"Count of a nested step (a constant; beyond it an expression fails its step, with a warning)", MaxCount, "memory: each run of a service, in parallel all at once"},
-		{"Observations (and --observations)", MaxObservations, "time"},
-		{"Replications", MaxReplications, "memory: each run's results are kept until the workbook is written"},
-		{"runs of a study: scenarios × loads × replications, as it will run (after --loads, --scenarios)", MaxRuns, "memory, as Replications"},
-		{"requests arriving during WarmUp (WarmUp × the load's arrival rate)", MaxWarmUpArrivals, "time: a warm-up is simulated in full"},
-		{"background jobs during a run (its expected length × the background rates)", MaxBackgroundJobs, "time: slow arrivals make a long run of background load"},
-		{"a chain of formulas websim computes itself (no value saved by Excel)", xlsx.MaxFormulaDepth, "the formula engine's stack"},
+		{What: "AppServers", Max: MaxAppServers, Why: "memory per server"},
+		{What: "AppCapacity", Max: MaxAppCapacity, Why: "memory per unit"},
+		{What: "AppServers × AppCapacity, in each scenario", Max: MaxAppUnits, Why: "memory: up to 50 requests a unit are held before a run is called unstable"},
+		{What: "Capacity of a ServerInfo server", Max: MaxServerCapacity, Why: "memory per unit"},
+		{What: "Count of a nested step (a constant; beyond it an expression fails its step, with a warning)", Max: MaxCount, Why: "memory: each run of a service, in parallel all at once"},
+		{What: "Observations (and --observations)", Max: MaxObservations, Why: "time"},
+		{What: "Replications", Max: MaxReplications, Why: "memory: each run's results are kept until the workbook is written"},
+		{What: "runs of a study: scenarios × loads × replications, as it will run (after --loads, --scenarios)", Max: MaxRuns, Why: "memory, as Replications"},
+		{What: "requests arriving during WarmUp (WarmUp × the load's arrival rate)", Max: MaxWarmUpArrivals, Why: "time: a warm-up is simulated in full"},
+		{What: "background jobs during a run (its expected length × the background rates)", Max: MaxBackgroundJobs, Why: "time: slow arrivals make a long run of background load"},
+		{What: "a chain of formulas websim computes itself (no value saved by Excel)", Max: xlsx.MaxFormulaDepth, Why: "the formula engine's stack"},
+		{What: "an inter-arrival time's mean × Observations", MaxText: "1e290", Why: "the clock: past it, adding a time no longer moves it"},
 	}
 }
 
@@ -254,8 +265,7 @@ func LimitsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| size | at most | what grows with it |\n|---|---|---|\n")
 	for _, l := range Limits() {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.What, numtext.Group(int64(l.Max)), l.Why)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", l.What, l.Largest(), l.Why)
 	}
-	b.WriteString("| an inter-arrival time's mean × Observations | 1e290 | the clock: past it, adding a time no longer moves it |\n")
 	return b.String()
 }

@@ -15,6 +15,9 @@ type SheetDoc struct {
 	Columns, Needed []string
 	// More describes columns beyond Columns ("" when there are none).
 	More string
+	// Kept are columns the templates have that websim keeps but does not
+	// read (Settings' Note), shown after Columns.
+	Kept []string
 }
 
 // Sheets describes the input sheets, in the order websim reads them.
@@ -23,16 +26,20 @@ func Sheets() []SheetDoc {
 		return SheetDoc{File: file, Sheet: sheet, Required: required, About: about,
 			Columns: spec.columns, Needed: spec.required, More: more}
 	}
+	settings := doc(SvcDataFile, "Settings", true, settingsSpec, "the settings below and the user's parameters, a row each (a setting left out takes its default, but the sheet is needed)", "")
+	settings.Kept = []string{"Note"}
 	return []SheetDoc{
-		doc(SvcDataFile, "Settings", true, settingsSpec, "the settings below and the user's parameters, a row each (a setting left out takes its default, but the sheet is needed)", ""),
+		settings,
 		doc(SvcDataFile, "ServerInfo", false, serverSpec, "the external (back-end) servers, a row each (needed when a step calls one)", ""),
 		doc(SvcDataFile, "Arrivals", true, arrivalsSpec, "the entities (request types) and how often each arrives",
 			"one column per load level, headed by its label, each cell an inter-arrival distribution (None: no arrivals)"),
 		doc(SvcDataFile, "Attributes", false, attributesSpec, "attributes drawn once per request at arrival", ""),
 		doc(SvcDataFile, "<entity>", true, entitySpec, "one sheet per entity of Arrivals: its services in order", ""),
 		doc(SvcDataFile, "Experiments", false, experimentsSpec, "scenarios, a row each, overriding settings",
-			"one column per setting it overrides, headed by the setting's name; Chart (optional) names the chart groups the scenario is drawn in, a comma list"),
-		doc(SvcDataFile, TargetsSheet, false, targetsSpec, "what the application must achieve, a row per target (for websim size)", ""),
+			"one column per setting it overrides, headed by the setting's name"),
+		doc(SvcDataFile, TargetsSheet, false, targetsSpec, "what the application must achieve, a row per target; websim run judges "+
+			"every target in each run (Summary, the printed table, --json), websim size finds the smallest "+
+			"setting at which all of them hold", ""),
 		doc(SvcDataFile, MeasuredSheet, false, measuredSpec, "figures measured on the real system, a row per load and measure, set beside the simulated ones in the Validation sheet", ""),
 		doc(ProcDataFile, "<service>", true, serviceSpec, "one sheet per service: its steps, a row each", ""),
 	}

@@ -27,10 +27,19 @@ var helpTopics = []helpTopic{
 	{"exit-codes", "what websim's exit codes mean", writeExitCodesHelp},
 }
 
+// topicList names the help topics: "distributions, ..., json or exit-codes".
+func topicList() string {
+	names := make([]string, len(helpTopics))
+	for i, t := range helpTopics {
+		names[i] = t.name
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 func helpCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
-		Usage:     "what may be typed where, and what comes out: websim help TOPIC (distributions, expressions, sheets, json or exit-codes)",
+		Usage:     "what may be typed where, and what comes out: websim help TOPIC (" + topicList() + ")",
 		ArgsUsage: "TOPIC",
 		Description: "Topics:\n" + func() string {
 			var b strings.Builder

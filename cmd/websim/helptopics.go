@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine/dist"
-	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/rules"
 	"github.com/websim/websim/templates"
 	"github.com/websim/websim/workbook"
@@ -58,25 +57,6 @@ func writeDistributionsHelp(w io.Writer) error {
 	return err
 }
 
-// sheetsAbout and sheetsMore replace, in the sheets topic, what
-// workbook.Sheets says of a sheet (its About) and of its further columns
-// (its More), where the topic says more or says it once.
-var (
-	sheetsAbout = map[string]string{
-		workbook.TargetsSheet: "what the application must achieve, a row per target; websim run judges " +
-			"every target in each run (Summary, the printed table, --json), websim size finds the smallest " +
-			"setting at which all of them hold",
-	}
-	sheetsMore = map[string]string{
-		"Experiments": "one column per setting it overrides, headed by the setting's name",
-	}
-	// sheetsExtra are optional columns websim keeps but does not read,
-	// shown after the sheet's own (their notes are the templates').
-	sheetsExtra = map[string][]string{
-		"Settings": {"Note"},
-	}
-)
-
 // writeSheetsHelp is the `sheets` topic: each input sheet with its columns
 // (from workbook's specs, notes from the templates), then the table of
 // built-in settings and the limits.
@@ -89,15 +69,8 @@ func writeSheetsHelp(w io.Writer) error {
 		if s.Required {
 			need = "required"
 		}
-		about, more := s.About, s.More
-		if a, ok := sheetsAbout[s.Sheet]; ok {
-			about = a
-		}
-		if m, ok := sheetsMore[s.Sheet]; ok {
-			more = m
-		}
-		fmt.Fprintf(&b, "\n%s!%s (%s): %s\n", s.File, s.Sheet, need, about)
-		for _, c := range append(slices.Clip(s.Columns), sheetsExtra[s.Sheet]...) {
+		fmt.Fprintf(&b, "\n%s!%s (%s): %s\n", s.File, s.Sheet, need, s.About)
+		for _, c := range append(slices.Clip(s.Columns), s.Kept...) {
 			mark := " "
 			if slices.Contains(s.Needed, c) {
 				mark = "*"
@@ -108,8 +81,8 @@ func writeSheetsHelp(w io.Writer) error {
 			}
 			b.WriteString("\n")
 		}
-		if more != "" {
-			fmt.Fprintf(&b, "    and %s\n", more)
+		if s.More != "" {
+			fmt.Fprintf(&b, "    and %s\n", s.More)
 		}
 	}
 	b.WriteString("\n(* the column must be present)\n\nBuilt-in settings (Settings sheet, and Experiments columns):\n")
@@ -126,10 +99,8 @@ func writeSheetsHelp(w io.Writer) error {
 	b.WriteString("  any other name    a parameter of your own, usable by name in every expression\n")
 	b.WriteString("\nLimits (a model beyond one is refused when read, at the cell, with the limit):\n")
 	for _, l := range workbook.Limits() {
-		fmt.Fprintf(&b, "  %s: at most %s (%s)\n", l.What, numtext.Group(int64(l.Max)), l.Why)
+		fmt.Fprintf(&b, "  %s: at most %s (%s)\n", l.What, l.Largest(), l.Why)
 	}
-	// The last row of workbook.LimitsMarkdown, the README's table.
-	b.WriteString("  an inter-arrival time's mean × Observations: at most 1e290 (the clock: past it, adding a time no longer moves it)\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
