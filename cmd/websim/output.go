@@ -153,6 +153,19 @@ func resultsStand(ctx context.Context, err error) bool {
 	return err == nil || ctx.Err() == nil
 }
 
+// resultPaths are the workbooks a command writes: out, then, with
+// --write-back, the model's SvcData.xlsx (refused when it is a link).
+func resultPaths(out, model string, writeBack bool) ([]string, error) {
+	if !writeBack {
+		return []string{out}, nil
+	}
+	svcData := svcDataPath(model)
+	if err := checkWriteBack(svcData); err != nil {
+		return nil, err
+	}
+	return []string{out, svcData}, nil
+}
+
 // svcDataPath is the model's SvcData.xlsx as the reader found it (its
 // name in any case: svcdata.xlsx from a Windows copy), for --write-back.
 func svcDataPath(model string) string {

@@ -224,13 +224,9 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
-	outputs := []string{out}
-	svcData := svcDataPath(o.model)
-	if o.writeBack {
-		if err := checkWriteBack(svcData); err != nil {
-			return err
-		}
-		outputs = append(outputs, svcData)
+	outputs, err := resultPaths(out, o.model, o.writeBack)
+	if err != nil {
+		return err
 	}
 	release, err := prepareOutputs(outputs...)
 	if err != nil {
@@ -263,7 +259,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 		outSaved = true
 		if o.writeBack {
-			if err := report.WriteBack(svcData, st); err != nil {
+			if err := report.WriteBack(outputs[1], st); err != nil {
 				return fmt.Errorf("writing the results back into %s: %w", workbook.SvcDataFile, err)
 			}
 		}
@@ -282,7 +278,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 			fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
 		}
 		if err == nil && o.writeBack {
-			fmt.Fprintf(stdout, "Also added to: %s\n", svcData)
+			fmt.Fprintf(stdout, "Also added to: %s\n", outputs[1])
 		}
 	}
 	return err

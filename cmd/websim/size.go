@@ -147,13 +147,9 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
-	paths := []string{out}
-	if o.writeBack {
-		svcData := svcDataPath(o.model)
-		if err := checkWriteBack(svcData); err != nil {
-			return err
-		}
-		paths = append(paths, svcData)
+	paths, err := resultPaths(out, o.model, o.writeBack)
+	if err != nil {
+		return err
 	}
 	// As run: each workbook written can be, and no other websim writes it.
 	release, err := prepareOutputs(paths...)
