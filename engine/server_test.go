@@ -6,13 +6,15 @@ import (
 	"testing"
 )
 
-// TestUnitHeap gives an external server's unit heap a long run of jobs and
-// checks it against a plain sorted list of the same free times: the root
-// is always the earliest, and busyAt counts the units not free by t.
+// TestUnitHeap gives an external server a long run of jobs (place, its
+// unit heap) and checks it against a plain sorted list of the same free
+// times: each job starts when the earliest unit is free, the root is
+// always the earliest, and busyAt counts the units not free by t.
 func TestUnitHeap(t *testing.T) {
 	for _, capacity := range []int32{1, 2, 3, 4, 5, 7, 12, 17, 90} {
 		r := rand.New(rand.NewPCG(uint64(capacity), 7))
 		sv := &extServer{capacity: capacity}
+		s := &sim{m: &Model{Servers: []Server{{Name: "DB"}}}, maxQueue: 1 << 30}
 		var want []float64 // every used unit's free time
 		now := 0.0
 		for range 5000 {
@@ -34,13 +36,8 @@ func TestUnitHeap(t *testing.T) {
 			} else {
 				want[0] = max(now, want[0]) + d
 			}
-			switch used := int32(len(sv.free)); {
-			case used < sv.capacity && (used == 0 || sv.free[0] > now):
-				sv.free = append(sv.free, now+d)
-				siftUp(sv.free)
-			default:
-				sv.free[0] = max(now, sv.free[0]) + d
-				siftDown(sv.free)
+			if got := sv.place(s, 0, now, d, true); got != start {
+				t.Fatalf("capacity %d: place started a job at %g, want %g", capacity, got, start)
 			}
 			if got, min := sv.free[0], slices.Min(want); got != min {
 				t.Fatalf("capacity %d: root %g, earliest free time %g", capacity, got, min)
