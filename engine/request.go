@@ -72,6 +72,7 @@ func (s *sim) arrival(e int32) {
 	s.open++
 	s.arrivedAll++
 	s.growth.Observe(s.now, s.open)
+	s.inSystem.Set(s.now, float64(s.open))
 	if s.measuring {
 		s.res.Arrivals++
 		s.ents[e].arrivals++
@@ -264,6 +265,7 @@ func (s *sim) finish(q *request) {
 	s.open--
 	s.finishedAll++
 	s.growth.Observe(s.now, s.open)
+	s.inSystem.Set(s.now, float64(s.open))
 	if s.measuring {
 		s.finished++
 		s.res.Attempts += int64(q.attempt)

@@ -176,6 +176,12 @@ type sim struct {
 	anyPatience bool
 	// growth watches the number in the system for the stability test.
 	growth stats.Growth
+	// inSystem integrates the number in the system from time 0, and
+	// busyBefore is the AppRes unit-time busy before the warm-up's end
+	// (where the servers' averages start afresh): the timeline's
+	// intervals are exact time averages of the two.
+	inSystem   stats.TimeAverage
+	busyBefore float64
 }
 
 // Run simulates one load level of m until cfg.Observations requests have
@@ -427,6 +433,7 @@ func (s *sim) startMeasuring() {
 	s.measureStart = s.now
 	s.growth = stats.Growth{}
 	s.growth.Observe(s.now, s.open)
+	s.busyBefore = s.busyArea(s.now)
 	for i := range s.apps {
 		a := &s.apps[i]
 		a.busyAvg.Reset(s.now)
@@ -435,6 +442,16 @@ func (s *sim) startMeasuring() {
 		a.peakBusy = a.busy
 	}
 	s.backgroundAll()
+}
+
+// busyArea is the unit-time that AppRes units of every application server
+// were busy from time 0 to t, t at or after the last change.
+func (s *sim) busyArea(t float64) float64 {
+	area := s.busyBefore
+	for i := range s.apps {
+		area += s.apps[i].busyAvg.Area(t)
+	}
+	return area
 }
 
 // recordResponse folds one completed request of entity e into the figures.

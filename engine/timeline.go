@@ -11,10 +11,10 @@ type TimelineInterval struct {
 	// ResponseSum adds up their response times (see MeanResponse).
 	Completed   int64
 	ResponseSum float64
-	// InSystem is the mean number of requests in the system, and
-	// AppUtilization the mean busy fraction of all AppRes units, over
-	// TimelineSamples evenly spaced instants of the interval (more after
-	// intervals were merged).
+	// InSystem is the time average of the number of requests in the
+	// system over the interval, and AppUtilization that of the busy
+	// fraction of all AppRes units: exact integrals of the two over the
+	// interval, divided by its length.
 	InSystem, AppUtilization float64
 }
 
@@ -27,37 +27,36 @@ func (iv TimelineInterval) MeanResponse() float64 {
 	return iv.ResponseSum / float64(iv.Completed)
 }
 
-// TimelineIntervals is the most intervals a run's timeline holds, and
-// TimelineSamples the instants sampled per interval.
-const (
-	TimelineIntervals = 50
-	TimelineSamples   = 8
-)
+// TimelineIntervals is the most intervals a run's timeline holds.
+const TimelineIntervals = 50
 
 // timeline folds a run into at most TimelineIntervals intervals of equal
 // width without knowing the run's length: it starts narrow, and when the
 // run passes the last interval, neighbours merge in pairs (25 intervals of
 // twice the width) and it goes on, as stats.BatchMeans does with batches.
-// Its size is fixed; the event loop pays one comparison per event.
+// An interval keeps sums (completions, response times, and the integrals
+// of the number in the system and of the busy units), so a merged interval
+// is exactly what one interval of its width would have been. Its size is
+// fixed; the event loop pays one comparison per event.
 type timeline struct {
-	// next is the next sampling instant, step the time between samples
-	// (width / TimelineSamples) and sample the number of the next sample,
-	// from 1.
-	next, step float64
-	sample     int
-	// done and respSum are the completions so far, and lastDone and
-	// lastResp their values at the previous sample.
-	done, lastDone    int64
-	respSum, lastResp float64
-	b                 [TimelineIntervals]timelineBucket
+	// next is the end of the interval under way, width the intervals'
+	// width, and k the index of the interval under way.
+	next, width float64
+	k           int
+	// done and respSum are the completions so far, and the last fields
+	// their values and the integrals at the end of the previous interval.
+	done, lastDone         int64
+	respSum, lastResp      float64
+	lastInSystem, lastBusy float64
+	b                      [TimelineIntervals]timelineBucket
 }
 
 type timelineBucket struct {
 	completed int64
 	respSum   float64
-	samples   int64
-	inSystem  float64
-	busy      float64
+	// inSystem is the integral of the number in the system over the
+	// interval, busy that of the busy AppRes units.
+	inSystem, busy float64
 }
 
 // init starts the timeline with intervals of width, the time that a few
@@ -66,9 +65,8 @@ func (tl *timeline) init(width float64) {
 	if !(width > 0) || math.IsInf(width, 0) {
 		width = 1
 	}
-	tl.step = width / TimelineSamples
-	tl.sample = 1
-	tl.next = tl.step
+	tl.width = width
+	tl.next = width
 }
 
 // completed records a request that completed with the response time.
@@ -77,46 +75,42 @@ func (tl *timeline) completed(response float64) {
 	tl.respSum += response
 }
 
-// catchUp takes every sample due up to now (the state is that of the last
-// event: it holds until now).
+// catchUp closes every interval that ends by now (the state is that of
+// the last event: it holds until now).
 func (tl *timeline) catchUp(s *sim) {
 	for s.now >= tl.next {
-		tl.take(s)
+		tl.close(s)
 	}
 }
 
-// take adds a sample of s's state to its interval, then moves on to the
-// next sample, merging intervals in pairs once the last one is full.
-func (tl *timeline) take(s *sim) {
-	k := (tl.sample - 1) / TimelineSamples
-	tl.add(&tl.b[k], s)
-	if tl.sample == TimelineSamples*TimelineIntervals {
+// close folds the interval under way, up to its end, into its bucket, then
+// moves on to the next, merging intervals in pairs once the last one is
+// full.
+func (tl *timeline) close(s *sim) {
+	tl.add(&tl.b[tl.k], s, tl.next)
+	tl.k++
+	if tl.k == TimelineIntervals {
 		for i := range TimelineIntervals / 2 {
 			a, c := tl.b[2*i], tl.b[2*i+1]
-			tl.b[i] = timelineBucket{a.completed + c.completed, a.respSum + c.respSum, a.samples + c.samples, a.inSystem + c.inSystem, a.busy + c.busy}
+			tl.b[i] = timelineBucket{a.completed + c.completed, a.respSum + c.respSum, a.inSystem + c.inSystem, a.busy + c.busy}
 		}
 		clear(tl.b[TimelineIntervals/2:])
-		tl.sample /= 2
-		tl.step *= 2
+		tl.k /= 2
+		tl.width *= 2
 	}
-	tl.sample++
-	tl.next = float64(tl.sample) * tl.step
+	tl.next = float64(tl.k+1) * tl.width
 }
 
-// add folds the completions since the last sample and the state now into b.
-func (tl *timeline) add(b *timelineBucket, s *sim) {
+// add folds into b the completions since the last fold and the integrals
+// of the state from then up to t (at or after the last change of state).
+func (tl *timeline) add(b *timelineBucket, s *sim, t float64) {
 	b.completed += tl.done - tl.lastDone
 	b.respSum += tl.respSum - tl.lastResp
 	tl.lastDone, tl.lastResp = tl.done, tl.respSum
-	b.samples++
-	b.inSystem += float64(s.open)
-	units := 0
-	for i := range s.apps {
-		units += int(s.apps[i].capacity)
-	}
-	if units > 0 {
-		b.busy += s.Busy(len(s.servers)) / float64(units)
-	}
+	in, busy := s.inSystem.Area(t), s.busyArea(t)
+	b.inSystem += in - tl.lastInSystem
+	b.busy += busy - tl.lastBusy
+	tl.lastInSystem, tl.lastBusy = in, busy
 }
 
 // intervals lists the timeline's intervals up to now, the last one as far
@@ -126,20 +120,25 @@ func (live *timeline) intervals(s *sim) []TimelineInterval {
 	c := *live
 	tl := &c
 	tl.catchUp(s)
-	last := (tl.sample - 1) / TimelineSamples
-	width := tl.step * TimelineSamples
-	if s.now > float64(last)*width || last == 0 {
-		tl.add(&tl.b[last], s) // the part of the last interval run so far
+	last := tl.k
+	if s.now > float64(last)*tl.width || last == 0 {
+		tl.add(&tl.b[last], s, s.now) // the part of the last interval run so far
 	} else {
 		last--
+	}
+	units := 0
+	for i := range s.apps {
+		units += int(s.apps[i].capacity)
 	}
 	out := make([]TimelineInterval, 0, last+1)
 	for i := 0; i <= last; i++ {
 		b := &tl.b[i]
-		iv := TimelineInterval{Start: float64(i) * width, End: min(float64(i+1)*width, s.now), Completed: b.completed, ResponseSum: b.respSum}
-		if b.samples > 0 {
-			iv.InSystem = b.inSystem / float64(b.samples)
-			iv.AppUtilization = b.busy / float64(b.samples)
+		iv := TimelineInterval{Start: float64(i) * tl.width, End: min(float64(i+1)*tl.width, s.now), Completed: b.completed, ResponseSum: b.respSum}
+		if span := iv.End - iv.Start; span > 0 {
+			iv.InSystem = b.inSystem / span
+			if units > 0 {
+				iv.AppUtilization = b.busy / span / float64(units)
+			}
 		}
 		out = append(out, iv)
 	}

@@ -98,3 +98,30 @@ func TestTimelineOfAShortRun(t *testing.T) {
 		t.Errorf("%d completions in the timeline, want 3", done)
 	}
 }
+
+func TestTimelineIntervalsAreExactTimeAverages(t *testing.T) {
+	// A request every 1 time unit, each served for 0.3 on one unit: one
+	// request is in the system, and the unit busy, 30% of every unit of
+	// time, so every whole interval after the first (a multiple of 1 wide) reads 0.3 for
+	// both, before and after intervals were merged. Figures sampled at
+	// instants instead of integrated would read 0 (the samples fall where
+	// nobody is in the system) or vary between merged and new intervals.
+	m := oneService(constD(1), Step{Name: "Work", Kind: Local, ProcTime: constD(0.3)})
+	m.App.Capacity = 1
+	r := run(t, m, RunConfig{Seed: 1, WarmUp: 37, Observations: 5_000})
+	ivs := r.Timeline
+	if len(ivs) < TimelineIntervals/2 {
+		t.Fatalf("%d intervals, want merged ones", len(ivs))
+	}
+	for i, iv := range ivs[:len(ivs)-1] {
+		if i == 0 {
+			continue // the first request arrives at 1
+		}
+		if w := iv.End - iv.Start; math.Abs(w-math.Round(w)) > 1e-9 {
+			t.Fatalf("interval %d is %v wide, want a whole number", i, w)
+		}
+		if math.Abs(iv.InSystem-0.3) > 1e-9 || math.Abs(iv.AppUtilization-0.3) > 1e-9 {
+			t.Errorf("interval %d [%v, %v): in system %v, utilization %v; want 0.3 and 0.3", i, iv.Start, iv.End, iv.InSystem, iv.AppUtilization)
+		}
+	}
+}

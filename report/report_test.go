@@ -536,3 +536,36 @@ func written(t *testing.T, s *study.Study) *xlsx.Book {
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+// An unstable run of the baseline is drawn in the unstable runs' chart
+// only: among the stable loads its growing queue would squeeze their lines
+// flat. The baseline's charts name it in their note.
+func TestTimelineBaselineLeavesUnstableRunsOut(t *testing.T) {
+	s := testStudy()
+	s.Runs[1].Result.Stable = false // M10 L2
+	s.Runs[1].Result.Unstable = "the number in the system keeps growing"
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	charts := dumpCharts(t, path)
+	for _, block := range strings.Split(charts, "chart ")[1:] {
+		title := block[:strings.Index(block, "\n")]
+		switch {
+		case strings.Contains(title, "(the baseline)"):
+			if strings.Contains(block, "'Timeline'!$K$5 ;") {
+				t.Errorf("the baseline chart draws the unstable M10 L2:\n%s", block)
+			}
+			if n := strings.Count(block, "  series"); n != 2 {
+				t.Errorf("the baseline chart has %d series, want 2 (L1, L3):\n%s", n, block)
+			}
+			if !strings.Contains(title, "Not stable at L2: drawn in the unstable runs' chart") {
+				t.Errorf("the baseline chart's note does not name L2: %s", title)
+			}
+		case strings.Contains(title, "unstable runs"):
+			if !strings.Contains(block, "'Timeline'!$K$5 ;") {
+				t.Errorf("the unstable runs' chart lacks M10 L2:\n%s", block)
+			}
+		}
+	}
+}

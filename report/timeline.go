@@ -31,7 +31,8 @@ const (
 // per interval, and beside it, one under the other, scatter charts over
 // simulated time (the sheet's print area): the
 // requests in the system and the mean response of the baseline scenario
-// (the first) at each of its loads, and the requests in the system of the
+// (the first) at each of its loads where its run is stable, and the
+// requests in the system of the
 // first unstable runs, so that a warm-up, a growing queue or a deadlock
 // shows.
 func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
@@ -91,9 +92,17 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 	}
 	var charts []xlsx.Chart
 	if len(s.Scenarios) > 0 {
+		// An unstable run stands in the unstable runs' chart: among the
+		// baseline's, its growing queue would squeeze the stable loads
+		// flat against the axis.
 		var base []timelineRun
+		var notStable []string
 		for _, tr := range placed {
-			if tr.run.Scenario == s.Scenarios[0] {
+			switch {
+			case tr.run.Scenario != s.Scenarios[0]:
+			case !tr.run.Result.Stable:
+				notStable = append(notStable, tr.run.Load)
+			default:
 				base = append(base, tr)
 			}
 		}
@@ -104,12 +113,6 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			}
 			inSystem := timelineChart(sheet, what+": requests in the system", "In system", tlColInSystem, part, u)
 			response := timelineChart(sheet, what+": mean response", "Mean response"+u, tlColResponse, part, u)
-			var notStable []string
-			for _, tr := range part {
-				if !tr.run.Result.Stable {
-					notStable = append(notStable, tr.run.Load)
-				}
-			}
 			if w := part[0].run.Result.WarmUp; w > 0 {
 				// Four digits, no exponent, no trailing zeros: 0.3 s, 123.5 s.
 				at := strings.TrimRight(strings.TrimRight(strconv.FormatFloat(w, 'f', xlsx.TimeDigits(w, 4), 64), "0"), ".")
@@ -120,10 +123,7 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 				inSystem.Note, response.Note = warm, warm
 			}
 			if len(notStable) > 0 {
-				note := "Not stable at " + strings.Join(notStable, ", ") + ": its line ends where the run was stopped"
-				if len(notStable) > 1 {
-					note = "Not stable at " + strings.Join(notStable, ", ") + ": their lines end where the runs were stopped"
-				}
+				note := "Not stable at " + strings.Join(notStable, ", ") + ": drawn in the unstable runs' chart"
 				if inSystem.Note != "" {
 					note = inSystem.Note + "; " + note
 				}

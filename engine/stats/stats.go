@@ -89,6 +89,12 @@ func (a *TimeAverage) Mean(now float64) float64 {
 	return (a.area + a.value*(now-a.last)) / span
 }
 
+// Area is the integral of the quantity from the last Reset up to now
+// (now at or after the last change).
+func (a *TimeAverage) Area(now float64) float64 {
+	return a.area + a.value*(now-a.last)
+}
+
 // Peak is the largest value since the last Reset.
 func (a *TimeAverage) Peak() float64 { return a.peak }
 
