@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -200,3 +201,41 @@ func checkWritable(path string) error {
 	}
 	return err
 }
+
+// workbookExts are the extensions of Excel workbooks, which a text output
+// (--trace, --partial) must not take: it would replace a workbook, the
+// model's own among them.
+var workbookExts = []string{".xlsx", ".xlsm", ".xls", ".xltx", ".xltm"}
+
+// checkSideOutput refuses, as invalid input, a path for a text output
+// (flag --trace or --partial) that would replace a workbook: one of the
+// model's (also through a link), any file named as a workbook, or the
+// target of a link that is one. A folder is refused too.
+func checkSideOutput(flag, path, model string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return invalidInput(fmt.Errorf("%s %s is a folder; expected a file name", flag, path))
+	}
+	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+		if samePath(path, filepath.Join(model, in)) {
+			return invalidInput(fmt.Errorf("%s %s is the model's own %s, which it would replace; expected another file name", flag, path, in))
+		}
+	}
+	names := []string{path}
+	if target, err := filepath.EvalSymlinks(path); err == nil && target != path {
+		names = append(names, target)
+	}
+	for _, name := range names {
+		ext := strings.ToLower(filepath.Ext(name))
+		if slices.Contains(workbookExts, ext) {
+			what := "is named as a workbook"
+			if name != path {
+				what = "leads to the workbook " + name
+			}
+			return invalidInput(fmt.Errorf("%s %s %s, which this text file would replace; expected another name (%s)", flag, path, what, sideExample[flag]))
+		}
+	}
+	return nil
+}
+
+// sideExample is a name each text output may take.
+var sideExample = map[string]string{"--trace": "trace.txt", "--partial": "part-0.wsp"}

@@ -54,3 +54,52 @@ func TestNegativeJobsRefused(t *testing.T) {
 		t.Error("OutPut.xlsx written for a negative --jobs")
 	}
 }
+
+// --trace and --partial are text files: one that would replace a model's
+// workbook (named so, or through a link), any workbook, or that names a
+// folder is refused before any work, exit 2, and the workbooks stay as
+// they were.
+func TestTextOutputsNeverReplaceWorkbooks(t *testing.T) {
+	model := copyModel(t, "mmc")
+	link := filepath.Join(model, "link.txt")
+	if err := os.Symlink(filepath.Join(model, "SvcData.xlsx"), link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	before := map[string][]byte{}
+	for _, name := range []string{"SvcData.xlsx", "ProcData.xlsx"} {
+		before[name], _ = os.ReadFile(filepath.Join(model, name))
+	}
+	one := []string{"run", model, "--loads", "rho0.5", "--observations", "5"}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"trace SvcData", append(one, "--trace", filepath.Join(model, "SvcData.xlsx")), "the model's own SvcData.xlsx"},
+		{"trace ProcData", append(one, "--trace", filepath.Join(model, "ProcData.xlsx")), "the model's own ProcData.xlsx"},
+		{"trace link", append(one, "--trace", link), "the model's own SvcData.xlsx"},
+		{"trace OutPut", append(one, "--trace", filepath.Join(model, "OutPut.xlsx")), "named as a workbook"},
+		{"trace folder", append(one, "--trace", model), "is a folder"},
+		{"partial SvcData", []string{"run", model, "--shard", "0/2", "--partial", filepath.Join(model, "SvcData.xlsx")}, "the model's own SvcData.xlsx"},
+		{"partial workbook", []string{"run", model, "--shard", "0/2", "--partial", filepath.Join(model, "p.xlsx")}, "named as a workbook"},
+		{"partial folder", []string{"run", model, "--shard", "0/2", "--partial", model}, "is a folder"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, c.args...)
+			if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, c.want)
+			}
+			for name, b := range before {
+				if after, _ := os.ReadFile(filepath.Join(model, name)); string(after) != string(b) {
+					t.Fatalf("%s changed", name)
+				}
+			}
+			for _, name := range []string{"OutPut.xlsx", "p.xlsx"} {
+				if _, err := os.Stat(filepath.Join(model, name)); err == nil {
+					t.Errorf("%s written", name)
+				}
+			}
+		})
+	}
+}

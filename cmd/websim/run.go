@@ -224,6 +224,11 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
+	if o.trace != "" {
+		if err := checkSideOutput("--trace", o.trace, o.model); err != nil {
+			return err
+		}
+	}
 	outputs, err := resultPaths(out, o.model, o.writeBack)
 	if err != nil {
 		return err

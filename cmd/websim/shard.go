@@ -68,6 +68,9 @@ func runShard(ctx context.Context, plan *study.Plan, o runOptions, stdout, stder
 	if err != nil {
 		return invalidInput(err)
 	}
+	if err := checkSideOutput("--partial", o.partial, o.model); err != nil {
+		return err
+	}
 	// As for --out: a missing folder is refused before anything runs
 	// (a typo would otherwise scatter partial files in new folders).
 	if err := checkWritable(o.partial); err != nil {
