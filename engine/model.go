@@ -215,8 +215,9 @@ type Step struct {
 	// ("ProcData.xlsx!GWaySvc!A3"); it may be empty.
 	Cell string
 	// CountCell locates the Count cell, for messages about its values;
-	// Cell stands in when it is empty.
-	CountCell string
+	// Cell stands in when it is empty. ProcTimeCell locates the ProcTime
+	// cell likewise.
+	CountCell, ProcTimeCell string
 }
 
 // Stage is one row of an entity's service sequence.

@@ -154,6 +154,7 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 			continue
 		}
 		if math.IsInf(rate, 0) {
+			r.checkResolution(l, s.run.WarmUp, once)
 			continue
 		}
 		if !s.run.AutoWarmUp && s.run.WarmUp*rate > MaxWarmUpArrivals {
@@ -187,6 +188,7 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 			once(file, sheet, ref, "at load %s requests arrive %s a time unit, so %d observations take about %s time units, in which the servers' background load (most of it %s of %s, %s) brings about %s jobs, more than the limit of %d; expected faster arrivals, fewer Observations or less background load",
 				label, formatNumber(rate), s.run.Observations, formatNumber(length), sv.BackgroundInterArrival.String(), sv.Name, sv.Cell, formatNumber(math.Round(background*length)), MaxBackgroundJobs)
 		}
+		r.checkResolution(l, s.run.WarmUp+float64(s.run.Observations)/rate, once)
 		// The run lasts about (WarmUp + Observations) arrivals' time: past
 		// maxClock, adding a time no longer moves the clock.
 		for i, e := range r.model.Entities {
@@ -199,6 +201,89 @@ func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file,
 				once(file, sheet, ref, "inter-arrival time %s of %s: %d observations would take the simulated clock past %g, where it can no longer advance; expected a mean inter-arrival time below %s",
 					d.String(), r.model.Entities[i].Name, s.run.Observations, maxClock, formatNumber(roundDown(maxClock/float64(max(s.run.Observations, 1)))))
 			}
+		}
+	}
+}
+
+// Bounds on the times of a model against the clock. The clock is a
+// float64: at time L it moves in steps of about L·2^-52, so a duration of
+// a few such steps is added with an error of tens of percent, and the
+// figures built of it are wrong however plausible they look.
+const (
+	// minTime is the smallest mean of a time websim takes: below about
+	// 5.6e-309, a rate (its inverse) passes the largest float64.
+	minTime = 1e-307
+	// minClockSteps is the fewest clock steps, at the expected end of a
+	// run, that the mean of every time of the model must span (an error
+	// of at most 5% on one duration, far less on their means).
+	minClockSteps = 10
+)
+
+// timeCell is a time of the model that the clock must resolve, and where it
+// was written.
+type timeCell struct {
+	what string // `ProcTime Exp(1e-10)`
+	mean float64
+	loc  string
+}
+
+// modelTimes lists the times of the model whose means the clock must tell
+// apart at load l: the inter-arrival times there, the steps' ProcTime, the
+// users' Patience and RetryDelay, the servers' TimeLimit and background
+// load.
+func (r *reader) modelTimes(l int) []timeCell {
+	var out []timeCell
+	add := func(what string, d engine.Dist, loc string) {
+		if d != nil {
+			out = append(out, timeCell{what + " " + d.String(), d.Mean(), loc})
+		}
+	}
+	for _, e := range r.model.Entities {
+		if l < len(e.InterArrival) && l < len(e.InterArrivalCells) {
+			add("inter-arrival time", e.InterArrival[l], e.InterArrivalCells[l])
+		}
+		add("Patience", e.Patience, e.Cell)
+		add("RetryDelay", e.RetryDelay, e.Cell)
+	}
+	for _, svc := range r.model.Services {
+		for _, st := range svc.Steps {
+			loc := st.ProcTimeCell
+			if loc == "" {
+				loc = st.Cell
+			}
+			add("ProcTime", st.ProcTime, loc)
+		}
+	}
+	for _, sv := range r.model.Servers {
+		add("BackgroundInterArrival", sv.BackgroundInterArrival, sv.Cell)
+		add("BackgroundServiceTime", sv.BackgroundServiceTime, sv.Cell)
+		if sv.TimeLimit > 0 && !math.IsInf(sv.TimeLimit, 1) {
+			out = append(out, timeCell{"TimeLimit " + formatNumber(sv.TimeLimit), sv.TimeLimit, sv.Cell})
+		}
+	}
+	return out
+}
+
+// checkResolution refuses a time of the model too small to be a time
+// (below minTime), or too small for the clock to add it faithfully by the
+// expected end of a run at load l (span time units).
+func (r *reader) checkResolution(l int, span float64, once func(file, sheet, ref, format string, args ...any)) {
+	step := 0.0
+	if span > 0 && !math.IsInf(span, 0) {
+		step = math.Nextafter(span, math.Inf(1)) - span
+	}
+	for _, tc := range r.modelTimes(l) {
+		m := tc.mean
+		if !(m > 0) || math.IsInf(m, 0) {
+			continue
+		}
+		file, sheet, ref := splitCell(tc.loc)
+		switch {
+		case m < minTime:
+			once(file, sheet, ref, "%s has a mean of %s, too small to be simulated; expected a mean of at least %g (or 0), or another time unit", tc.what, formatNumber(m), minTime)
+		case m < minClockSteps*step:
+			once(file, sheet, ref, "%s has a mean of %s, which the simulated clock cannot add faithfully at load %s: a run there lasts about %s time units, where the clock moves in steps of %s, so such times would be off by up to %.0f%% and every figure built of them wrong; expected times of the model within a factor of about 10^14 of the run's length (larger short times, or 0; a shorter run; or another time unit)",
+				tc.what, formatNumber(m), r.model.Loads[l], formatNumber(span), formatNumber(step), math.Min(100, 50*step/m))
 		}
 	}
 }
@@ -256,6 +341,8 @@ func Limits() []Limit {
 		{What: "background jobs during a run (its expected length × the background rates)", Max: MaxBackgroundJobs, Why: "time: slow arrivals make a long run of background load"},
 		{What: "a chain of formulas websim computes itself (no value saved by Excel)", Max: xlsx.MaxFormulaDepth, Why: "the formula engine's stack"},
 		{What: "an inter-arrival time's mean × Observations", MaxText: "1e290", Why: "the clock: past it, adding a time no longer moves it"},
+		{What: "a run's expected length ÷ the mean of any time of the model (ProcTime, inter-arrival, background load, Patience, RetryDelay, TimeLimit)", MaxText: "about 4.5e14", Why: "the clock moves in steps of about 2^-52 of the time it shows: shorter times would be rounded away"},
+		{What: "1 ÷ the mean of any time of the model", MaxText: "1e307", Why: "its rate must be a number"},
 	}
 }
 

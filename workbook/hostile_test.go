@@ -70,7 +70,16 @@ var hostileCases = []struct {
 	{name: "inter-arrival mean so small that requests pile up", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e-300)"),
 		run: true, want: []string{"requests in the system at", "arrivals outpace what the application can serve"}},
 
+	{name: "inter-arrival mean whose rate is infinite", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e-309)"),
+		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time Exp(1e-309) has a mean of 1e-309, too small to be simulated; expected a mean of at least 1e-307"}},
+
 	// Silently wrong.
+	{name: "times 10^14 apart: the clock rounds the short ones away", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "Exp(1e14)")
+		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "Exp(1e14)")
+	}, want: []string{"ProcData.xlsx!Start!B2: ProcTime Exp(2) has a mean of 2, which the simulated clock cannot add faithfully at load L1: a run there lasts about 2.5e+17 time units, where the clock moves in steps of 32, so such times would be off by up to 100%"}},
+	{name: "a time below the clock's step at the run's end", change: set("ProcData.xlsx", "Start", "B2", "Const(1e-10)"),
+		want: []string{"ProcData.xlsx!Start!B2: ProcTime 1e-10 has a mean of 1e-10, which the simulated clock cannot add faithfully at load L1"}},
 	{name: "Const(1e308) inter-arrival times", change: set("SvcData.xlsx", "Arrivals", "B2", "Const(1e308)"),
 		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time 1e+308 of ASUM"}},
 	{name: "circular formulas", change: func(t *testing.T, m *wbtest.Model) {

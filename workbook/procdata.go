@@ -258,6 +258,9 @@ func (r *reader) readStep(t *table, rw row, st *engine.Step, si int, names rules
 		r.warnf(t.file, t.sheet, procTime.ref, "ProcTime of a step that runs a service is left alone; expected it in the service's own steps")
 	} else {
 		st.ProcTime, _ = r.dist(t, procTime)
+		if !procTime.blank() {
+			st.ProcTimeCell = loc(t, procTime.ref)
+		}
 	}
 	st.SuccessRate, _ = r.numberExpr(t, t.get(rw, "SuccessRate"), rules.Probability, names)
 	count, mode := t.get(rw, "Count"), t.get(rw, "Mode")
