@@ -206,7 +206,7 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			if msg != "" {
 				pr.add(false, ErrFormula, ref, "%s", msg)
 			}
-			if !bad && val == "" && bareReference.MatchString(fc.formula) {
+			if why := emptyWhy(fc.formula); !bad && val == "" && why != "" {
 				// =Z99 of an empty cell: Excel shows 0, the formula engine
 				// gives nothing; read as blank it would take the default,
 				// which neither meant. (A formula that gives "" on purpose,
@@ -215,7 +215,7 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 				if rw.emptyRefs == nil {
 					rw.emptyRefs = map[int]string{}
 				}
-				rw.emptyRefs[i] = fc.formula
+				rw.emptyRefs[i] = why
 			}
 			if bad {
 				rw.markBad(i)
@@ -233,6 +233,22 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 // (AppUtil < 0.5, RATParameter / 100) typed with a leading "=", which
 // Excel takes for a formula of its own and cannot compute.
 const expressionHint = `; a websim expression is typed without the "=" (Excel takes "=..." for its own formula), or as text with a leading apostrophe ('=AppUtil*2); an Excel formula is expected to give a value`
+
+// emptyWhy says why a formula whose computed value is empty cannot stand
+// for a blank cell ("" when it can): one that is a reference to an empty
+// cell (Excel shows 0), or any other that holds no "" of its own to give
+// on purpose (=INDIRECT("B5") in B5 itself, which Excel calls circular).
+func emptyWhy(formula string) string {
+	switch {
+	case formula == "":
+		return ""
+	case bareReference.MatchString(formula):
+		return "the formula =" + formula + " refers to an empty cell (Excel shows 0)"
+	case !strings.Contains(formula, `""`):
+		return "the formula =" + formula + " gives no value (a reference to an empty cell, or back to its own cell, which Excel calls circular)"
+	}
+	return ""
+}
 
 // bareReference is a formula that is one cell's reference: =Z99,
 // =Settings!$B$3, ='My sheet'!B3.
@@ -476,7 +492,7 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 		rw := &t.Rows[k]
 		for _, i := range used {
 			if f, ok := rw.emptyRefs[i]; ok && !rw.Bad[i] {
-				pr.add(false, ErrFormula, CellName(i, rw.Num), "the formula =%s refers to an empty cell (Excel shows 0); expected a formula that gives a value, or a blank cell for the default", f)
+				pr.add(false, ErrFormula, CellName(i, rw.Num), "%s; expected a formula that gives a value, or a blank cell for the default", f)
 				rw.markBad(i)
 			}
 		}
