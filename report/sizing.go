@@ -105,11 +105,10 @@ func sizingColumns(sz *study.Sizing) []column {
 	}
 	for _, at := range []string{"at size", "at size − 1"} {
 		cols = append(cols,
-			column{sz.Setting + " " + at, fCount}, column{"Verdict " + at, fText},
+			column{sz.Setting + " " + at, fCount}, column{"Verdict " + at, fText}, column{"Stable " + at, fText},
 			column{"Observations " + at, fCount}, column{"Replications " + at, fCount},
 			column{"Mean " + at + u, fTime}, column{"P95 " + at + u, fTime},
 			column{"Failure share " + at, fShare}, column{"App utilization " + at, fShare},
-			column{"Stable " + at, fText},
 		)
 		for _, t := range sz.Targets {
 			unit := u
@@ -130,21 +129,29 @@ func targetFormat(t study.Target) xlsx.Style {
 	return fTime
 }
 
-// probeCells are the columns of one probe (nil: not probed).
+// probeCells are the columns of one probe (nil: not probed): its value,
+// verdict and stability first, then, for a stable run, its figures. A run
+// that is not stable has no steady state to read figures of: they stay
+// blank, its Stable cell says why, and every target's verdict is fails.
+// Observations are the requests it finished (as in Summary and the JSON),
+// which a run stopped early has fewer of than it was to run.
 func probeCells(pr *study.Probe, targets int) []any {
 	cells := make([]any, 9+3*targets)
 	if pr == nil {
 		return cells
 	}
 	r := &pr.Run.Result
-	cells[0], cells[1] = float64(pr.Value), string(pr.Verdict)
-	cells[2], cells[3] = float64(pr.Observations), float64(max(pr.Replications, 1))
+	cells[0], cells[1], cells[2] = float64(pr.Value), string(pr.Verdict), stableText(r)
+	cells[3], cells[4] = float64(finished(r)), float64(max(pr.Replications, 1))
 	if r.Stable {
-		cells[4], cells[5] = responseOrNil(r, r.Response.Mean), responseOrNil(r, r.Response.P95)
+		cells[5], cells[6] = responseOrNil(r, r.Response.Mean), responseOrNil(r, r.Response.P95)
+		cells[7], cells[8] = share(r.Failed, finished(r)), r.AppUtilization
 	}
-	cells[6], cells[7], cells[8] = share(r.Failed, finished(r)), r.AppUtilization, stableText(r)
 	for i, t := range pr.Targets {
-		cells[9+3*i], cells[10+3*i], cells[11+3*i] = t.Value, t.HalfWidth95, string(t.Verdict)
+		if r.Stable {
+			cells[9+3*i], cells[10+3*i] = t.Value, t.HalfWidth95
+		}
+		cells[11+3*i] = string(t.Verdict)
 	}
 	return cells
 }
@@ -356,8 +363,8 @@ type JSONTargetDef struct {
 }
 
 // JSONSizePoint is the answer at one scenario and load: Size is null when
-// no value up to Max meets the targets (or the answer is undecided), and
-// Runs holds the runs at Size (or AtMost) and at the next smaller value.
+// no value up to Max meets the targets, and Runs holds the runs at Size
+// (or Max) and at the next smaller value.
 type JSONSizePoint struct {
 	Scenario string        `json:"scenario"`
 	Load     string        `json:"load"`
@@ -366,7 +373,6 @@ type JSONSizePoint struct {
 
 	Outcome string `json:"outcome"`
 	Text    string `json:"text"`
-	AtMost  *int   `json:"atMost,omitempty"`
 	Probes  int    `json:"probes"`
 	Sims    int    `json:"simulations"`
 	Min     int    `json:"min"`
@@ -428,10 +434,6 @@ func NewJSONSizing(sz *study.Sizing) *JSONSizing {
 		if pt.Outcome == study.SizeFound || pt.Outcome == study.SizeNotMonotone {
 			size := pt.Size
 			jp.Size = &size
-		}
-		if pt.AtMost > 0 {
-			at := pt.AtMost
-			jp.AtMost = &at
 		}
 		for _, pr := range []*study.Probe{pt.At, pt.Below} {
 			if pr == nil {

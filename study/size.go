@@ -170,12 +170,13 @@ type SizeOutcome string
 // The outcomes of a point.
 const (
 	// SizeFound: Size is the smallest value at which every target holds,
-	// and Size-1 fails (or is below Min).
+	// and at Size-1 some target fails or stays undecided (or Size-1 is
+	// below Min).
 	SizeFound SizeOutcome = "found"
 	// SizeNone: the targets fail even at Max.
 	SizeNone SizeOutcome = "none"
-	// SizeUndecided: a verdict the answer depends on stayed undecided at the
-	// extension cap.
+	// SizeUndecided: no value up to Max holds, and at Max a target stayed
+	// undecided at the extension cap.
 	SizeUndecided SizeOutcome = "undecided"
 	// SizeNotMonotone: a larger value failed where a smaller held.
 	SizeNotMonotone SizeOutcome = "not monotone"
@@ -211,16 +212,13 @@ type SizePoint struct {
 	// Size is the answer when Outcome is SizeFound or SizeNotMonotone (the
 	// smallest value found to hold), else 0.
 	Size int
-	// AtMost, when above 0, is the smallest value probed at which every
-	// target holds: for SizeUndecided, the answer is at most this.
-	AtMost int
 	// Text says the answer in words.
 	Text string
 	// Probes counts the values simulated; Runs the simulations, extensions
 	// of undecided probes included.
 	Probes, Runs int
-	// At is the probe at the answer (Size, or AtMost), and Below the one at
-	// the next smaller value, when probed.
+	// At is the probe at the answer (Size, or Max without one), and Below
+	// the one at the next smaller value, when probed.
 	At, Below *Probe
 	// Tried are all probes, by value.
 	Tried []Probe
@@ -251,7 +249,7 @@ func (pr Probe) lengthNote() string {
 	if pr.Replications > 1 {
 		reps = fmt.Sprintf(" × %d replications", pr.Replications)
 	}
-	return fmt.Sprintf("; at %s observations%s, run longer than the model's to decide", numtext.Group(int64(pr.Observations)), reps)
+	return fmt.Sprintf("; decided by a run longer than the model's, %s observations%s", numtext.Group(int64(pr.Observations)), reps)
 }
 
 // Size finds, for each scenario × load of p, the smallest value of
@@ -665,13 +663,13 @@ func (pt *SizePoint) describe(tried map[int]Probe) {
 		return
 	}
 	pt.setAt(tried, smallest)
-	if below, ok := tried[smallest-1]; ok && below.Verdict == Undecided {
-		pt.Outcome, pt.AtMost = SizeUndecided, smallest
-		pt.Text = fmt.Sprintf("undecided: %d or %d; every target holds at %d, and at %d %s", smallest-1, smallest, smallest, smallest-1, undecidedWhy(below))
-		return
-	}
 	pt.Outcome, pt.Size = SizeFound, smallest
 	switch below, ok := tried[smallest-1]; {
+	case ok && below.Verdict == Undecided:
+		// The answer holds with 95% confidence, the value below does not
+		// (nor fails): the size is the smallest that holds, and the text
+		// says the one below may do.
+		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s, so %d may be enough: more observations or replications at %d would tell", smallest, smallest-1, undecidedWhy(below), smallest-1, smallest-1)
 	case ok:
 		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s", smallest, smallest-1, failingWhy(below))
 		if below.Run != nil && below.Run.Result.Deadlocked {

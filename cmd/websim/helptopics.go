@@ -199,10 +199,11 @@ no value (no completed request) is null.
 
 websim size --json prints {setting, points, model, timeUnit, version, seed,
 targets: [{entity, measure, limit}] (the Targets sheet), warnings}; each of
-points is {scenario, load, size (null: none or undecided), runs, outcome
-(found, none, undecided, not monotone), text (the answer in words), atMost
-(the value at which every target held, when undecided), probes, simulations,
-min, max}, and runs are the runs at the answer and just below it, as in run
+points is {scenario, load, size (the smallest value at which every target
+holds; null when none up to --max does), runs, outcome (found, none,
+undecided: undecided at --max, not monotone), text (the answer in words,
+which says when the value below the size was undecided and may do), probes,
+simulations, min, max}, and runs are the runs at the answer and just below it, as in run
 --json with settingValue and verdict (of all targets at that value).
 
 websim fit --json prints {observations (the values fitted), fits:
