@@ -512,6 +512,11 @@ func (run *Run) endPool() {
 		}
 		r.FailedCI95, r.AbandonedCI95 = math.NaN(), math.NaN()
 	}
+	if run.PrecisionCapHit && len(run.replicationMeans) > 1 && precise(r, run.TargetPrecision) {
+		// A replication stopped at the cap, but the interval across them
+		// is within TargetPrecision: the precision asked is reached.
+		run.PrecisionCapHit = false
+	}
 }
 
 // replicationPercentiles gives a pooled percentile of s that has no

@@ -317,3 +317,45 @@ func TestTargetPrecisionAcrossReplicationsIsWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetPrecisionReachedAcrossReplications: a replication that stops
+// at the cap before its own interval is within TargetPrecision does not
+// make the run one that missed it when the interval across the
+// replications, the one the figures report, is within it: no warning, no
+// cap hit. (The warning quoted a figure within the precision asked.)
+func TestTargetPrecisionReachedAcrossReplications(t *testing.T) {
+	// The first replication alone, at the cap: the precision it reaches.
+	one := mm1Plan(1, 500)
+	one.Scenarios = one.Scenarios[:1]
+	one.Scenarios[0].Run.Loads = []int{0}
+	one.Scenarios[0].Run.TargetPrecision = 1e-9
+	st, err := Execute(context.Background(), one, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := st.Runs[0].Result.Response
+	alone := resp.CIHalfWidth95 / resp.Mean
+	// Asked a little less, the first replication stops at the cap; the
+	// interval across four is narrower.
+	p := mm1Plan(4, 500)
+	p.Scenarios = p.Scenarios[:1]
+	p.Scenarios[0].Run.Loads = []int{0}
+	p.Scenarios[0].Run.TargetPrecision = 0.9 * alone
+	st, err = Execute(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := st.Runs[0]
+	pooled := r.Result.Response.CIHalfWidth95 / r.Result.Response.Mean
+	if !(pooled <= 0.9*alone) {
+		t.Fatalf("across the replications ±%.3g%%, asked ±%.3g%%: the test needs another seed", 100*pooled, 90*alone)
+	}
+	if r.PrecisionCapHit {
+		t.Errorf("cap hit, with the interval across the replications ±%.3g%% within the ±%.3g%% asked", 100*pooled, 90*alone)
+	}
+	for _, w := range st.Warnings {
+		if strings.HasPrefix(w, PrecisionWarning) {
+			t.Errorf("warning %q, with the interval ±%.3g%% within the ±%.3g%% asked", w, 100*pooled, 90*alone)
+		}
+	}
+}
