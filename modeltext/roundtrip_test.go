@@ -332,3 +332,35 @@ func TestFormatNumberIsAFixedPoint(t *testing.T) {
 		}
 	}
 }
+
+// Importing the same text twice writes the same bytes: the Run sheet hashes
+// the input workbooks, and a workbook under version control should not
+// change when nothing in it did.
+func TestImportIsTheSameBytesEachTime(t *testing.T) {
+	m, err := modeltext.Load(filepath.Join("..", "samples", "asum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first map[string][]byte
+	for i := range 8 {
+		dir := t.TempDir()
+		if err := modeltext.Write(m, dir, false); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]byte{}
+		for _, name := range []string{"SvcData.xlsx", "ProcData.xlsx"} {
+			if got[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i == 0 {
+			first = got
+			continue
+		}
+		for name, b := range got {
+			if !bytes.Equal(b, first[name]) {
+				t.Fatalf("import %d: %s differs from the first import's", i+1, name)
+			}
+		}
+	}
+}

@@ -214,6 +214,49 @@ type partEdit struct {
 	content []byte
 }
 
+// canonicalOrder puts the parts of a package in one order whatever order
+// they were written in: [Content_Types].xml, then _rels/.rels, then the
+// rest by name. The formula library writes its sheets from a map, so two
+// saves of the same workbook could differ in their bytes (and so in the
+// input hashes of the Run sheet, and in version control).
+func canonicalOrder(data []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	rank := func(name string) int {
+		switch name {
+		case "[Content_Types].xml":
+			return 0
+		case "_rels/.rels":
+			return 1
+		}
+		return 2
+	}
+	less := func(a, b *zip.File) int {
+		if ra, rb := rank(a.Name), rank(b.Name); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a.Name, b.Name)
+	}
+	if slices.IsSortedFunc(zr.File, less) {
+		return data, nil
+	}
+	files := slices.Clone(zr.File)
+	slices.SortFunc(files, less)
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	for _, f := range files {
+		if err := zw.Copy(f); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
 // rewritePackage writes the parts of zr, in their order, to a new
 // package, each as edit says: a part kept as it is is copied without
 // being decompressed.

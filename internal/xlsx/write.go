@@ -768,6 +768,9 @@ func (b *Book) Write(w io.Writer) error {
 			return err
 		}
 	}
+	if data, err = canonicalOrder(data); err != nil {
+		return err
+	}
 	_, err = w.Write(data)
 	return err
 }
