@@ -78,11 +78,15 @@ func table(b *xlsx.Book, sheet string, cols []column, rows [][]any) error {
 
 // runTable is table for rows of runs: unstable says which rows belong to
 // a run that is not stable (grey and struck through), and the header row
-// and the columns up to Stable stay in view.
+// and the columns up to Stable stay in view (and are repeated on every
+// printed page), so that a row's figures are never read without it.
 func runTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, unstable []bool) error {
 	t := tableOf(cols, rows)
 	if unstable != nil {
 		t.FrozenColumns = frozenColumns
+		if i := slices.IndexFunc(cols, func(c column) bool { return c.header == "Stable" }); i >= 0 {
+			t.FrozenColumns = i + 1
+		}
 		t.Muted = func(r int) bool { return unstable[r] }
 	}
 	return b.WriteTable(sheet, t)
@@ -131,7 +135,7 @@ func headerNote(header string) string {
 const frozenColumns = 3
 
 // runColumns are the first columns of every row about a run.
-var runColumns = []column{{"Scenario", fText}, {"Load", fText}, {"Stable", fText}, {"Unstable reason", fText}}
+var runColumns = []column{{"Scenario", fText}, {"Load", fText}, {"Stable", fText}, {"Unstable reason", fWords}}
 
 // runCells are the values of runColumns for run: Stable is "yes", or "no"
 // in the Warning style, and the reason of a run not stable is kept plain
