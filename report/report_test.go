@@ -271,11 +271,16 @@ func TestWriteGolden(t *testing.T) {
 	if !slices.Equal(marked, f.Sheets()) {
 		t.Errorf("ResultSheets = %q, want every sheet", marked)
 	}
-	for _, sh := range []string{"Summary", "Servers", "Entities", "Timeline"} {
+	// The columns up to Stable: Scenario, Load, Stable; in Servers and
+	// Entities the server or entity stands before Stable.
+	for sh, want := range map[string]int{"Summary": 3, "Servers": 4, "Entities": 4, "Timeline": 3} {
 		rows, _ := f.FrozenRows(sh)
 		cols, _ := f.FrozenColumns(sh)
-		if rows != 1 || cols != 3 {
-			t.Errorf("%s: %d rows and %d columns frozen, want the header and Scenario, Load, Stable", sh, rows, cols)
+		if rows != 1 || cols != want {
+			t.Errorf("%s: %d rows and %d columns frozen, want the header and the %d up to Stable", sh, rows, cols, want)
+		}
+		if v, _ := f.Value(sh, xlsx.CellName(want-1, 1)); v != "Stable" {
+			t.Errorf("%s: the last frozen column is %q, want Stable", sh, v)
 		}
 	}
 	if look, _ := f.LookOf("Summary", "A1"); !look.Bold {
