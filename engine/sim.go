@@ -808,6 +808,17 @@ func (s *sim) result() *Result {
 			PeakBusy: len(sv.free), Arrived: sv.arrived, Waited: sv.waited,
 		}
 	}
+	if !s.measuring && s.cfg.WarmUp > 0 {
+		// Stopped before the warm-up ended: the averages would be of the
+		// warm-up, which the figures leave out; there are none.
+		nan := math.NaN()
+		r.AppUtilization, r.AppQueue = nan, nan
+		for _, list := range [][]ServerResult{r.AppServers, r.Servers} {
+			for i := range list {
+				list[i].Utilization, list[i].MeanQueue, list[i].MeanAcceptQueue = nan, nan, nan
+			}
+		}
+	}
 	r.Check.ArrivedAll = s.arrivedAll
 	r.Check.FinishedAll = s.finishedAll
 	r.Check.Open = s.open

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -281,5 +282,27 @@ func TestGrowingRunNamesItsBottleneck(t *testing.T) {
 			}
 			t.Log(r.Unstable)
 		})
+	}
+}
+
+// TestStoppedBeforeTheWarmUpHasNoAverages: a run stopped as unstable before
+// its warm-up ended collected no figures; its utilizations and mean queues
+// are NaN (blank in the sheets, null in the JSON), not the warm-up's.
+func TestStoppedBeforeTheWarmUpHasNoAverages(t *testing.T) {
+	// M/M/1 at ρ = 3 piles up far before a warm-up of 10^6.
+	m := oneService(expD(1.0/3), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
+	m.App.Capacity = 1
+	m.Servers = []Server{{Name: "Back", Capacity: 2, BackgroundInterArrival: expD(1), BackgroundServiceTime: expD(1)}}
+	r := run(t, m, RunConfig{Seed: 5, WarmUp: 1e6, Observations: 1000, MaxInSystem: 500})
+	if r.Stable || !strings.Contains(r.Unstable, "no figures were collected") {
+		t.Fatalf("stable %v (%s): want a run stopped in its warm-up", r.Stable, r.Unstable)
+	}
+	if !math.IsNaN(r.AppUtilization) || !math.IsNaN(r.AppQueue) {
+		t.Errorf("app utilization %v, queue %v: want NaN", r.AppUtilization, r.AppQueue)
+	}
+	for _, sv := range append(r.AppServers, r.Servers...) {
+		if !math.IsNaN(sv.Utilization) || !math.IsNaN(sv.MeanQueue) {
+			t.Errorf("%s: utilization %v, queue %v: want NaN", sv.Name, sv.Utilization, sv.MeanQueue)
+		}
 	}
 }

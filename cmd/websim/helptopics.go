@@ -170,7 +170,9 @@ no value (no completed request) is null.
       requests beyond it: p99 needs 100,000 completed, p95 20,000, p90
       10,000), n, min, max
     attemptResponseTime: the same over attempts
-    appUtilization, appQueue (mean requests waiting for a unit)
+    appUtilization, appQueue (mean requests waiting for a unit); these
+      and the servers' utilization and mean queues are null for a run
+      stopped before its warm-up ended
     servers: {NAME: utilization, meanQueue, timeouts, capacity, jobs,
       orphanJobs, orphanWork}; appServers: the same for App1..AppN, and
       with MaxAdmitted meanAcceptQueue (mean requests waiting to be
