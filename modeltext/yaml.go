@@ -2,6 +2,7 @@ package modeltext
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -113,7 +115,22 @@ func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!
 func Parse(name string, data []byte) (*Model, error) {
 	p := &parser{file: name}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
+		p.syntax(err)
+		return nil, p.problems
+	}
+	var more yaml.Node
+	switch err := dec.Decode(&more); {
+	case err == nil:
+		// A second document (after ---) would be dropped without a word.
+		at := &more
+		if len(more.Content) > 0 {
+			at = more.Content[0]
+		}
+		p.add(at, "a second YAML document (after ---); expected the model as one document, as websim export writes")
+		return nil, p.problems
+	case !errors.Is(err, io.EOF):
 		p.syntax(err)
 		return nil, p.problems
 	}
@@ -282,6 +299,14 @@ func (p *parser) sheet(name string, v *yaml.Node) *Sheet {
 		p.add(h, "sheet %s: expected the header row first, a list of the column headers such as [Name, Value]", name)
 		return nil
 	}
+	if n := len(h.Content); n > maxColumns {
+		p.add(h, "sheet %s: %d columns, more than Excel's %d; expected at most %d", name, n, maxColumns, maxColumns)
+		return nil
+	}
+	if n := len(v.Content); n > maxRows {
+		p.add(v.Content[maxRows], "sheet %s: %d rows, more than Excel's %d; expected at most %d, the header row included", name, n, maxRows, maxRows)
+		return nil
+	}
 	for _, hc := range h.Content {
 		c, ok := p.cell(resolve(hc))
 		if ok && c.Kind == Text && len(c.Value) == 0 {
@@ -339,12 +364,25 @@ func (p *parser) sheet(name string, v *yaml.Node) *Sheet {
 	return s
 }
 
+// unstorable reports whether r is a character an Excel cell cannot hold:
+// a control character other than tab, line feed and carriage return
+// (the workbook would get U+FFFD in its place).
+func unstorable(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0xFFFE || r == 0xFFFF
+}
+
+// maxColumns and maxRows are the most columns and rows of an Excel sheet.
+const (
+	maxColumns = 16384
+	maxRows    = 1_048_576
+)
+
 // columnNumber is the 0-based number of the column letters name ("C": 2).
 func columnNumber(name string) (int, error) {
 	n := 0
 	for _, r := range name {
 		n = n*26 + int(r-'A') + 1
-		if n > 16384 {
+		if n > maxColumns {
 			return 0, fmt.Errorf("column %s is past Excel's last column XFD", name)
 		}
 	}
@@ -434,6 +472,10 @@ func (p *parser) value(n *yaml.Node) (Cell, bool) {
 		}
 		if n.Value == "" {
 			return Cell{}, true
+		}
+		if i := strings.IndexFunc(n.Value, unstorable); i >= 0 {
+			p.add(n, "the text holds the control character U+%04X at character %d, which a cell cannot hold; expected text without it (tabs and line breaks may stay)", []rune(n.Value[i:])[0], utf8.RuneCountInString(n.Value[:i])+1)
+			return Cell{}, false
 		}
 		return Cell{Kind: Text, Value: n.Value}, true
 	}
