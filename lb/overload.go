@@ -2,6 +2,7 @@ package lb
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -21,6 +22,9 @@ type Overload struct {
 	// in the run (busyness, whose split depends on the queues), not on
 	// the parameters alone.
 	Observed bool
+	// Reaching says Load counts only the requests sent to servers with a
+	// unit of the type: the others fail, and never queue.
+	Reaching bool
 }
 
 // String says the overload in words, for the console and the sheet.
@@ -34,8 +38,16 @@ func (o Overload) String() string {
 		where = fmt.Sprintf("%s on server %d", units, o.Server)
 	}
 	how := "arrival rate × share × mean service time / units"
-	if o.Observed {
+	switch {
+	case o.Observed && o.Server < 0:
+		how = "the requests of the type busyness sent a second to servers with a unit of it × mean service time / units"
+	case o.Observed:
 		how = "the requests of the type busyness sent it a second × mean service time / units: busyness counts busy units, not queued requests, so ties send the queue's growth to the lowest server"
+	case o.Reaching:
+		how = "arrival rate × share × mean service time / units, of the requests sent to servers with a unit of it"
+	}
+	if o.Reaching {
+		how += "; those sent to servers without one fail"
 	}
 	return fmt.Sprintf("OVERLOADED: type %s offers %s times the work %s can serve (%s); its queue grows for as long as requests arrive, so its waits depend on the run's length",
 		o.Type, strconv.FormatFloat(o.Load, 'f', 2, 64), where, how)
@@ -52,14 +64,35 @@ func (r *Report) Overloads() []Overload {
 	var out []Overload
 	for j, t := range p.Types {
 		work := p.RequestsPerSec * t.Proportion * t.AvgServiceTimeSecs
-		if load := work / float64(t.OutputCapacity); load >= 1 {
-			out = append(out, Overload{Type: t.Name, Server: -1, Load: load, Units: t.OutputCapacity})
+		observed := p.Method != RoundRobin
+		// The work that reaches the type's units: requests sent to a
+		// server without a unit of the type fail there.
+		reaching, known := work, true
+		if j < len(r.Capacity) && slices.Contains(r.Capacity[j], 0) {
+			reaching = 0
+			for i, c := range r.Capacity[j] {
+				switch {
+				case c == 0:
+				case !observed:
+					reaching += work / float64(p.Servers)
+				case j < len(r.Cells) && i < len(r.Cells[j]):
+					reaching += r.Cells[j][i].Mean.ArrivalRate * t.AvgServiceTimeSecs
+				default:
+					known = false
+				}
+			}
+		}
+		if !known {
+			reaching = work
+		}
+		if load := reaching / float64(t.OutputCapacity); load >= 1 {
+			partial := j < len(r.Capacity) && slices.Contains(r.Capacity[j], 0) && known
+			out = append(out, Overload{Type: t.Name, Server: -1, Load: load, Units: t.OutputCapacity, Observed: observed && partial, Reaching: partial})
 			continue
 		}
 		if j >= len(r.Capacity) {
 			continue
 		}
-		observed := p.Method != RoundRobin
 		worst, at := 0.0, -1
 		for i, c := range r.Capacity[j] {
 			if c == 0 {

@@ -117,3 +117,38 @@ func TestBusynessOverloadIsObserved(t *testing.T) {
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestNoOverloadFromRequestsThatFail: a request sent to a server without a
+// unit of its type fails there and never queues, so only the work sent to
+// servers with a unit counts. One dma unit over 3 servers (1,0,0), 3 s of
+// work a second offered: round robin sends the unit a third of it (1.00,
+// overloaded, and says why); busyness sends most requests to the idle
+// servers without a unit, where they fail, and the unit is not
+// overloaded (it read 3.00 times before).
+func TestNoOverloadFromRequestsThatFail(t *testing.T) {
+	for _, c := range []struct {
+		method Method
+		want   string
+	}{
+		{RoundRobin, "dma 1 -1"},
+		{Busyness, ""},
+	} {
+		p := Params{Servers: 3, RequestsPerSec: 30, Requests: 20000, Method: c.method, Seed: defaultSeed,
+			Types: []RequestType{{Name: "dma", OutputCapacity: 1, Proportion: 0.1, AvgServiceTimeSecs: 1, DeviationServiceTimeSecs: 0.1},
+				{Name: "other", OutputCapacity: 30, Proportion: 0.9, AvgServiceTimeSecs: 0.1, DeviationServiceTimeSecs: 0.01}}}
+		r, err := Run(p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range r.Overloads() {
+			got = append(got, o.Type+" "+strings.TrimRight(strings.TrimRight(fmtFloat(o.Load), "0"), ".")+" "+itoa(o.Server))
+			if !strings.Contains(o.String(), "those sent to servers without one fail") {
+				t.Errorf("%v: %s, want it to say the other requests fail", c.method, o)
+			}
+		}
+		if strings.Join(got, "; ") != c.want {
+			t.Errorf("%v: overloads %q, want %q", c.method, got, c.want)
+		}
+	}
+}
