@@ -126,6 +126,7 @@ type block struct {
 // note. A measure whose values in a group are all 0 or blank (no failures)
 // gets no chart there.
 func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
+	times, _ := timeStyles(s.Runs) // as in Summary
 	runs := map[[2]string]*study.Run{}
 	for i := range s.Runs {
 		runs[[2]string{s.Runs[i].Scenario, s.Runs[i].Load}] = &s.Runs[i]
@@ -161,7 +162,7 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 				}
 			}
 		}
-		numFmt := xlsx.Time
+		numFmt := times
 		if m.percent {
 			numFmt = xlsx.Share
 		}

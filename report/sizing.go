@@ -115,7 +115,11 @@ func sizingColumns(sz *study.Sizing) []column {
 			if t.Measure.IsShare() {
 				unit = ""
 			}
-			cols = append(cols, column{t.String() + " " + at + unit, targetFormat(t)}, column{"± 95% of " + t.String() + " " + at, targetFormat(t)},
+			hw := targetFormat(t)
+			if t.Measure.IsShare() {
+				hw = xlsx.Percent2 // a share's half-width is small beside it: 0.22%, not 0.2%
+			}
+			cols = append(cols, column{t.String() + " " + at + unit, targetFormat(t)}, column{"± 95% of " + t.String() + " " + at, hw},
 				column{"Verdict of " + t.String() + " " + at, fText})
 		}
 	}
@@ -164,7 +168,16 @@ func stableText(r *engine.Result) string {
 }
 
 func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
-	cols := sizingColumns(sz)
+	// Times in the style of Summary's: by the typical time of the probes.
+	var probed []study.Run
+	for _, pt := range sz.Points {
+		for _, pr := range []*study.Probe{pt.At, pt.Below} {
+			if pr != nil && pr.Run != nil {
+				probed = append(probed, *pr.Run)
+			}
+		}
+	}
+	cols := withTimeStyle(sizingColumns(sz), probed)
 	rows := make([][]any, 0, len(sz.Points))
 	for _, pt := range sz.Points {
 		var size any

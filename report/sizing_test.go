@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -225,5 +226,61 @@ func TestWriteSizingBackReplacesOnlyWhenComplete(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("files left behind: %v", entries)
+	}
+}
+
+// Times read alike on every sheet: the Charts data blocks and the Sizing
+// sheet take Summary's format of times (by the study's typical time), not
+// three decimals whatever the unit.
+func TestTimesHaveSummarysFormatEverywhere(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSizing(path, testSizing()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	formatOf := func(sheet, header string) string {
+		t.Helper()
+		rows, _ := f.Rows(sheet)
+		for c, h := range rows[0] {
+			if h == header {
+				l, _ := f.LookOf(sheet, xlsx.CellName(c, 2))
+				return l.NumFormat
+			}
+		}
+		t.Fatalf("%s has no column %q", sheet, header)
+		return ""
+	}
+	want := formatOf("Summary", "Mean (ms)")
+	if got := formatOf(SizingSheet, "Mean at size (ms)"); got != want {
+		t.Errorf("Sizing's mean reads %q, Summary's %q", got, want)
+	}
+	rows, _ := f.Rows("Charts")
+	seen := 0
+	for r, row := range rows {
+		for c, v := range row {
+			if typ, _ := f.TypeOf("Charts", xlsx.CellName(c, r+1)); (typ != xlsx.NumberCell && typ != xlsx.Unset) || v == "" {
+				continue
+			}
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				continue
+			}
+			l, _ := f.LookOf("Charts", xlsx.CellName(c, r+1))
+			if strings.Contains(l.NumFormat, "%") {
+				continue // a share
+			}
+			if seen++; l.NumFormat != want {
+				t.Fatalf("Charts!%s reads %q, Summary's times %q", xlsx.CellName(c, r+1), l.NumFormat, want)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no time in the Charts data blocks")
 	}
 }

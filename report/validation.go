@@ -54,10 +54,11 @@ func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 	}
 	var rows [][]any
 	var unstable []bool
+	times, _ := timeStyles(s.Runs)
 	for i := range s.Runs {
 		run := &s.Runs[i]
 		for _, c := range study.Validate(s.Measured, run) {
-			rows = append(rows, validationRow(c, run, s.TimeUnit))
+			rows = append(rows, validationRow(c, run, s.TimeUnit, times))
 			unstable = append(unstable, !run.Result.Stable)
 		}
 	}
@@ -71,7 +72,7 @@ func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 }
 
 // validationRow is one row of the Validation sheet.
-func validationRow(c study.Comparison, run *study.Run, unit string) []any {
+func validationRow(c study.Comparison, run *study.Run, unit string, times xlsx.Style) []any {
 	entity := c.Entity
 	if entity == "" {
 		entity = allRequests
@@ -97,7 +98,7 @@ func validationRow(c study.Comparison, run *study.Run, unit string) []any {
 	}
 	// Each figure is a time or a share by its row, and grey and struck
 	// through when the run is not stable.
-	style := xlsx.Time
+	style := times
 	if c.IsShare() {
 		style = xlsx.Share
 	}
@@ -160,6 +161,7 @@ func (g validationGroup) title() string {
 // figure, and a run that is not stable or has no such figure, leave their
 // cells blank: a gap in the line.
 func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows int) error {
+	times, _ := timeStyles(s.Runs)
 	var groups []validationGroup
 	rep := map[validationGroup]study.Measured{} // the group's first row
 	measured := map[validationGroup]map[string]float64{}
@@ -247,7 +249,7 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 				}
 			}
 		}
-		numFmt, axis, yMax := xlsx.Time, g.figure()+u, 0.0
+		numFmt, axis, yMax := times, g.figure()+u, 0.0
 		if g.share {
 			numFmt, axis = xlsx.Share, g.figure()
 		}
