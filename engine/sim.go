@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/websim/websim/engine/stats"
+	"github.com/websim/websim/internal/numtext"
 )
 
 // RunConfig says which run to make of a Model.
@@ -692,8 +693,17 @@ func (s *sim) clock() string { return formatTime(s.now, s.m.TimeUnit) }
 func formatTime(t float64, unit string) string {
 	text := strconv.FormatFloat(t, 'g', 6, 64)
 	if math.Abs(t) >= 1e5 && math.Abs(t) < 1e15 {
-		// Whole, without an exponent: 2828910, not 2.82891e+06.
+		// Whole, without an exponent: 2,828,910, not 2.82891e+06.
 		text = strconv.FormatFloat(t, 'f', 0, 64)
+	}
+	if math.Abs(t) >= 1000 && math.Abs(t) < 1e15 {
+		// Thousands grouped, as the sheets show them: 6,467.82 ms.
+		whole, frac, _ := strings.Cut(text, ".")
+		n, _ := strconv.ParseInt(whole, 10, 64)
+		text = numtext.Group(n)
+		if frac != "" {
+			text += "." + frac
+		}
 	}
 	if unit == "" {
 		return "time " + text
