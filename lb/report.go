@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -87,9 +88,23 @@ func joinInts(xs []int) string {
 type formatter struct{ reps int }
 
 func (f formatter) with(v, hw float64, format string) string {
-	s := fmt.Sprintf(format, v)
+	s := fixed(format, v)
 	if f.reps > 1 {
-		s += " ± " + fmt.Sprintf(format, hw)
+		s += " ± " + fixed(format, hw)
+	}
+	return s
+}
+
+// fixed is v in format (a fixed-point verb such as %.2f, maybe with %%
+// after it), or in four significant digits with an exponent when v is so
+// large that its digits would fill the line (1e300 seconds).
+func fixed(format string, v float64) string {
+	if math.Abs(v) < 1e15 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return fmt.Sprintf(format, v)
+	}
+	s := strconv.FormatFloat(v, 'g', 4, 64)
+	if strings.HasSuffix(format, "%%") {
+		s += "%"
 	}
 	return s
 }

@@ -87,3 +87,22 @@ func TestJSONSchema(t *testing.T) {
 		}
 	}
 }
+
+// A figure so large that its digits would fill the table is printed with
+// an exponent, its percent sign kept.
+func TestFixedKeepsHugeFiguresShort(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		v      float64
+		want   string
+	}{
+		{"%.4f", 1.5, "1.5000"},
+		{"%.2f%%", 12.345, "12.35%"},
+		{"%.4f", 1e300, "1e+300"},
+		{"%.2f%%", 3e18, "3e+18%"},
+	} {
+		if got := fixed(c.format, c.v); got != c.want {
+			t.Errorf("fixed(%q, %g) = %q, want %q", c.format, c.v, got, c.want)
+		}
+	}
+}

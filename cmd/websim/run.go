@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -361,6 +362,15 @@ func printProblems(w io.Writer, ps workbook.Problems) {
 // sheets' rule (xlsx.TimeDigits).
 func decimals(x float64) int { return xlsx.TimeDigits(math.Abs(x), 4) }
 
+// fixed is x with d decimals, or in four significant digits with an
+// exponent when x is so large that its digits would fill the line.
+func fixed(d int, x float64) string {
+	if math.Abs(x) >= 1e15 && !math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	return fmt.Sprintf("%.*f", d, x)
+}
+
 // verdicts sums up the targets judged at one run: the verdict of a single
 // target, else "all hold" or how many fail and are undecided.
 func verdicts(rs []study.TargetResult) string {
@@ -437,14 +447,14 @@ func printSummary(w io.Writer, st *study.Study) {
 		}
 		if res.Stable && res.Completed > 0 { // no completed request: no response figure
 			d := decimals(res.Response.Mean)
-			mean, p95 = fmt.Sprintf("%.*f", d, res.Response.Mean), fmt.Sprintf("%.*f", decimals(res.Response.P95), res.Response.P95)
+			mean, p95 = fixed(d, res.Response.Mean), fixed(decimals(res.Response.P95), res.Response.P95)
 			if h := res.Response.CIHalfWidth95; !math.IsNaN(h) {
 				// At the mean's decimals, or two digits of its own where
 				// it is smaller (12346 ± 0.43, not ± 0).
 				if h > 0 {
 					d = max(d, xlsx.TimeDigits(h, 2))
 				}
-				hw = fmt.Sprintf("%.*f", d, h)
+				hw = fixed(d, h)
 			}
 		}
 		if res.SimTime > res.WarmUp {

@@ -63,3 +63,23 @@ func TestRunPrintsTargets(t *testing.T) {
 		t.Errorf("the targets are not told:\n%s", stdout)
 	}
 }
+
+// A figure so large that its digits would fill the console line is
+// printed with an exponent; others keep their decimals.
+func TestFixedKeepsHugeFiguresShort(t *testing.T) {
+	for _, c := range []struct {
+		d    int
+		x    float64
+		want string
+	}{
+		{1, 1030.04, "1030.0"},
+		{3, 0.5, "0.500"},
+		{0, 1e14, "100000000000000"},
+		{1, 1e300, "1e+300"},
+		{2, -2.5e17, "-2.5e+17"},
+	} {
+		if got := fixed(c.d, c.x); got != c.want {
+			t.Errorf("fixed(%d, %g) = %q, want %q", c.d, c.x, got, c.want)
+		}
+	}
+}
