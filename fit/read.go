@@ -185,6 +185,14 @@ func (c *collector) number(s string) (float64, bool) {
 	return parseNumber(s)
 }
 
+// MinValue and MaxValue bound the times fit takes: their squares, products
+// and sums of millions of them stay within float64, so a fit's figures
+// (log-likelihoods, moments) are numbers, not infinities or zeros.
+const (
+	MinValue = 1e-150
+	MaxValue = 1e150
+)
+
 // take reads one field's text: a value, or a problem at where().
 func (c *collector) take(t []byte, where func() string) {
 	t = bytes.TrimSpace(t)
@@ -219,6 +227,8 @@ func (c *collector) take(t []byte, where func() string) {
 		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0 (a time too short for the clock: write half its resolution)", t))
 	case v < 0:
 		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0", t))
+	case v < MinValue || v > MaxValue:
+		c.bad(where(), fmt.Sprintf("%s is outside the times fit works with, %g to %g (squares and sums of such times leave the range of numbers); expected the times in another unit", t, MinValue, MaxValue))
 	default:
 		c.values = append(c.values, v)
 	}

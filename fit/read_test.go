@@ -110,6 +110,7 @@ func TestBadData(t *testing.T) {
 		{"European thousands separators, no column named", "ms;n\n" + strings.Repeat("1.950,50;1\n", 35), ""},
 		{"decimal commas in a comma file, first of two columns", "t,x\n" + strings.Repeat("12,5,3\n", 3), ""},
 		{"values not above 0", column("ms", append(numbers(40), "0", "-2.5", "-0")...), ""},
+		{"values too small or too large to fit", column("ms", append(numbers(40), "1e-311", "3e200")...), ""},
 		{"fewer than 30 values", column("ms", numbers(12)...), ""},
 		{"one value", column("ms", "3"), ""},
 		{"header only", "ms\n", ""},
