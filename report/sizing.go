@@ -262,11 +262,13 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 			Values:     xlsx.AbsRange(sheet, j+1, first, last),
 		})
 	}
-	// The block starts a printed page, and the chart stands below it from
-	// column A: beside it, the chart fell on columns widened by the table
-	// above and was cut between pages.
+	// The chart stands below the block from column A (beside it, it fell
+	// on columns widened by the table above and was cut between pages),
+	// and starts a printed page of its own, as the block does: below the
+	// block and the repeated header it was cut at the page's foot.
 	b.PageBreakBefore(sheet, top)
 	if len(series) > 0 && len(sz.Loads) > 0 {
+		b.PageBreakBefore(sheet, last+1)
 		anchor := fmt.Sprintf("A%d", last+2)
 		if err := b.AddChart(sheet, anchor, xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
