@@ -113,6 +113,7 @@ func tableOf(cols []column, rows [][]any) xlsx.Table {
 // headerNotes explain, in a header's note, why a column's cell may be
 // blank; by the header's beginning.
 var headerNotes = []struct{ prefix, note string }{
+	{"Relative difference", "(simulated − measured) ÷ measured: 13% is a simulated figure 13% above the measured one. For a share or a utilization too it is relative, not in percentage points (67.8% simulated against 60% measured is 13%)."},
 	{"Mean ± 95%", "The 95% half-width of the mean. Blank when the run has none: too few observations for its batch means, a run worth fewer than 30 independent observations (a queue so near saturation that its response times stay correlated over much of the run: run longer), or a run that is not stable; with replications, Student t across their means."},
 	{"P50 ± 95%", "Blank when the run has none: response times too spread for the run's own interval of the median (with replications: Student t across them), or a run that is not stable."},
 	{"P90 ± 95%", "Blank when the run has none: fewer than 10,000 completed requests in one replication (1,000 beyond p90), response times too spread, or a run that is not stable; with replications, Student t across them."},

@@ -22,7 +22,7 @@ var validationColumns = append(append([]column{}, runColumns...), []column{
 	{"Entity", fText}, {"Measure", fText}, {"Unit", fText},
 	{"Measured", fNumber}, {"Simulated", fNumber}, {"± 95%", fNumber},
 	{"Low 95%", fNumber}, {"High 95%", fNumber},
-	{"Difference (share of measured)", fShare}, {"Inside 95%", fText}, {"Note", fText},
+	{"Relative difference (÷ measured)", fShare}, {"Inside 95%", fText}, {"Note", fText},
 }...)
 
 // validationGap is how many empty rows stand between the table and the
