@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -80,6 +82,7 @@ func repeatedFlag(app *cli.App, args []string) error {
 		return nil
 	}
 	takesValue, canonical := flagKinds(cmd)
+	whole := wholeNumberFlags(cmd)
 	seen := map[string]string{}
 	rest := args[2:]
 	for _, a := range rest {
@@ -110,6 +113,10 @@ func repeatedFlag(app *cli.App, args []string) error {
 			if strings.TrimSpace(value) == "" {
 				return fmt.Errorf("--%s %q: empty; expected a value (a comma list where it takes several), or leave the flag out for its default", name, value)
 			}
+			if whole[name] && !decimalInteger.MatchString(value) && readsAsNumber(value) {
+				// The flag library reads 0x10 as 16 and 010 as 8.
+				return fmt.Errorf("--%s %s: not a whole number in decimal digits; expected one such as 5000", name, value)
+			}
 		}
 		c, known := canonical[name]
 		if !known {
@@ -121,6 +128,33 @@ func repeatedFlag(app *cli.App, args []string) error {
 		seen[c] = value
 	}
 	return nil
+}
+
+// decimalInteger is a whole number as an analyst types it: decimal digits,
+// a sign at most, no leading zero to make it octal.
+var decimalInteger = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)$`)
+
+// readsAsNumber reports whether the flag library would take value for a
+// whole number (0x10, 010, 1_000: other bases and underscores); a value it
+// refuses keeps its own message.
+func readsAsNumber(value string) bool {
+	_, errInt := strconv.ParseInt(value, 0, 64)
+	_, errUint := strconv.ParseUint(value, 0, 64)
+	return errInt == nil || errUint == nil
+}
+
+// wholeNumberFlags are the names of cmd's flags that take a whole number.
+func wholeNumberFlags(cmd *cli.Command) map[string]bool {
+	whole := map[string]bool{}
+	for _, f := range cmd.Flags {
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+			for _, name := range f.Names() {
+				whole[name] = true
+			}
+		}
+	}
+	return whole
 }
 
 // flagKinds tells, by each name of cmd's flags, whether it takes a value,

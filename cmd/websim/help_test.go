@@ -241,6 +241,10 @@ func TestRepeatedFlags(t *testing.T) {
 		{[]string{"websim", "run", "x", "--loads", "L1", "--loads", "L5"}, "Error: --loads is given twice (L1, then L5)"},
 		{[]string{"websim", "run", "--seed=1", "x", "--seed", "2"}, "Error: --seed is given twice (1, then 2)"},
 		{[]string{"websim", "size", "x", "--vary", "AppServers", "--vary=AppCapacity"}, "Error: --vary is given twice (AppServers, then AppCapacity)"},
+		// Read by the flag library in another base, 0x10 as 16, 010 as 8.
+		{[]string{"websim", "run", "x", "--observations", "0x10"}, "Error: --observations 0x10: not a whole number in decimal digits"},
+		{[]string{"websim", "run", "x", "--seed=010"}, "Error: --seed 010: not a whole number in decimal digits"},
+		{[]string{"websim", "size", "x", "--max", "1_000"}, "Error: --max 1_000: not a whole number in decimal digits"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tt.args, &out, &errb); code != exitInvalid || !strings.Contains(errb.String(), tt.want) {
