@@ -16,6 +16,11 @@ type Result struct {
 	// Replications is the number of runs pooled into the figures: 1 for a
 	// run, more after Merge.
 	Replications int
+	// Averaged is how many of them the time averages (utilizations and
+	// mean queues) stand for: a run stopped before its warm-up ended has
+	// none (they are NaN), and pooling leaves it out of them. 0 in a
+	// Result made by hand means all Replications.
+	Averaged int
 
 	// Arrivals counts requests (not attempts) that arrived after the warm-up.
 	Arrivals int64
@@ -317,6 +322,17 @@ func (r *Result) Merge(others ...*Result) {
 func (r *Result) add(o *Result) {
 	n, m := float64(max(1, r.Replications)), float64(max(1, o.Replications))
 	avg := func(x, y float64) float64 { return (x*n + y*m) / (n + m) }
+	// The time averages, over the replications that have them.
+	wr, wo := r.averaged(), o.averaged()
+	tavg := func(x, y float64) float64 {
+		switch {
+		case wo == 0:
+			return x
+		case wr == 0:
+			return y
+		}
+		return (x*wr + y*wo) / (wr + wo)
+	}
 	r.Arrivals += o.Arrivals
 	r.Completed += o.Completed
 	r.Failed += o.Failed
@@ -343,8 +359,8 @@ func (r *Result) add(o *Result) {
 	}
 	r.WastedWork += o.WastedWork
 	r.Events += o.Events
-	r.AppUtilization = avg(r.AppUtilization, o.AppUtilization)
-	r.AppQueue = avg(r.AppQueue, o.AppQueue)
+	r.AppUtilization = tavg(r.AppUtilization, o.AppUtilization)
+	r.AppQueue = tavg(r.AppQueue, o.AppQueue)
 	r.SimTime = avg(r.SimTime, o.SimTime)
 	r.WarmUp = avg(r.WarmUp, o.WarmUp)
 	r.Deadlocked = r.Deadlocked || o.Deadlocked
@@ -360,11 +376,24 @@ func (r *Result) add(o *Result) {
 	r.Check.Open += o.Check.Open
 	r.Check.UnitsBusy += o.Check.UnitsBusy
 	r.Check.UnitsHeld += o.Check.UnitsHeld
-	r.Servers = mergeServers(r.Servers, o.Servers, avg)
-	r.AppServers = mergeServers(r.AppServers, o.AppServers, avg)
+	r.Servers = mergeServers(r.Servers, o.Servers, tavg)
+	r.AppServers = mergeServers(r.AppServers, o.AppServers, tavg)
 	r.Response = combineSummary(r.Response, o.Response)
 	r.AttemptResponse = combineSummary(r.AttemptResponse, o.AttemptResponse)
 	r.Replications = int(n + m)
+	r.Averaged = int(wr + wo)
+}
+
+// averaged is how many replications r's time averages stand for (see
+// Averaged).
+func (r *Result) averaged() float64 {
+	switch {
+	case math.IsNaN(r.AppUtilization):
+		return 0
+	case r.Averaged > 0:
+		return float64(r.Averaged)
+	}
+	return float64(max(1, r.Replications))
 }
 
 // replicationMeans are the means behind a pooled interval: those kept by

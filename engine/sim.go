@@ -818,7 +818,9 @@ func (s *sim) result() *Result {
 			PeakBusy: len(sv.free), Arrived: sv.arrived, Waited: sv.waited,
 		}
 	}
+	r.Averaged = 1
 	if !s.measuring && s.cfg.WarmUp > 0 {
+		r.Averaged = 0
 		// Stopped before the warm-up ended: the averages would be of the
 		// warm-up, which the figures leave out; there are none.
 		nan := math.NaN()

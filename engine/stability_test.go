@@ -306,3 +306,27 @@ func TestStoppedBeforeTheWarmUpHasNoAverages(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolingSkipsRunsWithoutAverages: a replication stopped before its
+// warm-up ended has no time averages; pooling leaves it out of them
+// rather than make the pool's NaN, and weighs the others by how many
+// replications they stand for, one merge at a time as the study folds.
+func TestPoolingSkipsRunsWithoutAverages(t *testing.T) {
+	nan := math.NaN()
+	mk := func(util float64, averaged int) *Result {
+		return &Result{Replications: 1, Averaged: averaged, AppUtilization: util, AppQueue: util,
+			Servers: []ServerResult{{Name: "Back", Utilization: util, MeanQueue: util}}}
+	}
+	pool := mk(nan, 0)
+	pool.Merge(mk(0.5, 1))
+	pool.Merge(mk(0.8, 1))
+	if pool.AppUtilization != 0.65 || pool.AppQueue != 0.65 || pool.Servers[0].Utilization != 0.65 || pool.Averaged != 2 || pool.Replications != 3 {
+		t.Errorf("pooled utilization %v, queue %v, server %v over %d of %d replications; want 0.65 over 2 of 3",
+			pool.AppUtilization, pool.AppQueue, pool.Servers[0].Utilization, pool.Averaged, pool.Replications)
+	}
+	none := mk(nan, 0)
+	none.Merge(mk(nan, 0))
+	if !math.IsNaN(none.AppUtilization) || none.Averaged != 0 {
+		t.Errorf("two replications without averages pool to %v over %d, want NaN over 0", none.AppUtilization, none.Averaged)
+	}
+}

@@ -730,12 +730,15 @@ func TestSeedAsANumber(t *testing.T) {
 
 // A formula that refers to an empty cell shows 0 in Excel and gives
 // nothing to the formula engine: it is a problem, not the setting's
-// default. A formula that gives "" on purpose is a blank.
+// default. A formula that gives an empty text (=IF(..,"",..), =TRIM of an
+// empty cell) is a blank, as Excel shows it.
 func TestFormulaOfAnEmptyCell(t *testing.T) {
 	m := wbtest.Valid()
 	m.Set(t, "SvcData.xlsx", "Settings", "B7", wbtest.Formula("=Z99"))               // AppCapacity
 	m.Set(t, "ProcData.xlsx", "ASumSvc", "J3", wbtest.Formula(`=IF(1>2,"FAIL","")`)) // OnFailure: blank
 	m.Set(t, "SvcData.xlsx", "Settings", "D2", wbtest.Formula("=Z98"))               // a column not read
+	m.Set(t, "SvcData.xlsx", "Arrivals", "E2", wbtest.Formula("=TRIM(Z2)"))          // Patience: blank, as Excel shows it
+	m.Set(t, "SvcData.xlsx", "Arrivals", "E3", wbtest.Formula(`=Z3&Y3`))             // Patience: blank
 	dir := t.TempDir()
 	m.Write(t, dir)
 	_, err := Read(dir)

@@ -206,7 +206,7 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			if msg != "" {
 				pr.add(false, ErrFormula, ref, "%s", msg)
 			}
-			if why := emptyWhy(fc.formula); !bad && val == "" && why != "" {
+			if why := emptyWhy(fc.formula, ref); !bad && val == "" && why != "" {
 				// =Z99 of an empty cell: Excel shows 0, the formula engine
 				// gives nothing; read as blank it would take the default,
 				// which neither meant. (A formula that gives "" on purpose,
@@ -234,20 +234,31 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 // Excel takes for a formula of its own and cannot compute.
 const expressionHint = `; a websim expression is typed without the "=" (Excel takes "=..." for its own formula), or as text with a leading apostrophe ('=AppUtil*2); an Excel formula is expected to give a value`
 
-// emptyWhy says why a formula whose computed value is empty cannot stand
-// for a blank cell ("" when it can): one that is a reference to an empty
-// cell (Excel shows 0), or any other that holds no "" of its own to give
-// on purpose (=INDIRECT("B5") in B5 itself, which Excel calls circular).
-func emptyWhy(formula string) string {
+// emptyWhy says why a formula at ref whose computed value is empty
+// cannot stand for a blank cell ("" when it can): one that is a reference
+// to an empty cell (Excel shows 0), or one that names its own cell
+// (=INDIRECT("B5") in B5, which Excel calls circular). Others that give
+// an empty text (=IF(A2>0,"FAIL",""), =TRIM(Z2) of an empty cell) are
+// blank, as Excel shows them.
+func emptyWhy(formula, ref string) string {
 	switch {
 	case formula == "":
 		return ""
 	case bareReference.MatchString(formula):
 		return "the formula =" + formula + " refers to an empty cell (Excel shows 0)"
-	case !strings.Contains(formula, `""`):
-		return "the formula =" + formula + " gives no value (a reference to an empty cell, or back to its own cell, which Excel calls circular)"
+	case namesCell(formula, ref):
+		return "the formula =" + formula + " gives no value: it refers back to its own cell " + ref + ", which Excel calls circular"
 	}
 	return ""
+}
+
+// namesCell reports whether formula names the cell ref (B5, $B$5, "B5"
+// in a text given to INDIRECT), in any case.
+func namesCell(formula, ref string) bool {
+	col := strings.TrimRight(ref, "0123456789")
+	row := ref[len(col):]
+	re := regexp.MustCompile(`(?i)(^|[^A-Z0-9_.$!])\$?` + regexp.QuoteMeta(col) + `\$?` + regexp.QuoteMeta(row) + `($|[^0-9A-Z_(])`)
+	return re.MatchString(formula)
 }
 
 // bareReference is a formula that is one cell's reference: =Z99,
