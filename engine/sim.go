@@ -627,7 +627,7 @@ const bottleneckUtilization = 0.98
 const saturatedLateUtilization = 0.99
 
 // lateAppUtilization is the busy share of all application server units
-// over the second half of the measured run, from the timeline's samples.
+// over the second half of the measured run, from the timeline's intervals.
 func (s *sim) lateAppUtilization() float64 {
 	mid := (s.measureStart + s.now) / 2
 	var busy, span float64

@@ -125,3 +125,36 @@ func TestTimelineIntervalsAreExactTimeAverages(t *testing.T) {
 		}
 	}
 }
+
+// TestTimelineIntegratesUpToEachIntervalsEnd: an interval's figures are
+// the integral up to its own end, not up to the event after it. Requests
+// of one type arrive at 1, 2, 3, ... and of another at 5, 10, ..., each
+// served 0.9 on two units, so the intervals (10/3 wide, then twice, four
+// times ... that) end a third or two thirds into a service; every whole interval's time averages match
+// the sum of the services' overlaps with it.
+func TestTimelineIntegratesUpToEachIntervalsEnd(t *testing.T) {
+	m := oneService(constD(1), Step{Name: "Work", Kind: Local, ProcTime: constD(0.9)})
+	m.App.Capacity = 2
+	m.Entities = append(m.Entities, Entity{Name: "Fifth", InterArrival: []Dist{constD(5)}, Stages: m.Entities[0].Stages})
+	r := run(t, m, RunConfig{Seed: 1, Observations: 3_000})
+	overlap := func(a, b, s, e float64) float64 { return max(0, min(b, e)-max(a, s)) }
+	ivs := r.Timeline
+	if w := ivs[0].End * 3; len(ivs) < TimelineIntervals/2 || math.Abs(w-math.Round(w)) > 1e-9 || math.Mod(math.Round(w), 3) == 0 {
+		t.Fatalf("%d intervals, the first ending at %v: want merged ones, a multiple of 10/3 wide", len(ivs), ivs[0].End)
+	}
+	for i, iv := range ivs[:len(ivs)-1] {
+		area := 0.0
+		for k := math.Ceil(iv.Start - 1); k <= iv.End; k++ {
+			if k >= 1 {
+				area += overlap(k, k+0.9, iv.Start, iv.End)
+				if math.Mod(k, 5) == 0 {
+					area += overlap(k, k+0.9, iv.Start, iv.End)
+				}
+			}
+		}
+		want := area / (iv.End - iv.Start)
+		if math.Abs(iv.InSystem-want) > 1e-9 || math.Abs(iv.AppUtilization-want/2) > 1e-9 {
+			t.Errorf("interval %d [%v, %v): in system %v, utilization %v; want %v and %v", i, iv.Start, iv.End, iv.InSystem, iv.AppUtilization, want, want/2)
+		}
+	}
+}

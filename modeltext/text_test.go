@@ -166,3 +166,14 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A document marker at the end, with nothing after it, is no second
+// document.
+func TestTrailingDocumentMarker(t *testing.T) {
+	for _, tail := range []string{"---\n", "---\n...\n", "---\nnull\n"} {
+		text := "SvcData.xlsx:\n  Settings:\n    - [Name, Value]\n    - {Name: Seed, Value: 1}\n" + tail
+		if _, err := modeltext.Parse("t.yaml", []byte(text)); err != nil {
+			t.Errorf("ending in %q: %v", tail, err)
+		}
+	}
+}

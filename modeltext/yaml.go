@@ -122,7 +122,7 @@ func Parse(name string, data []byte) (*Model, error) {
 	}
 	var more yaml.Node
 	switch err := dec.Decode(&more); {
-	case err == nil:
+	case err == nil && !emptyDocument(&more):
 		// A second document (after ---) would be dropped without a word.
 		at := &more
 		if len(more.Content) > 0 {
@@ -130,7 +130,7 @@ func Parse(name string, data []byte) (*Model, error) {
 		}
 		p.add(at, "a second YAML document (after ---); expected the model as one document, as websim export writes")
 		return nil, p.problems
-	case !errors.Is(err, io.EOF):
+	case err != nil && !errors.Is(err, io.EOF):
 		p.syntax(err)
 		return nil, p.problems
 	}
@@ -362,6 +362,16 @@ func (p *parser) sheet(name string, v *yaml.Node) *Sheet {
 	}
 	s.trim()
 	return s
+}
+
+// emptyDocument reports whether a YAML document holds nothing (a trailing
+// --- alone, or one with only a null).
+func emptyDocument(n *yaml.Node) bool {
+	if len(n.Content) == 0 {
+		return true
+	}
+	c := n.Content[0]
+	return len(n.Content) == 1 && c.Kind == yaml.ScalarNode && c.ShortTag() == "!!null"
 }
 
 // unstorable reports whether r is a character an Excel cell cannot hold:

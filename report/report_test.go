@@ -574,3 +574,31 @@ func TestTimelineBaselineLeavesUnstableRunsOut(t *testing.T) {
 		}
 	}
 }
+
+// With more unstable runs than the unstable runs' chart draws, the
+// baseline's note says which are in no chart, rather than send the reader
+// to a chart they are not in.
+func TestTimelineNoteNamesUnstableRunsInNoChart(t *testing.T) {
+	s := testStudy()
+	s.Scenarios, s.Loads, s.ArrivalRates = []string{"M10"}, nil, nil
+	proto := s.Runs[0]
+	s.Runs = nil
+	for i := range 12 {
+		run := proto
+		run.Load = fmt.Sprintf("L%d", i+1)
+		s.Loads = append(s.Loads, run.Load)
+		if i >= 2 { // L3 to L12: ten unstable runs
+			run.Result.Stable, run.Result.Unstable = false, "the number in the system keeps growing"
+		}
+		s.Runs = append(s.Runs, run)
+	}
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+	charts := dumpCharts(t, path)
+	want := "Not stable at L3, L4, L5, L6, L7, L8, L9, L10: drawn in the unstable runs' chart; Not stable at L11, L12: in no chart"
+	if !strings.Contains(charts, want) {
+		t.Errorf("the baseline's note lacks %q:\n%s", want, charts)
+	}
+}

@@ -95,18 +95,35 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		// An unstable run stands in the unstable runs' chart: among the
 		// baseline's, its growing queue would squeeze the stable loads
 		// flat against the axis.
-		var base []timelineRun
-		var notStable []string
+		var base, baseUnstable []timelineRun
 		for _, tr := range placed {
 			switch {
 			case tr.run.Scenario != s.Scenarios[0]:
 			case !tr.run.Result.Stable:
-				notStable = append(notStable, tr.run.Load)
+				baseUnstable = append(baseUnstable, tr)
 			default:
 				base = append(base, tr)
 			}
 		}
-		for _, part := range splitRuns(base) {
+		drawn := map[*study.Run]bool{} // in the unstable runs' chart
+		for _, tr := range firstUnstable(placed) {
+			drawn[tr.run] = true
+		}
+		parts := splitRuns(base)
+		for pi, part := range parts {
+			// The unstable loads among this part's, or before the next
+			// part's (before the first: the first part's).
+			var notStable, notDrawn []string
+			for _, tr := range baseUnstable {
+				if (pi > 0 && tr.first < part[0].first) || (pi+1 < len(parts) && tr.first > parts[pi+1][0].first) {
+					continue
+				}
+				if drawn[tr.run] {
+					notStable = append(notStable, tr.run.Load)
+				} else {
+					notDrawn = append(notDrawn, tr.run.Load)
+				}
+			}
 			what := fmt.Sprintf("Timeline of %s (the baseline)", s.Scenarios[0])
 			if len(part) < len(base) {
 				what += fmt.Sprintf(", loads %s to %s", part[0].run.Load, part[len(part)-1].run.Load)
@@ -122,22 +139,21 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 				warm := fmt.Sprintf("Warm-up: up to %s%s (column Warm-up)", at, strings.TrimSuffix(" "+s.TimeUnit, " "))
 				inSystem.Note, response.Note = warm, warm
 			}
-			if len(notStable) > 0 {
-				note := "Not stable at " + strings.Join(notStable, ", ") + ": drawn in the unstable runs' chart"
-				if inSystem.Note != "" {
-					note = inSystem.Note + "; " + note
-				}
-				inSystem.Note, response.Note = note, note
+			var notes []string
+			if inSystem.Note != "" {
+				notes = append(notes, inSystem.Note)
 			}
+			if len(notStable) > 0 {
+				notes = append(notes, "Not stable at "+strings.Join(notStable, ", ")+": drawn in the unstable runs' chart")
+			}
+			if len(notDrawn) > 0 {
+				notes = append(notes, fmt.Sprintf("Not stable at %s: in no chart (more than %d unstable runs; see the table)", strings.Join(notDrawn, ", "), xlsx.MaxSeries))
+			}
+			inSystem.Note, response.Note = strings.Join(notes, "; "), strings.Join(notes, "; ")
 			charts = append(charts, inSystem, response)
 		}
 	}
-	var unstable []timelineRun
-	for _, tr := range placed {
-		if !tr.run.Result.Stable && len(unstable) < xlsx.MaxSeries {
-			unstable = append(unstable, tr)
-		}
-	}
+	unstable := firstUnstable(placed)
 	if len(unstable) > 0 {
 		c := timelineChart(sheet, "Timeline of the unstable runs: requests in the system", "In system", tlColInSystem, unstable, u)
 		// Runs stopped at different times: each drawn over its own length.
@@ -201,6 +217,18 @@ func timelineChart(sheet, title, axis string, col int, runs []timelineRun, u str
 }
 
 // splitRuns cuts runs into even parts of at most xlsx.MaxSeries.
+// firstUnstable are the runs of the unstable runs' chart: the first
+// xlsx.MaxSeries that are not stable.
+func firstUnstable(placed []timelineRun) []timelineRun {
+	var out []timelineRun
+	for _, tr := range placed {
+		if !tr.run.Result.Stable && len(out) < xlsx.MaxSeries {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
 func splitRuns(runs []timelineRun) [][]timelineRun {
 	if len(runs) == 0 {
 		return nil

@@ -54,11 +54,11 @@ func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 	}
 	var rows [][]any
 	var unstable []bool
-	times, _ := timeStyles(s.Runs)
+	times, halfWidths := timeStyles(s.Runs)
 	for i := range s.Runs {
 		run := &s.Runs[i]
 		for _, c := range study.Validate(s.Measured, run) {
-			rows = append(rows, validationRow(c, run, s.TimeUnit, times))
+			rows = append(rows, validationRow(c, run, s.TimeUnit, times, halfWidths))
 			unstable = append(unstable, !run.Result.Stable)
 		}
 	}
@@ -72,7 +72,7 @@ func writeValidation(b *xlsx.Book, s *study.Study) (string, error) {
 }
 
 // validationRow is one row of the Validation sheet.
-func validationRow(c study.Comparison, run *study.Run, unit string, times xlsx.Style) []any {
+func validationRow(c study.Comparison, run *study.Run, unit string, times, halfWidths xlsx.Style) []any {
 	entity := c.Entity
 	if entity == "" {
 		entity = allRequests
@@ -98,26 +98,29 @@ func validationRow(c study.Comparison, run *study.Run, unit string, times xlsx.S
 	}
 	// Each figure is a time or a share by its row, and grey and struck
 	// through when the run is not stable.
-	style := times
+	// The half-width in the style of Summary's: two significant digits of
+	// the typical half-width (a share's, two decimals of a percent).
+	style, hwStyle := times, halfWidths
 	if c.IsShare() {
-		style = xlsx.Share
+		style, hwStyle = xlsx.Share, xlsx.Percent2
 	}
 	diffStyle := xlsx.Share
 	if !run.Result.Stable {
-		style, diffStyle = style|xlsx.Muted, diffStyle|xlsx.Muted
+		style, hwStyle, diffStyle = style|xlsx.Muted, hwStyle|xlsx.Muted, diffStyle|xlsx.Muted
 	}
-	figure := func(v any) any {
+	styled := func(v any, st xlsx.Style) any {
 		if f, ok := v.(float64); v == nil || ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
 			return nil
 		}
-		return xlsx.Styled{Value: v, Style: style}
+		return xlsx.Styled{Value: v, Style: st}
 	}
+	figure := func(v any) any { return styled(v, style) }
 	diff := any(nil)
 	if d := c.DifferencePercent(); !math.IsNaN(d) {
 		diff = xlsx.Styled{Value: d / 100, Style: diffStyle}
 	}
 	return append(runCells(run), entity, c.What(), what,
-		figure(c.Value), figure(c.Simulated), figure(c.HalfWidth95), figure(low), figure(high), diff, inside, note)
+		figure(c.Value), figure(c.Simulated), styled(c.HalfWidth95, hwStyle), figure(low), figure(high), diff, inside, note)
 }
 
 // validationGroup is one chart: a measure of an entity (or of all
