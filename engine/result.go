@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/websim/websim/engine/stats"
 )
@@ -364,8 +366,13 @@ func (r *Result) add(o *Result) {
 	r.SimTime = avg(r.SimTime, o.SimTime)
 	r.WarmUp = avg(r.WarmUp, o.WarmUp)
 	r.Deadlocked = r.Deadlocked || o.Deadlocked
+	if n == 1 && !r.Stable {
+		// The pool's reason says which replication gave it: the others
+		// may have run to their end.
+		r.Unstable = replicationReason(r)
+	}
 	if r.Stable && !o.Stable {
-		r.Stable, r.Unstable, r.Growing = false, o.Unstable, o.Growing
+		r.Stable, r.Unstable, r.Growing = false, replicationReason(o), o.Growing
 	} else if !o.Stable && !o.Growing {
 		// A deadlock or a threshold in any replication is no statistical
 		// verdict: the pool is not unstable by the growth test alone.
@@ -382,6 +389,16 @@ func (r *Result) add(o *Result) {
 	r.AttemptResponse = combineSummary(r.AttemptResponse, o.AttemptResponse)
 	r.Replications = int(n + m)
 	r.Averaged = int(wr + wo)
+}
+
+// replicationReason is the reason a single replication r is not stable,
+// naming the replication ("replication 3: ..."), as a pool of several
+// states it; a pool's reason is left as it is.
+func replicationReason(r *Result) string {
+	if r.Replications > 1 || strings.HasPrefix(r.Unstable, "replication ") {
+		return r.Unstable
+	}
+	return fmt.Sprintf("replication %d: %s", r.Replication+1, r.Unstable)
 }
 
 // averaged is how many replications r's time averages stand for (see

@@ -330,3 +330,32 @@ func TestPoolingSkipsRunsWithoutAverages(t *testing.T) {
 		t.Errorf("two replications without averages pool to %v over %d, want NaN over 0", none.AppUtilization, none.Averaged)
 	}
 }
+
+// TestPooledReasonNamesItsReplication: the reason of a pool that is not
+// stable says which replication gave it, since the others may have run to
+// their end (a reason saying no figures were collected sat beside the
+// figures of the others).
+func TestPooledReasonNamesItsReplication(t *testing.T) {
+	mk := func(rep int, stable bool) *Result {
+		r := &Result{Replication: rep, Replications: 1, Stable: stable}
+		if !stable {
+			r.Unstable = "App1 deadlocked"
+		}
+		return r
+	}
+	for _, c := range []struct {
+		unstable int
+		want     string
+	}{{0, "replication 1: App1 deadlocked"}, {1, "replication 2: App1 deadlocked"}} {
+		pool := mk(0, c.unstable != 0)
+		pool.Merge(mk(1, c.unstable != 1))
+		pool.Merge(mk(2, true))
+		if pool.Stable || pool.Unstable != c.want {
+			t.Errorf("replication %d not stable: pool stable %v, %q; want %q", c.unstable+1, pool.Stable, pool.Unstable, c.want)
+		}
+	}
+	one := mk(0, false)
+	if one.Unstable != "App1 deadlocked" {
+		t.Errorf("a single run's reason %q changed", one.Unstable)
+	}
+}
