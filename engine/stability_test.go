@@ -354,8 +354,13 @@ func TestPooledReasonNamesItsReplication(t *testing.T) {
 			t.Errorf("replication %d not stable: pool stable %v, %q; want %q", c.unstable+1, pool.Stable, pool.Unstable, c.want)
 		}
 	}
-	one := mk(0, false)
-	if one.Unstable != "App1 deadlocked" {
-		t.Errorf("a single run's reason %q changed", one.Unstable)
+	// A pool merged into a pool keeps its reason, not prefixed twice.
+	a := mk(0, false)
+	a.Merge(mk(1, true))
+	b := mk(2, true)
+	b.Merge(mk(3, true))
+	b.Merge(a)
+	if b.Unstable != "replication 1: App1 deadlocked" {
+		t.Errorf("pool of pools: %q, want the replication named once", b.Unstable)
 	}
 }

@@ -107,6 +107,8 @@ func TestBadTextIsLocated(t *testing.T) {
 			"bad.yaml: the file is empty; expected a key per workbook (SvcData.xlsx:, ProcData.xlsx:), as websim export writes"}},
 		{"a second document", "SvcData.xlsx:\n  Settings: []\n---\nProcData.xlsx:\n  Start: []\n", []string{
 			"bad.yaml:4:1: a second YAML document (after ---); expected the model as one document, as websim export writes"}},
+		{"a document after an empty one", "SvcData.xlsx:\n  Settings: []\n--- null\n---\nProcData.xlsx:\n  Start: []\n", []string{
+			"bad.yaml:5:1: a second YAML document (after ---); expected the model as one document, as websim export writes"}},
 		{"a control character", "SvcData.xlsx:\n  Settings:\n    - [Name, Value]\n    - {Name: \"Se\\x01ed\", Value: 1}\n", []string{
 			"bad.yaml:4:14: the text holds the control character U+0001 at character 3, which a cell cannot hold; expected text without it (tabs and line breaks may stay)"}},
 		{"more columns than Excel's", "SvcData.xlsx:\n  History:\n    - [" + strings.Repeat("a, ", 16384) + "a]\n", []string{

@@ -120,19 +120,26 @@ func Parse(name string, data []byte) (*Model, error) {
 		p.syntax(err)
 		return nil, p.problems
 	}
-	var more yaml.Node
-	switch err := dec.Decode(&more); {
-	case err == nil && !emptyDocument(&more):
-		// A second document (after ---) would be dropped without a word.
-		at := &more
-		if len(more.Content) > 0 {
-			at = more.Content[0]
+	// Every further document must be empty (a trailing --- alone): one
+	// with content would be dropped without a word.
+	for {
+		var more yaml.Node
+		err := dec.Decode(&more)
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		p.add(at, "a second YAML document (after ---); expected the model as one document, as websim export writes")
-		return nil, p.problems
-	case err != nil && !errors.Is(err, io.EOF):
-		p.syntax(err)
-		return nil, p.problems
+		if err != nil {
+			p.syntax(err)
+			return nil, p.problems
+		}
+		if !emptyDocument(&more) {
+			at := &more
+			if len(more.Content) > 0 {
+				at = more.Content[0]
+			}
+			p.add(at, "a second YAML document (after ---); expected the model as one document, as websim export writes")
+			return nil, p.problems
+		}
 	}
 	m := &Model{Source: name}
 	if doc.Kind == 0 || len(doc.Content) == 0 {

@@ -87,7 +87,7 @@ var hostileCases = []struct {
 		m.Set(t, "SvcData.xlsx", "Settings", "B5", wbtest.Formula("=B4+1"))
 	}, want: []string{"SvcData.xlsx!Settings!B4: the formula =B5+1 refers back to itself (B4 → B5 → B4)"}},
 	{name: "a formula that refers to its own cell through INDIRECT", change: set("SvcData.xlsx", "Settings", "B4", wbtest.Formula(`=INDIRECT("B4")`)),
-		want: []string{`SvcData.xlsx!Settings!B4: the formula =INDIRECT("B4") gives no value: it refers back to its own cell B4, which Excel calls circular`}},
+		want: []string{`SvcData.xlsx!Settings!B4: the formula =INDIRECT("B4") gives no value (it refers to an empty cell, which Excel shows as 0, or back to its own cell, which Excel calls circular)`}},
 	{name: "attribute AppUtil", change: set("SvcData.xlsx", "Attributes", "B3", "AppUtil"),
 		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "AppUtil" is the built-in name AppUtil`}},
 	{name: "attribute Now", change: set("SvcData.xlsx", "Attributes", "B3", "Now"),

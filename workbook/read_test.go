@@ -739,13 +739,17 @@ func TestFormulaOfAnEmptyCell(t *testing.T) {
 	m.Set(t, "SvcData.xlsx", "Settings", "D2", wbtest.Formula("=Z98"))               // a column not read
 	m.Set(t, "SvcData.xlsx", "Arrivals", "E2", wbtest.Formula("=TRIM(Z2)"))          // Patience: blank, as Excel shows it
 	m.Set(t, "SvcData.xlsx", "Arrivals", "E3", wbtest.Formula(`=Z3&Y3`))             // Patience: blank
+	m.Set(t, "SvcData.xlsx", "Settings", "B8", wbtest.Formula("=(Z97)"))             // Excel shows 0: a problem
+	m.Set(t, "SvcData.xlsx", "Settings", "B9", wbtest.Formula("=INDEX(Z1:Z100,96)")) // likewise
 	dir := t.TempDir()
 	m.Write(t, dir)
 	_, err := Read(dir)
 	var ps Problems
-	if !errors.As(err, &ps) || len(ps.Errors()) != 1 || ps.Errors()[0].Where() != "SvcData.xlsx!Settings!B7" ||
-		!strings.Contains(ps.Errors()[0].Msg, "the formula =Z99 refers to an empty cell (Excel shows 0)") {
-		t.Errorf("got %v, want one problem at Settings!B7", err)
+	if !errors.As(err, &ps) || len(ps.Errors()) != 3 || ps.Errors()[0].Where() != "SvcData.xlsx!Settings!B7" ||
+		!strings.Contains(ps.Errors()[0].Msg, "the formula =Z99 refers to an empty cell (Excel shows 0)") ||
+		ps.Errors()[1].Where() != "SvcData.xlsx!Settings!B8" || !strings.Contains(ps.Errors()[1].Msg, "the formula =(Z97) gives no value") ||
+		ps.Errors()[2].Where() != "SvcData.xlsx!Settings!B9" || !strings.Contains(ps.Errors()[2].Msg, "the formula =INDEX(Z1:Z100,96) gives no value") {
+		t.Errorf("got %v, want problems at Settings!B7, B8 and B9 and none at the formulas that make text", err)
 	}
 }
 

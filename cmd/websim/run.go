@@ -457,7 +457,7 @@ func printSummary(w io.Writer, st *study.Study) {
 				hw = fixed(d, h)
 			}
 		}
-		if res.SimTime > res.WarmUp && !math.IsNaN(res.AppUtilization) {
+		if !math.IsNaN(res.AppUtilization) { // NaN: stopped before the warm-up ended
 			util = fmt.Sprintf("%.1f%%", 100*res.AppUtilization)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t", r.Scenario, r.Load, res.Completed, res.Failed,

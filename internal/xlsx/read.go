@@ -206,7 +206,7 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 			if msg != "" {
 				pr.add(false, ErrFormula, ref, "%s", msg)
 			}
-			if why := emptyWhy(fc.formula, ref); !bad && val == "" && why != "" {
+			if why := emptyWhy(fc.formula); !bad && val == "" && why != "" {
 				// =Z99 of an empty cell: Excel shows 0, the formula engine
 				// gives nothing; read as blank it would take the default,
 				// which neither meant. (A formula that gives "" on purpose,
@@ -234,31 +234,33 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 // Excel takes for a formula of its own and cannot compute.
 const expressionHint = `; a websim expression is typed without the "=" (Excel takes "=..." for its own formula), or as text with a leading apostrophe ('=AppUtil*2); an Excel formula is expected to give a value`
 
-// emptyWhy says why a formula at ref whose computed value is empty
-// cannot stand for a blank cell ("" when it can): one that is a reference
-// to an empty cell (Excel shows 0), or one that names its own cell
-// (=INDIRECT("B5") in B5, which Excel calls circular). Others that give
-// an empty text (=IF(A2>0,"FAIL",""), =TRIM(Z2) of an empty cell) are
-// blank, as Excel shows them.
-func emptyWhy(formula, ref string) string {
+// emptyWhy says why a formula whose computed value is empty cannot stand
+// for a blank cell ("" when it can). Excel shows an empty text only where
+// a formula makes text: a "" of its own (=IF(A2>0,"FAIL","")), a text
+// function or & of empty cells (=TRIM(Z2), =Z2&Y2). Any other that
+// computes to nothing refers to an empty cell, which Excel shows as 0
+// (=Z99, =(Z99), =INDEX(Z1:Z100,99)), or back to its own cell
+// (=INDIRECT("B5") in B5, which Excel calls circular): read as blank, it
+// would take the setting's default, which neither meant.
+func emptyWhy(formula string) string {
 	switch {
 	case formula == "":
 		return ""
 	case bareReference.MatchString(formula):
 		return "the formula =" + formula + " refers to an empty cell (Excel shows 0)"
-	case namesCell(formula, ref):
-		return "the formula =" + formula + " gives no value: it refers back to its own cell " + ref + ", which Excel calls circular"
+	case makesText(formula):
+		return ""
 	}
-	return ""
+	return "the formula =" + formula + " gives no value (it refers to an empty cell, which Excel shows as 0, or back to its own cell, which Excel calls circular)"
 }
 
-// namesCell reports whether formula names the cell ref (B5, $B$5, "B5"
-// in a text given to INDIRECT), in any case.
-func namesCell(formula, ref string) bool {
-	col := strings.TrimRight(ref, "0123456789")
-	row := ref[len(col):]
-	re := regexp.MustCompile(`(?i)(^|[^A-Z0-9_.$!])\$?` + regexp.QuoteMeta(col) + `\$?` + regexp.QuoteMeta(row) + `($|[^0-9A-Z_(])`)
-	return re.MatchString(formula)
+// textFunction is a call of an Excel function that returns text.
+var textFunction = regexp.MustCompile(`(?i)\b(TRIM|CLEAN|T|UPPER|LOWER|PROPER|CONCAT|CONCATENATE|TEXTJOIN|LEFT|RIGHT|MID|LEFTB|RIGHTB|MIDB|SUBSTITUTE|REPLACE|REPT|TEXT|FIXED|DOLLAR|CHAR|UNICHAR)\s*\(`)
+
+// makesText reports whether formula can give an empty text on purpose: a
+// "" of its own, & of texts, or a text function.
+func makesText(formula string) bool {
+	return strings.Contains(formula, `""`) || strings.Contains(formula, "&") || textFunction.MatchString(formula)
 }
 
 // bareReference is a formula that is one cell's reference: =Z99,
