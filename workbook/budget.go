@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -231,21 +232,21 @@ type timeCell struct {
 // apart at load l: the inter-arrival times there, the steps' ProcTime, the
 // users' Patience and RetryDelay, the servers' TimeLimit and background
 // load.
-func (r *reader) modelTimes(l int) []timeCell {
+func modelTimes(m *engine.Model, l int) []timeCell {
 	var out []timeCell
 	add := func(what string, d engine.Dist, loc string) {
 		if d != nil {
 			out = append(out, timeCell{what + " " + d.String(), d.Mean(), loc})
 		}
 	}
-	for _, e := range r.model.Entities {
+	for _, e := range m.Entities {
 		if l < len(e.InterArrival) && l < len(e.InterArrivalCells) {
 			add("inter-arrival time", e.InterArrival[l], e.InterArrivalCells[l])
 		}
 		add("Patience", e.Patience, e.Cell)
 		add("RetryDelay", e.RetryDelay, e.Cell)
 	}
-	for _, svc := range r.model.Services {
+	for _, svc := range m.Services {
 		for _, st := range svc.Steps {
 			loc := st.ProcTimeCell
 			if loc == "" {
@@ -254,7 +255,7 @@ func (r *reader) modelTimes(l int) []timeCell {
 			add("ProcTime", st.ProcTime, loc)
 		}
 	}
-	for _, sv := range r.model.Servers {
+	for _, sv := range m.Servers {
 		add("BackgroundInterArrival", sv.BackgroundInterArrival, sv.Cell)
 		add("BackgroundServiceTime", sv.BackgroundServiceTime, sv.Cell)
 		if sv.TimeLimit > 0 && !math.IsInf(sv.TimeLimit, 1) {
@@ -268,24 +269,89 @@ func (r *reader) modelTimes(l int) []timeCell {
 // (below minTime), or too small for the clock to add it faithfully by the
 // expected end of a run at load l (span time units).
 func (r *reader) checkResolution(l int, span float64, once func(file, sheet, ref, format string, args ...any)) {
+	for _, p := range resolutionProblems(r.model, l, span) {
+		file, sheet, ref := splitCell(p.loc)
+		once(file, sheet, ref, "%s", p.msg)
+	}
+}
+
+// resolutionProblem is what resolutionProblems finds: where, and what.
+type resolutionProblem struct{ loc, msg string }
+
+// resolutionProblems are the times of m at load l too small to be a time,
+// or for the clock to add faithfully by span, a run's expected length.
+func resolutionProblems(m *engine.Model, l int, span float64) []resolutionProblem {
 	step := 0.0
 	if span > 0 && !math.IsInf(span, 0) {
 		step = math.Nextafter(span, math.Inf(1)) - span
 	}
-	for _, tc := range r.modelTimes(l) {
-		m := tc.mean
-		if !(m > 0) || math.IsInf(m, 0) {
+	var out []resolutionProblem
+	for _, tc := range modelTimes(m, l) {
+		mean := tc.mean
+		if !(mean > 0) || math.IsInf(mean, 0) {
 			continue
 		}
-		file, sheet, ref := splitCell(tc.loc)
 		switch {
-		case m < minTime:
-			once(file, sheet, ref, "%s has a mean of %s, too small to be simulated; expected a mean of at least %g (or 0), or another time unit", tc.what, formatNumber(m), minTime)
-		case m < minClockSteps*step:
-			once(file, sheet, ref, "%s has a mean of %s, which the simulated clock cannot add faithfully at load %s: a run there lasts about %s time units, where the clock moves in steps of %s, so such times would be off by up to %.0f%% and every figure built of them wrong; expected times of the model within a factor of about 10^14 of the run's length (larger short times, or 0; a shorter run; or another time unit)",
-				tc.what, formatNumber(m), r.model.Loads[l], formatNumber(span), formatNumber(step), math.Min(100, 50*step/m))
+		case mean < minTime:
+			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, too small to be simulated; expected a mean of at least %g (or 0), or another time unit", tc.what, formatNumber(mean), minTime)})
+		case mean < minClockSteps*step:
+			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, which the simulated clock cannot add faithfully at load %s: a run there lasts about %.4g time units, where the clock moves in steps of %.4g, so such times would be off by up to %.0f%% and every figure built of them wrong; expected times of the model within a factor of about 10^14 of the run's length (larger short times, or 0; a shorter run; or another time unit)",
+				tc.what, formatNumber(mean), m.Loads[l], span, step, math.Min(100, 50*step/mean))})
 		}
 	}
+	return out
+}
+
+// arrivalRate is the requests that arrive per time unit at load l of m.
+func arrivalRate(m *engine.Model, l int) float64 {
+	rate := 0.0
+	for _, e := range m.Entities {
+		if l < len(e.InterArrival) && e.InterArrival[l] != nil {
+			if mean := e.InterArrival[l].Mean(); mean > 0 {
+				rate += 1 / mean
+			}
+		}
+	}
+	return rate
+}
+
+// CheckRunLength checks the runs of p against the clock again once the
+// command line has changed their Observations (flag names it): the
+// longer run a larger --observations makes may take times of the model
+// below the clock's step, or the clock past maxClock, which Read checked
+// at the model's own Observations. Each problem names the flag and the
+// cell of the time it concerns.
+func CheckRunLength(p *study.Plan, flag string) error {
+	var msgs []string
+	seen := map[string]bool{}
+	for _, sc := range p.Scenarios {
+		m := sc.Model
+		for _, l := range sc.Run.Loads {
+			rate := arrivalRate(m, l)
+			if !(rate > 0) || math.IsInf(rate, 0) {
+				continue
+			}
+			span := sc.Run.WarmUp + float64(sc.Run.Observations)/rate
+			var found []string
+			if span > maxClock {
+				found = append(found, fmt.Sprintf("a run at load %s would last about %s time units, past %g, where the simulated clock can no longer advance; expected fewer observations", m.Loads[l], formatNumber(span), maxClock))
+			}
+			for _, pr := range resolutionProblems(m, l, span) {
+				found = append(found, pr.loc+": "+pr.msg)
+			}
+			for _, f := range found {
+				msg := fmt.Sprintf("%s %d makes the runs longer: %s", flag, sc.Run.Observations, f)
+				if !seen[msg] {
+					seen[msg] = true
+					msgs = append(msgs, msg)
+				}
+			}
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "\n"))
 }
 
 // roundDown rounds v down to two significant digits, for a limit in a hint.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/websim/websim/modeltext"
 )
 
 // Every command that writes a file refuses a missing folder before any
@@ -101,5 +103,43 @@ func TestTextOutputsNeverReplaceWorkbooks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A --observations far above the model's makes runs whose length the
+// clock cannot resolve the model's times over: refused naming the flag and
+// the time's cell, before anything runs (validate, at the model's own
+// Observations, passes).
+func TestObservationsCheckedAgainstTheClock(t *testing.T) {
+	model := copyModel(t, "mmc")
+	m, err := modeltext.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range m.Books {
+		for _, sh := range b.Sheets {
+			for _, row := range sh.Rows {
+				for i := range row {
+					if row[i].Value == "Exp(0.1)" {
+						row[i].Value = "Exp(1e9)" // arrivals a billion time units apart
+					}
+				}
+			}
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "slow")
+	if err := modeltext.Write(m, dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "validate", dir); code != 0 {
+		t.Fatalf("validate: exit %d, %s", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "run", dir, "--loads", "rho0.5", "--observations", "100000000", "--quiet")
+	want := "--observations 100000000 makes the runs longer: ProcData.xlsx!Work!B2: ProcTime Exp(1) has a mean of 1, which the simulated clock cannot add faithfully"
+	if code != 2 || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); err == nil {
+		t.Error("OutPut.xlsx written")
 	}
 }

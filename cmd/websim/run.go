@@ -423,6 +423,10 @@ func applyRunOptions(p *study.Plan, o runOptions) error {
 	if errors.As(err, &edit) {
 		return fmt.Errorf("--%s: %s", edit.Field, edit.Msg)
 	}
+	if err == nil && o.observations > 0 {
+		// Longer runs than the model's may outgrow the clock.
+		err = workbook.CheckRunLength(p, "--observations")
+	}
 	return err
 }
 
