@@ -365,3 +365,19 @@ const (
 	Sequential FixedMode = false
 	Parallel   FixedMode = true
 )
+
+// ArrivalRate is the requests per time unit that arrive at load li: the
+// sum over entities of 1 / the mean inter-arrival time there. An entity
+// that does not arrive at li (no distribution), or whose mean is not a
+// positive number, adds nothing.
+func (m *Model) ArrivalRate(li int) float64 {
+	rate := 0.0
+	for _, e := range m.Entities {
+		if li < len(e.InterArrival) && e.InterArrival[li] != nil {
+			if mean := e.InterArrival[li].Mean(); mean > 0 {
+				rate += 1 / mean
+			}
+		}
+	}
+	return rate
+}

@@ -148,12 +148,7 @@ func (live *timeline) intervals(s *sim) []TimelineInterval {
 // timelineWidth is the first width of a run's timeline intervals: the
 // time in which about four requests arrive at load li (1 when none do).
 func timelineWidth(m *Model, li int) float64 {
-	rate := 0.0
-	for _, e := range m.Entities {
-		if d := e.InterArrival[li]; d != nil && d.Mean() > 0 {
-			rate += 1 / d.Mean()
-		}
-	}
+	rate := m.ArrivalRate(li)
 	if !(rate > 0) {
 		return 1
 	}

@@ -614,16 +614,12 @@ func Compare(a, b *Run) *Diff {
 // the sum over entities of 1 / the mean inter-arrival time (an entity that
 // does not arrive adds nothing); NaN when a mean is not a positive number.
 func arrivalRate(m *engine.Model, li int) float64 {
-	rate := 0.0
 	for _, e := range m.Entities {
-		if li >= len(e.InterArrival) || e.InterArrival[li] == nil {
-			continue
+		if li < len(e.InterArrival) && e.InterArrival[li] != nil {
+			if mean := e.InterArrival[li].Mean(); !(mean > 0) || math.IsInf(mean, 0) {
+				return math.NaN()
+			}
 		}
-		mean := e.InterArrival[li].Mean()
-		if !(mean > 0) || math.IsInf(mean, 0) {
-			return math.NaN()
-		}
-		rate += 1 / mean
 	}
-	return rate
+	return m.ArrivalRate(li)
 }

@@ -136,14 +136,7 @@ func (r *reader) checkBudget(scenarios []scenarioRow) {
 func (r *reader) checkArrivalBudget(sc scenarioRow, loads []int, once func(file, sheet, ref, format string, args ...any)) {
 	s := &sc.st
 	for _, l := range loads {
-		rate := 0.0
-		for _, e := range r.model.Entities {
-			if l < len(e.InterArrival) && e.InterArrival[l] != nil {
-				if m := e.InterArrival[l].Mean(); m > 0 {
-					rate += 1 / m
-				}
-			}
-		}
+		rate := r.model.ArrivalRate(l)
 		label := r.model.Loads[l]
 		if rate == 0 && len(r.model.Entities) > 0 {
 			// No request would ever arrive: the run could not finish one.
@@ -302,19 +295,6 @@ func resolutionProblems(m *engine.Model, l int, span float64) []resolutionProble
 	return out
 }
 
-// arrivalRate is the requests that arrive per time unit at load l of m.
-func arrivalRate(m *engine.Model, l int) float64 {
-	rate := 0.0
-	for _, e := range m.Entities {
-		if l < len(e.InterArrival) && e.InterArrival[l] != nil {
-			if mean := e.InterArrival[l].Mean(); mean > 0 {
-				rate += 1 / mean
-			}
-		}
-	}
-	return rate
-}
-
 // CheckRunLength checks the runs of p against the clock again once the
 // command line has changed their Observations (flag names it): the
 // longer run a larger --observations makes may take times of the model
@@ -327,7 +307,7 @@ func CheckRunLength(p *study.Plan, flag string) error {
 	for _, sc := range p.Scenarios {
 		m := sc.Model
 		for _, l := range sc.Run.Loads {
-			rate := arrivalRate(m, l)
+			rate := m.ArrivalRate(l)
 			if !(rate > 0) || math.IsInf(rate, 0) {
 				continue
 			}
