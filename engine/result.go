@@ -5,7 +5,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/websim/websim/engine/stats"
 )
@@ -393,9 +392,9 @@ func (r *Result) add(o *Result) {
 
 // replicationReason is the reason a single replication r is not stable,
 // naming the replication ("replication 3: ..."), as a pool of several
-// states it; a pool's reason is left as it is.
+// states it; a pool's reason names its replication already.
 func replicationReason(r *Result) string {
-	if r.Replications > 1 || strings.HasPrefix(r.Unstable, "replication ") {
+	if r.Replications > 1 {
 		return r.Unstable
 	}
 	return fmt.Sprintf("replication %d: %s", r.Replication+1, r.Unstable)

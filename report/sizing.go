@@ -111,26 +111,12 @@ func sizingColumns(sz *study.Sizing) []column {
 			column{"Failure share " + at, fShare}, column{"App utilization " + at, fShare},
 		)
 		for _, t := range sz.Targets {
-			unit := u
-			if t.Measure.IsShare() {
-				unit = ""
-			}
-			hw := targetFormat(t)
-			if t.Measure.IsShare() {
-				hw = xlsx.Percent2 // a share's half-width is small beside it: 0.22%, not 0.2%
-			}
-			cols = append(cols, column{t.String() + " " + at + unit, targetFormat(t)}, column{"± 95% of " + t.String() + " " + at, hw},
+			unit, format, hw := targetStyles(t, u)
+			cols = append(cols, column{t.String() + " " + at + unit, format}, column{"± 95% of " + t.String() + " " + at, hw},
 				column{"Verdict of " + t.String() + " " + at, fText})
 		}
 	}
 	return cols
-}
-
-func targetFormat(t study.Target) xlsx.Style {
-	if t.Measure.IsShare() {
-		return fShare
-	}
-	return fTime
 }
 
 // probeCells are the columns of one probe (nil: not probed): its value,

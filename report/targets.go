@@ -30,11 +30,7 @@ func targetColumns(s *study.Study) []summaryColumn {
 	u := unitSuffix(s.TimeUnit)
 	var cols []summaryColumn
 	for i, t := range s.Targets {
-		unit, format, hwFormat := u, fTime, fTime
-		if t.Measure.IsShare() {
-			// A share's half-width is small beside the share: 0.22%, not 0.2%.
-			unit, format, hwFormat = "", fShare, xlsx.Percent2
-		}
+		unit, format, hwFormat := targetStyles(t, u)
 		cols = append(cols,
 			summaryColumn{t.String() + unit, format, func(run *study.Run) any { return judge(run)[i].Value }},
 			summaryColumn{t.String() + ": ± 95%" + unit, hwFormat, func(run *study.Run) any { return judge(run)[i].HalfWidth95 }},
@@ -111,11 +107,8 @@ func entityTargets(s *study.Study) (cols []column, cells func(run *study.Run, en
 	u := unitSuffix(s.TimeUnit)
 	for _, i := range idx {
 		t := s.Targets[i]
-		unit, format := u, fTime
-		if t.Measure.IsShare() {
-			unit, format = "", fShare
-		}
-		cols = append(cols, column{t.String() + unit, format}, column{t.String() + ": ± 95%" + unit, format},
+		unit, format, hwFormat := targetStyles(t, u)
+		cols = append(cols, column{t.String() + unit, format}, column{t.String() + ": ± 95%" + unit, hwFormat},
 			column{"Verdict: " + t.String(), fText})
 	}
 	cols = append(cols, column{"Verdict: the entity's targets", fText}, column{"Targets: why", fText})
@@ -138,4 +131,15 @@ func entityTargets(s *study.Study) (cols []column, cells func(run *study.Run, en
 		return append(out, verdictCell(study.Overall(own)), targetNotes(own))
 	}
 	return cols, cells
+}
+
+// targetStyles are the unit suffix of a target's columns (u for a time,
+// none for a share) and the formats of its value and half-width: a
+// share's half-width is small beside the share, so two decimals of a
+// percent (0.22%, not 0.2%).
+func targetStyles(t study.Target, u string) (unit string, value, halfWidth xlsx.Style) {
+	if t.Measure.IsShare() {
+		return "", fShare, xlsx.Percent2
+	}
+	return u, fTime, fTime
 }
