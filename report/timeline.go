@@ -91,6 +91,7 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		return nil
 	}
 	var charts []xlsx.Chart
+	unstable := firstUnstable(placed)
 	if len(s.Scenarios) > 0 {
 		// An unstable run stands in the unstable runs' chart: among the
 		// baseline's, its growing queue would squeeze the stable loads
@@ -106,7 +107,7 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			}
 		}
 		drawn := map[*study.Run]bool{} // in the unstable runs' chart
-		for _, tr := range firstUnstable(placed) {
+		for _, tr := range unstable {
 			drawn[tr.run] = true
 		}
 		parts := splitRuns(base)
@@ -153,7 +154,6 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			charts = append(charts, inSystem, response)
 		}
 	}
-	unstable := firstUnstable(placed)
 	if len(unstable) > 0 {
 		c := timelineChart(sheet, "Timeline of the unstable runs: requests in the system", "In system", tlColInSystem, unstable, u)
 		// Runs stopped at different times: each drawn over its own length.
@@ -216,7 +216,6 @@ func timelineChart(sheet, title, axis string, col int, runs []timelineRun, u str
 	}
 }
 
-// splitRuns cuts runs into even parts of at most xlsx.MaxSeries.
 // firstUnstable are the runs of the unstable runs' chart: the first
 // xlsx.MaxSeries that are not stable.
 func firstUnstable(placed []timelineRun) []timelineRun {
@@ -228,6 +227,8 @@ func firstUnstable(placed []timelineRun) []timelineRun {
 	}
 	return out
 }
+
+// splitRuns cuts runs into even parts of at most xlsx.MaxSeries.
 
 func splitRuns(runs []timelineRun) [][]timelineRun {
 	if len(runs) == 0 {

@@ -215,10 +215,8 @@ func checkSideOutput(flag, path, model string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return invalidInput(fmt.Errorf("%s %s is a folder; expected a file name", flag, path))
 	}
-	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
-		if samePath(path, filepath.Join(model, in)) {
-			return invalidInput(fmt.Errorf("%s %s is the model's own %s, which it would replace; expected another file name", flag, path, in))
-		}
+	if in := modelInput(path, model); in != "" {
+		return invalidInput(fmt.Errorf("%s %s is the model's own %s, which it would replace; expected another file name", flag, path, in))
 	}
 	names := []string{path}
 	if target, err := filepath.EvalSymlinks(path); err == nil && target != path {

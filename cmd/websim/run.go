@@ -154,12 +154,21 @@ func checkOut(out, model string) error {
 	if !strings.EqualFold(filepath.Ext(out), ".xlsx") {
 		return fmt.Errorf("--out %s: expected a file name ending in .xlsx", out)
 	}
-	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
-		if samePath(out, filepath.Join(model, in)) {
-			return fmt.Errorf("--out %s is the model's own %s, which it would replace; write the results elsewhere, or use --write-back to add them to SvcData.xlsx", out, in)
-		}
+	if in := modelInput(out, model); in != "" {
+		return fmt.Errorf("--out %s is the model's own %s, which it would replace; write the results elsewhere, or use --write-back to add them to SvcData.xlsx", out, in)
 	}
 	return modelWorkbookOut(out)
+}
+
+// modelInput is the name of the model's input workbook that path is
+// (SvcData.xlsx or ProcData.xlsx, also through a link), "" when none.
+func modelInput(path, model string) string {
+	for _, in := range []string{workbook.SvcDataFile, workbook.ProcDataFile} {
+		if samePath(path, filepath.Join(model, in)) {
+			return in
+		}
+	}
+	return ""
 }
 
 // modelWorkbookOut refuses an output named as a model's workbook
