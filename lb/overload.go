@@ -66,9 +66,11 @@ func (r *Report) Overloads() []Overload {
 		work := p.RequestsPerSec * t.Proportion * t.AvgServiceTimeSecs
 		observed := p.Method != RoundRobin
 		// The work that reaches the type's units: requests sent to a
-		// server without a unit of the type fail there.
-		reaching, known := work, true
-		if j < len(r.Capacity) && slices.Contains(r.Capacity[j], 0) {
+		// server without a unit of the type fail there (partial), as far
+		// as the run says where they went.
+		reaching := work
+		partial := j < len(r.Capacity) && slices.Contains(r.Capacity[j], 0)
+		if partial {
 			reaching = 0
 			for i, c := range r.Capacity[j] {
 				switch {
@@ -78,15 +80,14 @@ func (r *Report) Overloads() []Overload {
 				case j < len(r.Cells) && i < len(r.Cells[j]):
 					reaching += r.Cells[j][i].Mean.ArrivalRate * t.AvgServiceTimeSecs
 				default:
-					known = false
+					reaching, partial = work, false // not known: all of it
+				}
+				if !partial {
+					break
 				}
 			}
 		}
-		if !known {
-			reaching = work
-		}
 		if load := reaching / float64(t.OutputCapacity); load >= 1 {
-			partial := j < len(r.Capacity) && slices.Contains(r.Capacity[j], 0) && known
 			out = append(out, Overload{Type: t.Name, Server: -1, Load: load, Units: t.OutputCapacity, Observed: observed && partial, Reaching: partial})
 			continue
 		}

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/websim/websim/internal/numtext"
 )
 
 // WriteText prints the figures as plain text: the run, then a row per type
@@ -99,10 +100,10 @@ func (f formatter) with(v, hw float64, format string) string {
 // after it), or in four significant digits with an exponent when v is so
 // large that its digits would fill the line (1e300 seconds).
 func fixed(format string, v float64) string {
-	if math.Abs(v) < 1e15 || math.IsInf(v, 0) || math.IsNaN(v) {
+	s, ok := numtext.Huge(v)
+	if !ok {
 		return fmt.Sprintf(format, v)
 	}
-	s := strconv.FormatFloat(v, 'g', 4, 64)
 	if strings.HasSuffix(format, "%%") {
 		s += "%"
 	}

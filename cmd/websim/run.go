@@ -8,12 +8,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/report"
 	"github.com/websim/websim/study"
@@ -374,8 +374,8 @@ func decimals(x float64) int { return xlsx.TimeDigits(math.Abs(x), 4) }
 // fixed is x with d decimals, or in four significant digits with an
 // exponent when x is so large that its digits would fill the line.
 func fixed(d int, x float64) string {
-	if math.Abs(x) >= 1e15 && !math.IsInf(x, 0) {
-		return strconv.FormatFloat(x, 'g', 4, 64)
+	if text, ok := numtext.Huge(x); ok {
+		return text
 	}
 	return fmt.Sprintf("%.*f", d, x)
 }

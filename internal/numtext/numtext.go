@@ -2,7 +2,10 @@
 // messages and sheets: digits grouped by thousands, as Excel shows them.
 package numtext
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Group writes n with a comma between each three digits: 100,000 and
 // -12,345.
@@ -12,4 +15,15 @@ func Group(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// Huge writes x in four significant digits with an exponent (1e+300) when
+// it is 1e15 or more in size, where its fixed-point digits would fill a
+// console line; ok is false for any other x, which the caller writes as
+// it does.
+func Huge(x float64) (text string, ok bool) {
+	if math.Abs(x) < 1e15 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return "", false
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64), true
 }

@@ -28,8 +28,8 @@ type Row struct {
 	// Bad marks the cells already reported (a formula error): readers skip
 	// them.
 	Bad map[int]bool
-	// emptyRefs are the cells whose formula is a reference to an empty
-	// cell (=Z99), by column: blank to the formula engine, 0 in Excel.
+	// emptyRefs are, by column, the cells whose formula computes to
+	// nothing where Excel would not show a blank (emptyWhy), with why.
 	emptyRefs map[int]string
 }
 
@@ -207,11 +207,8 @@ func (b *Book) resolveFormulas(pr *problems, sheet string, grid []Row, probe boo
 				pr.add(false, ErrFormula, ref, "%s", msg)
 			}
 			if why := emptyWhy(fc.formula); !bad && val == "" && why != "" {
-				// =Z99 of an empty cell: Excel shows 0, the formula engine
-				// gives nothing; read as blank it would take the default,
-				// which neither meant. (A formula that gives "" on purpose,
-				// =IF(A2="","",...), stays a blank.) ReadTable reports it
-				// in a column it reads.
+				// Read as blank it would take the default (emptyWhy says
+				// why not); ReadTable reports it in a column it reads.
 				if rw.emptyRefs == nil {
 					rw.emptyRefs = map[int]string{}
 				}
