@@ -219,17 +219,30 @@ type Summary struct {
 	P95CIHalfWidth95, P99CIHalfWidth95 float64
 }
 
+// extremes are the smallest and largest of a series of response times;
+// the series' count, mean and variance are those of its BatchMeans, whose
+// shifted sums take no division per value, where a Welford tally would.
+type extremes struct{ lo, hi float64 }
+
+// noExtremes are the extremes of no value yet.
+var noExtremes = extremes{lo: math.Inf(1), hi: math.Inf(-1)}
+
+func (x *extremes) add(v float64) {
+	x.lo = min(x.lo, v)
+	x.hi = max(x.hi, v)
+}
+
 // entityStats are the running figures of one request type in a run.
 type entityStats struct {
 	arrivals, failed, abandoned int64
-	resp                        stats.Tally
+	resp                        extremes
 	pct                         stats.Percentiles
 	batches                     stats.BatchMeans
 	outcomes                    outcomeBatches
 }
 
 func (e *entityStats) add(response float64) {
-	e.resp.Add(response)
+	e.resp.add(response)
 	e.pct.Add(response)
 	e.batches.Add(response)
 }
@@ -239,16 +252,17 @@ func (s *sim) entityResults() []EntityResult {
 	out := make([]EntityResult, len(s.ents))
 	for i := range s.ents {
 		e := &s.ents[i]
-		tally, pct, batches, outcomes := &e.resp, e.pct, &e.batches, &e.outcomes
+		ext, pct, batches, outcomes := e.resp, e.pct, &e.batches, &e.outcomes
 		if len(s.ents) == 1 { // its figures are the totals
-			tally, pct, batches, outcomes = &s.resp, s.respPct, &s.batches, &s.outcomes
+			ext, pct, batches, outcomes = s.resp, s.respPct, &s.batches, &s.outcomes
 		}
+		failedCI, abandonedCI := outcomes.halfWidths()
 		out[i] = EntityResult{
 			Name: s.m.Entities[i].Name, Arrivals: e.arrivals,
-			Completed: tally.N(), Failed: e.failed, Abandoned: e.abandoned,
-			Response:            runSummary(tally, &pct, batches),
+			Completed: batches.N(), Failed: e.failed, Abandoned: e.abandoned,
+			Response:            runSummary(batches, ext, &pct),
 			ResponsePercentiles: &pct, ResponseHist: pct.Histogram(),
-			FailedCI95: outcomes.failed.HalfWidth(0.95), AbandonedCI95: outcomes.abandoned.HalfWidth(0.95),
+			FailedCI95: failedCI, AbandonedCI95: abandonedCI,
 			Absent: s.m.Entities[i].InterArrival[s.load] == nil,
 		}
 	}

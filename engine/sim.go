@@ -157,19 +157,22 @@ type sim struct {
 	// tr is the trace, nil when not tracing.
 	tr *tracer
 
-	res          Result
-	ents         []entityStats
-	resp, tryRsp stats.Tally
+	res  Result
+	ents []entityStats
+	// resp and tryRsp are the extremes of the responses and of the
+	// attempts' responses; their counts, means and variances are those of
+	// batches and tryBatches.
+	resp, tryRsp extremes
 	// tryApart is set once an attempt's response differed from its
 	// request's (a retry): until then the attempt figures are the
-	// response figures, and tryRsp and tryHist stay empty.
-	tryApart     bool
-	respPct      stats.Percentiles
-	tryHist      stats.Histogram
-	batches      stats.BatchMeans
-	outcomes     outcomeBatches
-	measureStart float64
-	tl           timeline
+	// response figures, and tryRsp, tryBatches and tryHist stay empty.
+	tryApart            bool
+	respPct             stats.Percentiles
+	tryHist             stats.Histogram
+	batches, tryBatches stats.BatchMeans
+	outcomes            outcomeBatches
+	measureStart        float64
+	tl                  timeline
 	// measureFrom is when statistics start (the warm-up's end), known
 	// from the start, for figures folded in ahead of the clock.
 	measureFrom float64
@@ -267,7 +270,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	if cfg.Observations < 1 {
 		return nil, errors.New("observations must be at least 1")
 	}
-	s := &sim{m: m, cfg: cfg, load: cfg.Load, nAttrs: len(m.Attributes)}
+	s := &sim{m: m, cfg: cfg, load: cfg.Load, nAttrs: len(m.Attributes), resp: noExtremes, tryRsp: noExtremes}
 	s.res.Stable = true
 	seed := runSeed(cfg.Seed, cfg.Load, cfg.Replication)
 	s.apps = make([]appServer, m.App.Servers)
@@ -286,6 +289,9 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	n := len(m.Entities)
 	s.stillArrivals = make([]int32, n+len(m.Servers))
 	s.ents = make([]entityStats, n)
+	for e := range s.ents {
+		s.ents[e].resp = noExtremes
+	}
 	for e := range m.Entities {
 		s.anyPatience = s.anyPatience || m.Entities[e].Patience != nil
 	}
@@ -462,13 +468,14 @@ func (s *sim) recordResponse(e int32, response, attempt float64) {
 			// The first retried request: the attempts so far were the
 			// requests themselves.
 			s.tryApart = true
-			s.tryRsp = s.resp
+			s.tryRsp, s.tryBatches = s.resp, s.batches
 			s.tryHist.Merge(s.respPct.Histogram())
 		}
-		s.tryRsp.Add(attempt)
+		s.tryRsp.add(attempt)
+		s.tryBatches.Add(attempt)
 		s.tryHist.Add(attempt)
 	}
-	s.resp.Add(response)
+	s.resp.add(response)
 	s.respPct.Add(response)
 	s.batches.Add(response)
 	if len(s.ents) > 1 { // with one entity, its figures are the totals
@@ -759,7 +766,7 @@ func (s *sim) result() *Result {
 	// The warm-up set, also when the run was stopped before it ended (and
 	// had no figures): SimTime below WarmUp says so.
 	r.WarmUp = s.cfg.WarmUp
-	r.Response = runSummary(&s.resp, &s.respPct, &s.batches)
+	r.Response = runSummary(&s.batches, s.resp, &s.respPct)
 	_, r.ResponseBatchSize = s.batches.Batches()
 	r.ResponseBatches = s.batches.Means()
 	s.outcomes.fill(&r)
@@ -767,9 +774,9 @@ func (s *sim) result() *Result {
 	r.ResponsePercentiles = &pct
 	r.ResponseHist = pct.Histogram()
 	if s.tryApart {
-		r.AttemptResponse = summarize(&s.tryRsp, &s.tryHist)
+		r.AttemptResponse = summarize(&s.tryBatches, s.tryRsp, &s.tryHist)
 	} else {
-		r.AttemptResponse = summarize(&s.resp, s.respPct.Histogram())
+		r.AttemptResponse = summarize(&s.batches, s.resp, s.respPct.Histogram())
 	}
 	r.AttemptResponse.CIHalfWidth95 = math.NaN()
 	r.AttemptResponse.setPercentileIntervals(nil)
@@ -840,9 +847,15 @@ func (s *sim) result() *Result {
 	return &r
 }
 
-func summarize(t *stats.Tally, h *stats.Histogram) Summary {
+// summarize is the summary of a series of response times: its count,
+// mean and standard deviation from b, its extremes, its percentiles from h.
+func summarize(b *stats.BatchMeans, x extremes, h *stats.Histogram) Summary {
+	lo, hi := x.lo, x.hi
+	if b.N() == 0 {
+		lo, hi = 0, 0
+	}
 	s := Summary{
-		N: t.N(), Mean: t.Mean(), SD: t.SD(), Min: t.Min(), Max: t.Max(),
+		N: b.N(), Mean: b.Mean(), SD: b.SD(), Min: lo, Max: hi,
 		P50: h.Quantile(0.50), P90: h.Quantile(0.90), P95: h.Quantile(0.95), P99: h.Quantile(0.99),
 	}
 	s.clampPercentiles()
@@ -852,8 +865,8 @@ func summarize(t *stats.Tally, h *stats.Histogram) Summary {
 // runSummary is the summary of one run's response times with its
 // intervals: the mean's from batch means (BatchMeans.CI), the
 // percentiles' from the indicator batches of p.
-func runSummary(t *stats.Tally, p *stats.Percentiles, b *stats.BatchMeans) Summary {
-	s := summarize(t, p.Histogram())
+func runSummary(b *stats.BatchMeans, x extremes, p *stats.Percentiles) Summary {
+	s := summarize(b, x, p.Histogram())
 	ci := b.CI(0.95)
 	s.CIHalfWidth95, s.BatchesForCI, s.BatchSize, s.NoCIWhy = ci.HalfWidth, int64(ci.Batches), ci.BatchSize, ci.Why
 	s.setPercentileIntervals(p)

@@ -35,6 +35,23 @@ func (b *BatchMeans) obsVar() float64 {
 	return max(b.shiftedSq-n*m*m, 0) / (n - 1)
 }
 
+// N is the number of observations.
+func (b *BatchMeans) N() int64 { return b.n }
+
+// Mean is the mean of the observations (0 without any), from the shifted
+// sum: the series' own mean, with no division per observation as a
+// Welford tally takes.
+func (b *BatchMeans) Mean() float64 {
+	if b.n == 0 {
+		return 0
+	}
+	return b.shift + b.shifted/float64(b.n)
+}
+
+// SD is the sample standard deviation of one observation (n-1
+// denominator; 0 below two observations).
+func (b *BatchMeans) SD() float64 { return math.Sqrt(b.obsVar()) }
+
 // MaxBatches bounds the number of batches kept.
 const MaxBatches = 64
 
