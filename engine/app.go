@@ -198,12 +198,15 @@ func (s *sim) grant(ti int32) bool {
 		}
 		return true
 	}
-	// The busy fraction at the grant, not counting this unit.
-	util := float64(a.busy-1) / float64(a.capacity)
-	rat := s.m.App.RATParameter * util
+	// The busy fraction at the grant, not counting this unit; without a
+	// RAT expression and with RATParameter 0, RAT is 0 whatever it is.
+	rat := 0.0
+	if p := s.m.App.RATParameter; p != 0 {
+		rat = p * (float64(a.busy-1) / float64(a.capacity))
+	}
 	if s.m.App.RAT != nil {
 		s.setContext(t)
-		s.ctx.AppUtil = util
+		s.ctx.AppUtil = float64(a.busy-1) / float64(a.capacity)
 		v, err := s.m.App.RAT.Number(&s.ctx)
 		if err != nil {
 			s.fail(t, "RAT", err)

@@ -92,13 +92,13 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 	c.scheduleP(t, 0, kind, ref, gen)
 }
 
-// scheduleP adds an event with a priority: at equal times, a lower priority
-// fires first.
-func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
+// scheduleArrival adds entity ref's next arrival, at time t with priority
+// 0: into its slot, when slots are in use.
+func (c *calendar) scheduleArrival(t float64, ref int32) {
 	c.seq++
 	t += 0 // -0 to +0, which its bits order as the least time
-	e := event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen}
-	if kind == evArrival && int(ref) < len(c.slots) && math.IsInf(c.slots[ref].t, 1) {
+	e := event{t: t, key: c.seq<<4 | uint64(evArrival), ref: ref}
+	if int(ref) < len(c.slots) && math.IsInf(c.slots[ref].t, 1) {
 		c.slots[ref] = e
 		c.filled++
 		if e.before(&c.slots[c.first]) {
@@ -106,6 +106,19 @@ func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, g
 		}
 		return
 	}
+	c.push(e)
+}
+
+// scheduleP adds an event with a priority: at equal times, a lower priority
+// fires first. Arrivals go through scheduleArrival.
+func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
+	c.seq++
+	t += 0 // -0 to +0, which its bits order as the least time
+	c.push(event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen})
+}
+
+// push puts e on the heap: in the held root's place when there is one.
+func (c *calendar) push(e event) {
 	if c.held {
 		c.held = false
 		c.down(e)

@@ -10,7 +10,8 @@ import (
 // sorted reference: by time, then priority, then first in, first out.
 // Times are drawn from a few values so that ties are common. A third of
 // the events are arrivals of one of four entities, kept in slots off the
-// heap (or on it, when the entity's slot is taken).
+// heap (or on it, when the entity's slot is taken), through
+// scheduleArrival.
 func TestCalendarOrder(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -36,8 +37,14 @@ func TestCalendarOrder(t *testing.T) {
 					kind, who = evArrival, int32(r.IntN(4))
 				}
 				seq++
-				c.scheduleP(at, prio, kind, who, uint32(seq))
-				ref = append(ref, event{t: at, key: uint64(prio)<<60 | seq<<4 | uint64(kind), ref: who, gen: uint32(seq)})
+				gen := uint32(seq)
+				if kind == evArrival {
+					prio, gen = 0, 0
+					c.scheduleArrival(at, who)
+				} else {
+					c.scheduleP(at, prio, kind, who, gen)
+				}
+				ref = append(ref, event{t: at, key: uint64(prio)<<60 | seq<<4 | uint64(kind), ref: who, gen: gen})
 			}
 			for range 5 {
 				add(0)

@@ -42,6 +42,19 @@ func (s *sim) schedule(d float64, kind eventKind, ref int32, gen uint32, src del
 	s.cal.schedule(t, kind, ref, gen)
 }
 
+// scheduleArrival adds entity e's next arrival d after now, guarding the
+// clock as schedule does.
+func (s *sim) scheduleArrival(d float64, e int32) {
+	if !s.delayOK(s.now, d, srcArrival, e) {
+		return
+	}
+	t := s.now + d
+	if t == s.now {
+		s.stillSrc, s.stillRef = srcArrival, e
+	}
+	s.cal.scheduleArrival(t, e)
+}
+
 // delayOK guards a delay d drawn at time from: one that is negative, not
 // a number or infinite, or that takes the clock past the largest time,
 // stops the run with an error naming the delay's cell.

@@ -64,7 +64,7 @@ func (s *sim) requestAttrs(r int32) []float64 {
 func (s *sim) arrival(e int32) {
 	ent := &s.m.Entities[e]
 	d := ent.InterArrival[s.load].Sample(s.rArrival[e])
-	s.schedule(d, evArrival, e, 0, srcArrival, e)
+	s.scheduleArrival(d, e)
 	if s.stop || !s.stillArrival(srcArrival, e, s.now+d) {
 		return
 	}
@@ -165,7 +165,7 @@ func (s *sim) patience(r int32, gen uint32) {
 // (completed) or EXIT, and releases its entry unit. A failed attempt may be
 // retried by its user.
 func (s *sim) finishAttempt(ti int32, completed bool) {
-	r := s.toks[ti].req
+	r := ti // a main token's slot is its request's
 	if s.tr != nil {
 		outcome := "EXIT"
 		if completed {

@@ -336,7 +336,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	s.cal.useSlots(len(m.Entities))
 	for e := range m.Entities {
 		if d := m.Entities[e].InterArrival[cfg.Load]; d != nil {
-			s.schedule(d.Sample(s.rArrival[e]), evArrival, int32(e), 0, srcArrival, int32(e))
+			s.scheduleArrival(d.Sample(s.rArrival[e]), int32(e))
 		}
 	}
 	for i := range m.Servers {
