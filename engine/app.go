@@ -201,9 +201,6 @@ func (s *sim) grant(ti int32) bool {
 	// The busy fraction at the grant, not counting this unit; without a
 	// RAT expression and with RATParameter 0, RAT is 0 whatever it is.
 	rat := 0.0
-	if p := s.m.App.RATParameter; p != 0 {
-		rat = p * (float64(a.busy-1) / float64(a.capacity))
-	}
 	if s.m.App.RAT != nil {
 		s.setContext(t)
 		s.ctx.AppUtil = float64(a.busy-1) / float64(a.capacity)
@@ -213,6 +210,8 @@ func (s *sim) grant(ti int32) bool {
 			return false
 		}
 		rat = v
+	} else if p := s.m.App.RATParameter; p != 0 {
+		rat = p * (float64(a.busy-1) / float64(a.capacity))
 	}
 	if s.tr != nil {
 		s.trace(ti, "gets a unit of App%d (%d of %d busy before), usable after RAT %.4f", t.app+1, a.busy-1, a.capacity, max(rat, 0))
