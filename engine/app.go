@@ -103,7 +103,7 @@ func (s *sim) enter(ti int32) bool {
 		}
 		a.admitted++
 	}
-	return s.acquire(ti, contEnter)
+	return s.acquire(ti, t, contEnter)
 }
 
 // leave ends main token ti's admission and admits the next request waiting
@@ -122,7 +122,7 @@ func (s *sim) leave(app int32) {
 			continue
 		}
 		a.admitted++
-		if s.acquire(next, contEnter) {
+		if s.acquire(next, &s.toks[next], contEnter) {
 			s.ready.push(next)
 		}
 		break
@@ -131,18 +131,18 @@ func (s *sim) leave(app int32) {
 	s.touch(app)
 }
 
-// acquire asks for one unit for token ti, which will continue with cont.
-// It returns true when the token may go on at once (a unit was free and no
-// acquisition time is due); otherwise the token waits and is resumed later.
-func (s *sim) acquire(ti int32, cont contKind) bool {
-	t := &s.toks[ti]
+// acquire asks for one unit for token ti (t), which will continue with
+// cont. It returns true when the token may go on at once (a unit was free
+// and no acquisition time is due); otherwise the token waits and is
+// resumed later.
+func (s *sim) acquire(ti int32, t *token, cont contKind) bool {
 	t.cont = cont
 	a := &s.apps[t.app]
 	if s.measuring {
 		a.arrived++
 	}
 	if a.queue.len()+a.inFlight.len() == 0 && a.busy < a.capacity {
-		return s.grant(ti)
+		return s.grant(ti, t)
 	}
 	if s.measuring {
 		a.waited++
@@ -167,13 +167,12 @@ func (s *sim) acquire(ti int32, cont contKind) bool {
 	return false
 }
 
-// grant gives token ti a unit of its server. A free active unit is taken
+// grant gives token ti (t) a unit of its server. A free active unit is taken
 // at once, the earliest released first; otherwise the unit counts as busy
 // from now and becomes usable after the resource acquisition time, computed
 // from the server's busy fraction before this grant. It returns true when
 // the token may go on at once.
-func (s *sim) grant(ti int32) bool {
-	t := &s.toks[ti]
+func (s *sim) grant(ti int32, t *token) bool {
 	a := &s.apps[t.app]
 	tActive := s.m.App.TActive
 	a.expireActive(s.now, tActive)
@@ -250,10 +249,11 @@ func (s *sim) release(ti int32) {
 		next = a.queue.pop()
 	}
 	a.queueAvg.Set(s.now, float64(a.waiting()))
-	s.toks[next].queued = false
-	a.heldByWaiting -= s.toks[next].held
+	nt := &s.toks[next]
+	nt.queued = false
+	a.heldByWaiting -= nt.held
 	s.setBlocked(next, false)
-	if s.grant(next) { // grant tells LeastBusy
+	if s.grant(next, nt) { // grant tells LeastBusy
 		s.ready.push(next)
 	}
 }

@@ -55,8 +55,8 @@ type token struct {
 	// for its unit.
 	workTime float64
 	// attempt is the attempt of its request that the token works for (a
-	// late copy may outlive its attempt).
-	attempt int32
+	// late copy may outlive its attempt), and entity its request's type.
+	attempt, entity int32
 }
 
 // frame is a place in a service. copyNo is the number of the run of a
@@ -132,8 +132,9 @@ func (s *sim) newToken(req, app, gateID int32) int32 {
 	below, gen := t.below[:0], t.gen+1
 	*t = token{}
 	t.req, t.app, t.gate, t.below, t.gen, t.job = req, app, gateID, below, gen, -1
-	t.attempt, t.inFlight = s.reqs[req].attempt, gateID >= 0
-	s.reqs[req].tokens++
+	q := &s.reqs[req]
+	t.attempt, t.entity, t.inFlight = q.attempt, q.entity, gateID >= 0
+	q.tokens++
 	return ti
 }
 
@@ -175,26 +176,26 @@ func (s *sim) drive(ti int32) {
 		case contEnter:
 			t.inFlight = true // admitted: its next units are in flight
 			t.stage = 0
-			st := s.m.Entities[s.reqs[t.req].entity].Stages[0]
+			st := s.m.Entities[t.entity].Stages[0]
 			t.push(frame{svc: int32(st.Service)})
 			t.cont = contStep
 			// Straight on to the first step, as the next turn would.
-			if !s.execStep(ti) {
+			if !s.execStep(ti, t) {
 				return
 			}
 		case contStep:
-			if !s.execStep(ti) {
+			if !s.execStep(ti, t) {
 				return
 			}
 		case contSuccessDraw:
-			t.ok = s.draw(ti)
+			t.ok = s.draw(t)
 			t.cont = contOutcome
 			// Straight on to the routing, unless the draw failed the run.
-			if s.stop || !s.route(ti) {
+			if s.stop || !s.route(ti, t) {
 				return
 			}
 		case contOutcome:
-			if !s.route(ti) {
+			if !s.route(ti, t) {
 				return
 			}
 		case contSend:
@@ -204,7 +205,7 @@ func (s *sim) drive(ti int32) {
 			s.fork(ti)
 			return
 		case contLocal:
-			if !s.startWork(ti, t.workTime) {
+			if !s.startWork(ti, t, t.workTime) {
 				return
 			}
 		default:
@@ -218,15 +219,16 @@ func (s *sim) step(t *token) *Step {
 	return &s.m.Services[t.top.svc].Steps[t.top.step]
 }
 
-// execStep starts the current step. It returns true when the token goes
-// on at once (the outcome is known), false when it waits.
-func (s *sim) execStep(ti int32) bool {
-	t := &s.toks[ti]
+// execStep starts the current step of token ti (t). It returns true when
+// the token goes on at once (the outcome is known), false when it waits.
+// Like every step function that takes t, it never makes a token, so t
+// stays valid.
+func (s *sim) execStep(ti int32, t *token) bool {
 	f := &t.top
 	steps := s.m.Services[f.svc].Steps
 	if int(f.step) >= len(steps) {
 		// NEXT after the last row: the service succeeds.
-		return s.serviceEnded(ti, true)
+		return s.serviceEnded(ti, t, true)
 	}
 	st := &steps[f.step]
 	if s.tr != nil {
@@ -257,13 +259,13 @@ func (s *sim) execStep(ti int32) bool {
 			// A copy holds no unit of its own: its work takes one more,
 			// given back when the work is done.
 			t.workTime, t.localUnit = d, true
-			if !s.acquire(ti, contLocal) {
+			if !s.acquire(ti, t, contLocal) {
 				return false
 			}
 		}
-		return s.startWork(ti, d)
+		return s.startWork(ti, t, d)
 	case Call:
-		return s.acquire(ti, contSend)
+		return s.acquire(ti, t, contSend)
 	case Nested:
 		count, parallel, ok := s.nestedPlan(t, st)
 		if !ok {
@@ -285,7 +287,7 @@ func (s *sim) execStep(ti int32) bool {
 				s.res.ParallelSteps++
 			}
 			t.fork = count
-			return s.acquire(ti, contFork)
+			return s.acquire(ti, t, contFork)
 		}
 		if s.measuring {
 			s.res.SequentialSteps++
@@ -301,8 +303,7 @@ func (s *sim) execStep(ti int32) bool {
 // startWork starts d of local processing for token ti (on the unit it
 // holds, or on a copy's extra unit). It returns true when the token goes
 // on at once.
-func (s *sim) startWork(ti int32, d float64) bool {
-	t := &s.toks[ti]
+func (s *sim) startWork(ti int32, t *token, d float64) bool {
 	t.cont = contSuccessDraw
 	if d == 0 {
 		return true
@@ -362,9 +363,9 @@ func (s *sim) nestedPlan(t *token, st *Step) (count int32, parallel, ok bool) {
 	return count, parallel, true
 }
 
-// draw decides whether the current step succeeds, by its SuccessRate.
-func (s *sim) draw(ti int32) bool {
-	t := &s.toks[ti]
+// draw decides whether token t's current step succeeds, by its
+// SuccessRate.
+func (s *sim) draw(t *token) bool {
 	st := s.step(t)
 	if st.SuccessRate == nil {
 		return true
@@ -389,8 +390,7 @@ func (s *sim) draw(ti int32) bool {
 
 // route follows the current step's OnSuccess or OnFailure. It returns true
 // when the token goes on.
-func (s *sim) route(ti int32) bool {
-	t := &s.toks[ti]
+func (s *sim) route(ti int32, t *token) bool {
 	f := &t.top
 	steps := s.m.Services[f.svc].Steps
 	st := &steps[f.step]
@@ -417,14 +417,13 @@ func (s *sim) route(ti int32) bool {
 		t.cont = contStep
 		return true
 	}
-	return s.serviceEnded(ti, StepTarget(target) != Fail)
+	return s.serviceEnded(ti, t, StepTarget(target) != Fail)
 }
 
 // serviceEnded pops the finished service and hands its result to the step
 // that called it, to the entity's service sequence, or to the Parallel
 // gate. It returns true when the token goes on.
-func (s *sim) serviceEnded(ti int32, ok bool) bool {
-	t := &s.toks[ti]
+func (s *sim) serviceEnded(ti int32, t *token, ok bool) bool {
 	t.pop()
 	if t.depth > 0 {
 		f := &t.top
@@ -444,7 +443,7 @@ func (s *sim) serviceEnded(ti int32, ok bool) bool {
 		s.copyDone(ti, ok)
 		return false
 	}
-	stages := s.m.Entities[s.reqs[t.req].entity].Stages
+	stages := s.m.Entities[t.entity].Stages
 	stage := stages[t.stage]
 	next := int(stage.OnFailure)
 	if ok {
