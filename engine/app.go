@@ -106,12 +106,17 @@ func (s *sim) enter(ti int32) bool {
 	return s.acquire(ti, t, contEnter)
 }
 
-// leave ends main token ti's admission and admits the next request waiting
-// in the accept queue, if any.
+// leave ends a main token's admission to application server app and
+// admits the next request waiting in its accept queue, if any; without
+// MaxAdmitted there is nothing to do (kept small, to inline).
 func (s *sim) leave(app int32) {
-	if s.m.App.MaxAdmitted <= 0 {
-		return
+	if s.m.App.MaxAdmitted > 0 {
+		s.admitNext(app)
 	}
+}
+
+// admitNext is leave with MaxAdmitted set.
+func (s *sim) admitNext(app int32) {
 	a := &s.apps[app]
 	a.admitted--
 	for a.accept.len() > 0 {

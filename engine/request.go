@@ -50,8 +50,11 @@ func (s *sim) newRequest(e int32) int32 {
 
 // maybeFreeRequest frees request r's slot once it has its final outcome
 // and no token works for it (its main token among them).
-func (s *sim) maybeFreeRequest(r int32) {
-	if q := &s.reqs[r]; q.tokens == 0 && q.done {
+func (s *sim) maybeFreeRequest(r int32) { s.maybeFree(r, &s.reqs[r]) }
+
+// maybeFree is maybeFreeRequest for request r, q.
+func (s *sim) maybeFree(r int32, q *request) {
+	if q.tokens == 0 && q.done {
 		s.freeSlots = append(s.freeSlots, r)
 	}
 }
@@ -111,9 +114,10 @@ func (s *sim) startAttempt(r int32) {
 	if q.attempt > 1 && s.measuring {
 		s.res.Retries++
 	}
-	ent := &s.m.Entities[q.entity]
-	if ent.Patience != nil {
-		s.schedule(ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen, srcPatience, q.entity)
+	if s.anyPatience {
+		if ent := &s.m.Entities[q.entity]; ent.Patience != nil {
+			s.schedule(ent.Patience.Sample(s.rPatience[q.entity]), evPatience, r, q.gen, srcPatience, q.entity)
+		}
 	}
 	ti := s.newToken(r, s.selectApp(), -1)
 	if s.tr != nil {
@@ -161,10 +165,10 @@ func (s *sim) patience(r int32, gen uint32) {
 	s.finish(q)
 }
 
-// finishAttempt ends token ti, the main line of its request, at END
+// finishAttempt ends token ti (t), the main line of its request, at END
 // (completed) or EXIT, and releases its entry unit. A failed attempt may be
 // retried by its user.
-func (s *sim) finishAttempt(ti int32, completed bool) {
+func (s *sim) finishAttempt(ti int32, t *token, completed bool) {
 	r := ti // a main token's slot is its request's
 	if s.tr != nil {
 		outcome := "EXIT"
@@ -177,18 +181,17 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 		}
 		s.trace(ti, "reaches %s after %.4f, releases its unit%s", outcome, s.now-s.reqs[r].arrival, gaveUp)
 	}
-	app := s.toks[ti].app
+	app := t.app
 	s.release(ti)
 	s.leave(app)
-	s.freeTokenKeep(ti)
 	q := &s.reqs[r]
+	s.freeTokenKeep(t, q)
 	q.gen++
 	if q.abandoned {
 		q.done = true
-		s.maybeFreeRequest(r)
+		s.maybeFree(r, q)
 		return
 	}
-	ent := &s.m.Entities[q.entity]
 	if completed {
 		s.tl.completed(s.now - q.arrival)
 		if s.measuring {
@@ -197,10 +200,10 @@ func (s *sim) finishAttempt(ti int32, completed bool) {
 			s.recordResponse(q.entity, s.now-q.arrival, s.now-q.attemptStart)
 		}
 		s.finish(q)
-		s.maybeFreeRequest(r)
+		s.maybeFree(r, q)
 		return
 	}
-	if int(q.attempt) <= ent.MaxRetries {
+	if ent := &s.m.Entities[q.entity]; int(q.attempt) <= ent.MaxRetries {
 		p, ok := s.retryProbability(ti, q, ent)
 		if !ok {
 			return
@@ -250,13 +253,13 @@ func (s *sim) retryProbability(ti int32, q *request, ent *Entity) (float64, bool
 	return p, true
 }
 
-// freeTokenKeep frees a main token without freeing its request, which the
-// caller still uses (their slot is freed with the request).
-func (s *sim) freeTokenKeep(ti int32) {
-	t := &s.toks[ti]
+// freeTokenKeep frees main token t of request q without freeing the
+// request, which the caller still uses (their slot is freed with the
+// request).
+func (s *sim) freeTokenKeep(t *token, q *request) {
 	t.clearFrames()
 	t.free = true
-	s.reqs[t.req].tokens--
+	q.tokens--
 }
 
 // finish records that request q has its final outcome.

@@ -176,8 +176,7 @@ func (s *sim) drive(ti int32) {
 		case contEnter:
 			t.inFlight = true // admitted: its next units are in flight
 			t.stage = 0
-			st := s.m.Entities[t.entity].Stages[0]
-			t.push(frame{svc: int32(st.Service)})
+			t.push(frame{svc: int32(s.m.Entities[t.entity].Stages[0].Service)})
 			t.cont = contStep
 			// Straight on to the first step, as the next turn would.
 			if !s.execStep(ti, t) {
@@ -455,7 +454,7 @@ func (s *sim) serviceEnded(ti int32, t *token, ok bool) bool {
 		t.cont = contStep
 		return true
 	}
-	s.finishAttempt(ti, StageTarget(next) == End || (next >= len(stages)))
+	s.finishAttempt(ti, t, StageTarget(next) == End || (next >= len(stages)))
 	return false
 }
 
