@@ -176,27 +176,34 @@ func (c *calendar) pop() event {
 }
 
 // down puts e at the root in place of the root and sifts it down, with a
-// hole: the smaller child moves up, e is written once.
+// hole: the earlier child moves up, e is written once. e's time and key
+// stay in registers as the integers earlier compares, and indexes are
+// unsigned, which spares the loop its bounds checks.
 func (c *calendar) down(e event) {
 	h := c.h
-	n := len(h)
+	n := uint(len(h))
 	if n == 0 {
 		return
 	}
-	i := 0
+	et, ek := math.Float64bits(e.t), e.key
+	i := uint(0)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		m := l
-		if l+1 < n {
-			m += int(earlier(&h[l+1], &h[l]))
+		if r := l + 1; r < n {
+			m += uint(earlier(&h[r], &h[l]))
 		}
-		if !h[m].before(&e) {
+		child := &h[m]
+		// child before e: (time, key) as one 128-bit number, as earlier.
+		_, borrow := bits.Sub64(child.key, ek, 0)
+		_, borrow = bits.Sub64(math.Float64bits(child.t), et, borrow)
+		if borrow == 0 {
 			break
 		}
-		h[i] = h[m]
+		h[i] = *child
 		i = m
 	}
 	h[i] = e
