@@ -102,7 +102,7 @@ func (s *sim) arrive(j int32) {
 		return
 	}
 	sv.place(s, i, s.now, d, s.measuring)
-	s.jobs[j].start = start
+	jb.start = start
 	if start+d == s.now {
 		s.stillSrc, s.stillRef = srcJob, j
 	}
@@ -278,25 +278,26 @@ func (s *sim) backgroundAll() {
 
 // jobDone answers call j: the caller, if still waiting, goes on.
 func (s *sim) jobDone(j int32) {
-	jb := s.jobs[j]
-	sv := &s.servers[jb.server]
+	// The job's slot is free from here on: what is needed of it is read
+	// first (a call sent below may take the slot again).
+	jb := &s.jobs[j]
+	server, ti, start, orphan := jb.server, jb.tok, jb.start, jb.orphan
+	sv := &s.servers[server]
 	s.freeJobs = append(s.freeJobs, j)
-	if jb.orphan {
+	if orphan {
 		if s.measuring {
 			sv.orphanJobs++
-			sv.orphanWork += s.now - max(jb.start, s.measureStart)
+			sv.orphanWork += s.now - max(start, s.measureStart)
 		}
 		return
 	}
-	ti := jb.tok
 	if s.tr != nil {
-		s.trace(ti, "gets the answer of %s after %.4f of service", s.m.Servers[jb.server].Name, s.now-jb.start)
+		s.trace(ti, "gets the answer of %s after %.4f of service", s.m.Servers[server].Name, s.now-start)
 	}
 	t := &s.toks[ti]
 	t.gen++ // the answer came: the time limit no longer applies
-	s.wasteWork(t, jb.start)
-	s.release(ti)
-	t = &s.toks[ti]
+	s.wasteWork(t, start)
+	s.release(ti) // makes no token: t stays valid
 	t.cont = contSuccessDraw
 	s.drive(ti)
 }
@@ -332,7 +333,7 @@ func (s *sim) timeLimit(i int32) {
 	sv := &s.servers[i]
 	for sv.limits.len() > 0 && !s.stop {
 		d := sv.limits.front()
-		if s.toks[d.tok].gen != d.gen || s.toks[d.tok].cont != contCallReturn {
+		if t := &s.toks[d.tok]; t.gen != d.gen || t.cont != contCallReturn {
 			sv.limits.pop() // answered in time
 			continue
 		}

@@ -476,7 +476,6 @@ func (s *sim) send(ti int32) {
 	t.gen++
 	t.cont = contCallReturn
 	j := s.newJob(ti, t.gen, int32(st.Server), st.ProcTime, st.Cell)
-	t = &s.toks[ti]
 	t.job = j
 	if s.tr != nil {
 		busy, queued := s.Busy(st.Server), s.Queue(st.Server)
