@@ -93,9 +93,11 @@
 //
 // # Figures
 //
-// Statistics are running figures (Welford means, a log-linear histogram
-// for percentiles, batch means for the confidence interval, time averages
-// of busy units and queues), so memory stays flat however long the run. A
+// Statistics are running figures (batch means, whose shifted sums give
+// the mean and standard deviation too and whose batches the confidence
+// interval, a log-linear histogram for percentiles, counts of failed and
+// abandoned requests in batches, time averages of busy units and queues),
+// so memory stays flat however long the run. A
 // run that shows no steady state (a deadlocked application server, or
 // requests or jobs piling up) stops early with Result.Stable false and the
 // reason; a model that fails at run time (an expression out of range, a
