@@ -13,6 +13,8 @@
 #
 # Needs valgrind (Debian: apt-get install valgrind). Each benchmark runs
 # once (-test.benchtime 1x), about 50 times slower than without valgrind.
+# With CG_OUT=FILE, cachegrind's output is kept there, for the listing
+# per function: cg_annotate --auto=no --threshold=0 FILE.
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: $0 PACKAGE BENCHMARK   (e.g. $0 ./engine BenchmarkMMc)" >&2
@@ -34,6 +36,7 @@ go test -c -o "$tmp/bench.test" "$pkg"
   cat "$tmp/valgrind.log" >&2
   exit 1
 }
+if [ -n "${CG_OUT:-}" ]; then cp "$tmp/cg.out" "$CG_OUT"; fi
 cg_annotate --auto=no --threshold=0 "$tmp/cg.out" |
   awk '/^ *[0-9,]+ +\(/ && /websim\/engine|math\/rand/ { gsub(",", "", $1); sum += $1 }
        END { printf "%s %s: %.0f instructions in websim/engine and math/rand\n", pkg, bench, sum }' pkg="$pkg" bench="$bench"

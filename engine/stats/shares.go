@@ -10,7 +10,7 @@ type Shares struct {
 	n, inPartial, size int64
 	full               int
 	first              [2]bool // each series' first value, BatchMeans' shift
-	ones, partial      [2]int64
+	partial            [2]int64
 	sums               [2][MaxBatches]int64
 }
 
@@ -21,11 +21,9 @@ func (s *Shares) Add(a, b bool) {
 	}
 	s.n++
 	if a {
-		s.ones[0]++
 		s.partial[0]++
 	}
 	if b {
-		s.ones[1]++
 		s.partial[1]++
 	}
 	if s.inPartial++; s.inPartial < s.size {
@@ -61,13 +59,16 @@ func (s *Shares) Series(k int) BatchMeans {
 		return b
 	}
 	b.full, b.size, b.n, b.inPartial = s.full, s.size, s.n, s.inPartial
+	// Every observation is in a kept batch or the one being filled.
+	n1 := s.partial[k]
 	for i := range s.full {
 		b.sums[i] = float64(s.sums[k][i])
+		n1 += s.sums[k][i]
 	}
 	b.partial = float64(s.partial[k])
 	// BatchMeans shifts by the first value: each later one less it is 0
 	// or 1 (first 0) or -1 or 0 (first 1), and so is its square's sign.
-	ones := float64(s.ones[k])
+	ones := float64(n1)
 	if s.first[k] {
 		b.shift = 1
 		b.shifted, b.shiftedSq = ones-float64(s.n), float64(s.n)-ones
