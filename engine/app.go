@@ -310,7 +310,10 @@ func (s *sim) scanLeastBusy() int32 {
 	n := int32(len(s.apps))
 	best, low := int32(-1), int32(math.MaxInt32)
 	for k := int32(1); k <= n; k++ {
-		i := (s.lastPicked + k) % n
+		i := s.lastPicked + k // wrapped by a subtraction, not a division
+		if i >= n {
+			i -= n
+		}
 		if l := s.apps[i].load(); l < low {
 			best, low = i, l
 		}

@@ -76,15 +76,12 @@ func (s *sim) delayFault(from, d float64, src delaySource, srcRef int32) {
 	s.clockFault(src, srcRef, fmt.Errorf("%w: %s %s; expected a finite time >= 0", ErrClock, s.delayName(src, srcRef), what))
 }
 
-// stillArrival counts the arrivals of entity e (src srcArrival) or the
-// background jobs of server e (srcBackground) whose next one does not move
-// the clock; it reports false (and stops the run) when there are too many
-// in a row.
-func (s *sim) stillArrival(src delaySource, e int32, next float64) bool {
-	k := e
-	if src == srcBackground {
-		k += int32(len(s.m.Entities))
-	}
+// stillArrival counts the arrivals of entity e (src srcArrival, k = e) or
+// the background jobs of server e (srcBackground, k = e + the number of
+// entities) whose next one does not move the clock; it reports false (and
+// stops the run) when there are too many in a row. It is kept small, to
+// inline: the count of one more is apart.
+func (s *sim) stillArrival(src delaySource, e, k int32, next float64) bool {
 	if next > s.now {
 		s.stillArrivals[k] = 0
 		return true

@@ -68,7 +68,7 @@ func (s *sim) arrival(e int32) {
 	ent := &s.m.Entities[e]
 	d := ent.InterArrival[s.load].Sample(s.rArrival[e])
 	s.scheduleArrival(d, e)
-	if s.stop || !s.stillArrival(srcArrival, e, s.now+d) {
+	if s.stop || !s.stillArrival(srcArrival, e, e, s.now+d) {
 		return
 	}
 	r := s.newRequest(e)
