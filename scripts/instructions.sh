@@ -14,7 +14,8 @@
 # Needs valgrind (Debian: apt-get install valgrind). Each benchmark runs
 # once (-test.benchtime 1x), about 50 times slower than without valgrind.
 # With CG_OUT=FILE, cachegrind's output is kept there, for the listing
-# per function: cg_annotate --auto=no --threshold=0 FILE.
+# per function: cg_annotate --auto=no --threshold=0 FILE. The benchmark is
+# built with cmd/websim/default.pgo, as the websim binary is (PGO=off: without).
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: $0 PACKAGE BENCHMARK   (e.g. $0 ./engine BenchmarkMMc)" >&2
@@ -30,7 +31,13 @@ done
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -o "$tmp/bench.test" "$pkg"
+# The engine as the websim binary has it: built with the profile of
+# scripts/pgo.sh (PGO=off counts the build without it).
+pgo=off
+if [ "${PGO:-on}" != off ] && [ -f cmd/websim/default.pgo ]; then
+  pgo=$PWD/cmd/websim/default.pgo
+fi
+go test -c -pgo="$pgo" -o "$tmp/bench.test" "$pkg"
 (cd "$pkg" && GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/cg.out" \
   "$tmp/bench.test" -test.run '^$' -test.bench "^$bench\$" -test.benchtime 1x >/dev/null 2>"$tmp/valgrind.log") || {
   cat "$tmp/valgrind.log" >&2
