@@ -196,14 +196,14 @@ func (c *calendar) down(e event) {
 		if r := l + 1; r < n {
 			m += uint(earlier(&h[r], &h[l]))
 		}
-		child := &h[m]
+		child := h[m] // once, into registers: compared, then moved up
 		// child before e: (time, key) as one 128-bit number, as earlier.
 		_, borrow := bits.Sub64(child.key, ek, 0)
 		_, borrow = bits.Sub64(math.Float64bits(child.t), et, borrow)
 		if borrow == 0 {
 			break
 		}
-		h[i] = *child
+		h[i] = child
 		i = m
 	}
 	h[i] = e
