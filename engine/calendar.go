@@ -21,15 +21,25 @@ const (
 // event is an entry of the future-event list. Events are ordered by time,
 // then priority, then sequence, so ties are first in, first out. The kind
 // rides in the low bits of key, below the unique sequence number, where it
-// cannot change the order; an event is 24 bytes.
+// cannot change the order; an event is 24 bytes. The time is kept as the
+// bits of its float64, an integer that orders the calendar's times
+// (finite or +Inf, never below 0, -0 made +0) as their values do: the
+// heap compares and moves it in integer registers.
 type event struct {
-	t   float64
+	at  uint64 // math.Float64bits of the time
 	key uint64 // priority<<60 | sequence<<4 | kind
 	ref int32
 	gen uint32
 }
 
 func (e *event) kind() eventKind { return eventKind(e.key & 0xf) }
+
+// time is when e fires.
+func (e *event) time() float64 { return math.Float64frombits(e.at) }
+
+// emptySlot is the time bits of an empty slot: +Inf, never due
+// (math.Float64bits(math.Inf(1)), which the tests check).
+const emptySlot = 0x7ff0_0000_0000_0000
 
 // calendar is the future-event list: a binary heap of events by value, so
 // scheduling allocates nothing once the heap has grown.
@@ -67,7 +77,7 @@ func (c *calendar) useSlots(n int) {
 	}
 	c.slots = make([]event, n)
 	for k := range c.slots {
-		c.slots[k].t = math.Inf(1)
+		c.slots[k].at = emptySlot
 	}
 }
 
@@ -76,14 +86,12 @@ func (e *event) before(o *event) bool {
 }
 
 // earlier is 1 when e comes before o, else 0, without a branch: (time,
-// key) is compared as one 128-bit number, the time by the integer of its
-// bits, which orders the calendar's times (finite or +Inf, and never
-// below 0) as their values do. The heap's sift picks the earlier child
-// with it by arithmetic, where a branch would be mispredicted half the
-// time.
+// key) is compared as one 128-bit number. The heap's sift picks the
+// earlier child with it by arithmetic, where a branch would be
+// mispredicted half the time.
 func earlier(e, o *event) uint64 {
 	_, borrow := bits.Sub64(e.key, o.key, 0)
-	_, borrow = bits.Sub64(math.Float64bits(e.t), math.Float64bits(o.t), borrow)
+	_, borrow = bits.Sub64(e.at, o.at, borrow)
 	return borrow
 }
 
@@ -97,8 +105,8 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 func (c *calendar) scheduleArrival(t float64, ref int32) {
 	c.seq++
 	t += 0 // -0 to +0, which its bits order as the least time
-	e := event{t: t, key: c.seq<<4 | uint64(evArrival), ref: ref}
-	if int(ref) < len(c.slots) && math.IsInf(c.slots[ref].t, 1) {
+	e := event{at: math.Float64bits(t), key: c.seq<<4 | uint64(evArrival), ref: ref}
+	if int(ref) < len(c.slots) && c.slots[ref].at == emptySlot {
 		c.slots[ref] = e
 		c.filled++
 		if e.before(&c.slots[c.first]) {
@@ -114,7 +122,7 @@ func (c *calendar) scheduleArrival(t float64, ref int32) {
 func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, gen uint32) {
 	c.seq++
 	t += 0 // -0 to +0, which its bits order as the least time
-	c.push(event{t: t, key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen})
+	c.push(event{at: math.Float64bits(t), key: uint64(prio)<<60 | c.seq<<4 | uint64(kind), ref: ref, gen: gen})
 }
 
 // push puts e on the heap: in the held root's place when there is one.
@@ -160,7 +168,7 @@ func (c *calendar) pop() event {
 	if c.filled > 0 {
 		if sl := &c.slots[c.first]; len(c.h) == 0 || sl.before(&c.h[0]) {
 			e := *sl
-			sl.t = math.Inf(1)
+			sl.at = emptySlot
 			if c.filled--; c.filled > 0 { // else every slot is empty
 				for k := range c.slots {
 					if c.slots[k].before(&c.slots[c.first]) {
@@ -185,7 +193,7 @@ func (c *calendar) down(e event) {
 	if n == 0 {
 		return
 	}
-	et, ek := math.Float64bits(e.t), e.key
+	et, ek := e.at, e.key
 	i := uint(0)
 	for {
 		l := 2*i + 1
@@ -199,7 +207,7 @@ func (c *calendar) down(e event) {
 		child := h[m] // once, into registers: compared, then moved up
 		// child before e: (time, key) as one 128-bit number, as earlier.
 		_, borrow := bits.Sub64(child.key, ek, 0)
-		_, borrow = bits.Sub64(math.Float64bits(child.t), et, borrow)
+		_, borrow = bits.Sub64(child.at, et, borrow)
 		if borrow == 0 {
 			break
 		}

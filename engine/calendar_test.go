@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -44,7 +45,7 @@ func TestCalendarOrder(t *testing.T) {
 				} else {
 					c.scheduleP(at, prio, kind, who, gen)
 				}
-				ref = append(ref, event{t: at, key: uint64(prio)<<60 | seq<<4 | uint64(kind), ref: who, gen: gen})
+				ref = append(ref, event{at: math.Float64bits(at), key: uint64(prio)<<60 | seq<<4 | uint64(kind), ref: who, gen: gen})
 			}
 			for range 5 {
 				add(0)
@@ -67,10 +68,10 @@ func TestCalendarOrder(t *testing.T) {
 				if got != want {
 					t.Fatalf("step %d: popped %+v, want %+v", step, got, want)
 				}
-				if got.t < now {
-					t.Fatalf("step %d: time went back from %g to %g", step, now, got.t)
+				if got.time() < now {
+					t.Fatalf("step %d: time went back from %g to %g", step, now, got.time())
 				}
-				now = got.t
+				now = got.time()
 				if step < tc.steps { // then it drains
 					for range r.IntN(3) {
 						add(now)
@@ -90,11 +91,17 @@ func TestCalendarOrder(t *testing.T) {
 // refLess is the calendar's order, written out apart from event.before:
 // time, then priority, then sequence.
 func refLess(a, b event) bool {
-	if a.t != b.t {
-		return a.t < b.t
+	if a.time() != b.time() {
+		return a.time() < b.time()
 	}
 	if pa, pb := a.key>>60, b.key>>60; pa != pb {
 		return pa < pb
 	}
 	return a.key&(1<<60-1)>>4 < b.key&(1<<60-1)>>4
+}
+
+func TestEmptySlotIsInf(t *testing.T) {
+	if got := math.Float64frombits(emptySlot); !math.IsInf(got, 1) {
+		t.Fatalf("emptySlot is %g, want +Inf", got)
+	}
 }

@@ -375,13 +375,13 @@ func (s *sim) loop() {
 	}
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()
-		if ev.t != s.now {
+		if t := ev.time(); t != s.now {
 			s.stepsAtInstant, s.eventsAtInstant, s.stillSrc = 0, 0, srcNone
 		} else if s.eventsAtInstant++; s.eventsAtInstant > maxStepsPerInstant {
 			s.clockStopped(fmt.Sprintf("%d events at the same instant", maxStepsPerInstant))
 			return
 		}
-		s.now = ev.t
+		s.now = ev.time()
 		if s.now >= s.tl.next {
 			s.tl.catchUp(s)
 		}
