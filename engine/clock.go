@@ -175,7 +175,7 @@ func (s *sim) delayName(src delaySource, ref int32) string {
 		return fmt.Sprintf("ProcTime%s of step %s", show(st.ProcTime), st.Name)
 	case srcJob:
 		jb := &s.jobs[ref]
-		return fmt.Sprintf("service time%s at %s", show(jb.dist), s.m.Servers[jb.server].Name)
+		return fmt.Sprintf("service time%s at %s", show(jb.step.ProcTime), s.m.Servers[jb.server].Name)
 	case srcRAT:
 		return "RAT"
 	case srcPatience:
@@ -202,7 +202,7 @@ func (s *sim) delayCell(src delaySource, ref int32) string {
 	case srcStep:
 		return s.step(&s.toks[ref]).Cell
 	case srcJob:
-		return s.jobs[ref].cell
+		return s.jobs[ref].step.Cell
 	case srcRAT:
 		return "RAT"
 	case srcPatience, srcRetry:

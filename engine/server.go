@@ -68,13 +68,12 @@ type job struct {
 	gen    uint32
 	server int32
 	orphan bool
-	dist   Dist
-	start  float64
-	// cell locates dist (the call's step).
-	cell string
+	// step is the call's step: its ProcTime is the job's service time.
+	step  *Step
+	start float64
 }
 
-func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist, cell string) int32 {
+func (s *sim) newJob(tok int32, gen uint32, server int32, st *Step) int32 {
 	var j int32
 	if n := len(s.freeJobs); n > 0 {
 		j = s.freeJobs[n-1]
@@ -83,7 +82,7 @@ func (s *sim) newJob(tok int32, gen uint32, server int32, d Dist, cell string) i
 		s.jobs = append(s.jobs, job{})
 		j = int32(len(s.jobs) - 1)
 	}
-	s.jobs[j] = job{tok: tok, gen: gen, server: server, dist: d, cell: cell}
+	s.jobs[j] = job{tok: tok, gen: gen, server: server, step: st}
 	return j
 }
 
@@ -95,8 +94,8 @@ func (s *sim) arrive(j int32) {
 	s.backgroundUpTo(i, s.now)
 	sv := &s.servers[i]
 	d := 0.0
-	if jb.dist != nil {
-		d = jb.dist.Sample(sv.rService)
+	if dist := jb.step.ProcTime; dist != nil {
+		d = dist.Sample(sv.rService)
 	}
 	start := sv.startAt(s.now)
 	if !s.delayOK(start, d, srcJob, j) {

@@ -475,7 +475,7 @@ func (s *sim) send(ti int32) {
 	st := s.step(t)
 	t.gen++
 	t.cont = contCallReturn
-	j := s.newJob(ti, t.gen, int32(st.Server), st.ProcTime, st.Cell)
+	j := s.newJob(ti, t.gen, int32(st.Server), st)
 	t.job = j
 	if s.tr != nil {
 		busy, queued := s.Busy(st.Server), s.Queue(st.Server)
