@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,16 @@ func TestCheckRefusesModelsThatCannotRun(t *testing.T) {
 		}
 		if _, err := Run(m, RunConfig{Observations: 10}); err == nil {
 			t.Errorf("%s: Run accepted the model", tc.name)
+		}
+	}
+}
+
+func TestRunRefusesWarmUpThatIsNotATime(t *testing.T) {
+	m := oneService(expD(1), Step{Name: "work", Kind: Local, ProcTime: expD(0.5)})
+	for _, w := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := Run(m, RunConfig{Seed: 1, Observations: 100, WarmUp: w})
+		if err == nil || !strings.Contains(err.Error(), "expected a finite time") {
+			t.Errorf("WarmUp %g: error %v, want one that asks for a finite time", w, err)
 		}
 	}
 }

@@ -267,6 +267,9 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 	if cfg.Load < 0 || cfg.Load >= len(m.Loads) {
 		return nil, fmt.Errorf("load %d out of range: the model has %d loads", cfg.Load, len(m.Loads))
 	}
+	if math.IsNaN(cfg.WarmUp) || math.IsInf(cfg.WarmUp, 0) {
+		return nil, fmt.Errorf("warm-up is %g; expected a finite time", cfg.WarmUp)
+	}
 	if cfg.Observations < 1 {
 		return nil, errors.New("observations must be at least 1")
 	}
