@@ -186,7 +186,8 @@ func (c *calendar) pop() event {
 // down puts e at the root in place of the root and sifts it down, with a
 // hole: the earlier child moves up, e is written once. e's time and key
 // stay in registers as the integers earlier compares, and indexes are
-// unsigned, which spares the loop its bounds checks.
+// unsigned, which spares the loop some of its bounds checks (those on the
+// chosen child and the hole remain).
 func (c *calendar) down(e event) {
 	h := c.h
 	n := uint(len(h))

@@ -378,13 +378,14 @@ func (s *sim) loop() {
 	}
 	for !s.stop && s.cal.len() > 0 {
 		ev := s.cal.pop()
-		if t := ev.time(); t != s.now {
+		t := ev.time()
+		if t != s.now {
 			s.stepsAtInstant, s.eventsAtInstant, s.stillSrc = 0, 0, srcNone
 		} else if s.eventsAtInstant++; s.eventsAtInstant > maxStepsPerInstant {
 			s.clockStopped(fmt.Sprintf("%d events at the same instant", maxStepsPerInstant))
 			return
 		}
-		s.now = ev.time()
+		s.now = t
 		if s.now >= s.tl.next {
 			s.tl.catchUp(s)
 		}

@@ -4,9 +4,10 @@
 # calls are inlined past the usual budget, hot interface calls such as a
 # distribution's Sample are devirtualized). The profile is of the work
 # websim spends its time on: the engine on the M/M/20 benchmark and the
-# full asum study (10 scenarios x 10 loads). Rerun it after a large change
-# to the engine; a stale profile still builds and runs correctly, only
-# less fast.
+# full asum study (10 scenarios x 10 loads). Rerun it after a change to
+# the engine's hot functions: the profile finds a call by its line within
+# its function, so an edit above a hot call loses its inlining. A stale
+# profile still builds and runs correctly, only less fast.
 #
 #   scripts/pgo.sh
 #
