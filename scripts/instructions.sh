@@ -38,7 +38,7 @@ if [ "${PGO:-on}" != off ] && [ -f cmd/websim/default.pgo ]; then
   pgo=$PWD/cmd/websim/default.pgo
 fi
 go test -c -pgo="$pgo" -o "$tmp/bench.test" "$pkg"
-(cd "$pkg" && GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/cg.out" \
+(cd "$pkg" && GOGC=off GODEBUG=cpu.rdtscp=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$tmp/cg.out" \
   "$tmp/bench.test" -test.run '^$' -test.bench "^$bench\$" -test.benchtime 1x >/dev/null 2>"$tmp/valgrind.log") || {
   cat "$tmp/valgrind.log" >&2
   exit 1
