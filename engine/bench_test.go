@@ -91,3 +91,34 @@ func BenchmarkLBSServers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBackgroundLoad places the background load of one external
+// server (Exp(1) service times) at a utilization of 0.6 and of 0.97, with
+// 12, 90 and 500 units, beside a trickle of requests that never call it.
+// It reports the CPU time per background job (cpu-ns/job): two random
+// draws and the job's placement on the server's heap of free times (see
+// extServer.place), whose depth grows with the units.
+func BenchmarkBackgroundLoad(b *testing.B) {
+	for _, units := range []int{12, 90, 500} {
+		for _, util := range []float64{0.6, 0.97} {
+			b.Run(fmt.Sprintf("units=%d/util=%g", units, util), func(b *testing.B) {
+				m := oneService(expD(1), Step{Name: "Work", Kind: Local, ProcTime: expD(0.001)})
+				rate := util * float64(units)
+				m.Servers = []Server{{Name: "DB", Capacity: units,
+					BackgroundInterArrival: expD(1 / rate), BackgroundServiceTime: expD(1)}}
+				const obs = 20_000
+				var jobs float64
+				cpu := cpuSeconds()
+				for i := 0; b.Loop(); i++ {
+					r, err := Run(m, RunConfig{Seed: uint64(i + 1), Observations: obs})
+					if err != nil {
+						b.Fatal(err)
+					}
+					jobs += r.SimTime * rate
+				}
+				cpu = cpuSeconds() - cpu
+				b.ReportMetric(cpu*1e9/jobs, "cpu-ns/job")
+			})
+		}
+	}
+}
