@@ -16,6 +16,9 @@
 # With CG_OUT=FILE, cachegrind's output is kept there, for the listing
 # per function: cg_annotate --auto=no --threshold=0 FILE. The benchmark is
 # built with cmd/websim/default.pgo, as the websim binary is (PGO=off: without).
+# GODEBUG=cpu.rdtscp=off keeps Go's runtime from the RDTSCP instruction,
+# which valgrind 3.19 (Debian's) cannot run: on a processor that has it
+# (AMD EPYC, say) the benchmark would die of SIGILL. The count is the same.
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: $0 PACKAGE BENCHMARK   (e.g. $0 ./engine BenchmarkMMc)" >&2
