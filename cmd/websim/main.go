@@ -36,6 +36,7 @@ func invalidInput(err error) error {
 }
 
 func main() {
+	adjustStartingHeap()
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
