@@ -2,10 +2,12 @@ package study_test
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/benchref"
 	"github.com/websim/websim/study"
 	"github.com/websim/websim/workbook"
 )
@@ -106,11 +108,43 @@ func BenchmarkASUMParallel(b *testing.B) {
 }
 
 // BenchmarkASUMStudy runs the whole Experiments sheet of the sample (10
-// scenarios × 10 loads, 100,000 observations each) on all cores.
+// scenarios × 10 loads, 100,000 observations each) on all cores. It
+// reports the CPU seconds of a study (cpu-s) beside its wall time.
 func BenchmarkASUMStudy(b *testing.B) {
+	p := asum(b)
+	cpu := benchref.SelfCPU()
 	for b.Loop() {
-		if _, err := study.Execute(context.Background(), asum(b), study.Options{}); err != nil {
+		if _, err := study.Execute(context.Background(), p, study.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((benchref.SelfCPU()-cpu)/float64(b.N), "cpu-s")
+}
+
+// BenchmarkASUMJobs runs the sample's whole study with one run at a time
+// and then with two at once, in turn, and reports the median of the
+// rounds' speed-ups of the wall time (x-faster; issue 17 asks at least
+// 1.8 on two idle cores) and the CPU seconds of each. It needs two cores.
+func BenchmarkASUMJobs(b *testing.B) {
+	if runtime.NumCPU() < 2 {
+		b.Skip("needs two cores")
+	}
+	p := asum(b)
+	var speedups, cpu1, cpu2 []float64
+	for b.Loop() {
+		var wall [2]time.Duration
+		var cpu [2]float64
+		for k, jobs := range []int{1, 2} {
+			c, start := benchref.SelfCPU(), time.Now()
+			if _, err := study.Execute(context.Background(), p, study.Options{Jobs: jobs}); err != nil {
+				b.Fatal(err)
+			}
+			wall[k], cpu[k] = time.Since(start), benchref.SelfCPU()-c
+		}
+		speedups = append(speedups, wall[0].Seconds()/wall[1].Seconds())
+		cpu1, cpu2 = append(cpu1, cpu[0]), append(cpu2, cpu[1])
+	}
+	b.ReportMetric(benchref.Median(speedups), "x-faster")
+	b.ReportMetric(benchref.Median(cpu1), "jobs1-cpu-s")
+	b.ReportMetric(benchref.Median(cpu2), "jobs2-cpu-s")
 }

@@ -1,0 +1,81 @@
+// Package benchref runs programs beside a benchmark, as child processes,
+// and measures the CPU time each takes, so that a benchmark can hold
+// websim against the reference programs of bench/ (a minimal event loop,
+// its typed-heap ceiling) in rounds taken in turn, on the same state of
+// the machine, and report the ratio.
+//
+// Only benchmarks use it: it builds programs with the go command, which
+// a test binary finds wherever go test runs.
+package benchref
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Build compiles the main package at pkg (a path from the module's root,
+// such as ./bench/mmc-typed or ./cmd/websim) into a temporary folder of
+// tb and returns the program's path. The build is the one `go build`
+// makes from the root: a main package with a default.pgo is optimized
+// with it, as users' builds are.
+func Build(tb testing.TB, pkg string) string {
+	tb.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := filepath.Join(tb.TempDir(), filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return out
+}
+
+// moduleRoot is the folder of the main module's go.mod.
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == "/dev/null" {
+		return "", errors.New("go env GOMOD: not inside a module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// CPU runs the program with args to its end and returns the CPU time it
+// used (user and system, in seconds) and what it wrote on stdout. A
+// program that fails stops the benchmark with its error output.
+func CPU(tb testing.TB, program string, args ...string) (seconds float64, stdout string) {
+	tb.Helper()
+	cmd := exec.Command(program, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		tb.Fatalf("%s %s: %v\n%s", filepath.Base(program), strings.Join(args, " "), err, errOut.String())
+	}
+	st := cmd.ProcessState
+	return (st.UserTime() + st.SystemTime()).Seconds(), out.String()
+}
+
+// Median returns the median of xs (0 for none); xs is left as it was.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,33 @@
+package benchref
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{3}, 3},
+		{[]float64{3, 1}, 2},
+		{[]float64{5, 1, 3}, 3},
+		{[]float64{6, 1, 2, 3}, 2.5},
+	} {
+		in := fmt.Sprint(c.xs)
+		if got := Median(c.xs); got != c.want {
+			t.Errorf("Median(%v) = %g, want %g", c.xs, got, c.want)
+		}
+		if fmt.Sprint(c.xs) != in {
+			t.Errorf("Median changed its argument: %s became %v", in, c.xs)
+		}
+	}
+}
+
+func ExampleMedian() {
+	ratios := []float64{0.74, 0.91, 0.72, 0.86, 0.75}
+	fmt.Println(Median(ratios))
+	// Output: 0.75
+}
