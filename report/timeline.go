@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -47,15 +48,23 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		{Header: "Warm-up", Comment: "whether the interval lies in the warm-up (its figures are discarded from the results): all, part, or blank"},
 		{Header: "Share of the run", Format: xlsx.Share, Comment: "the end of the interval as a share of the run's simulated time: the unstable runs' chart draws against it, so that runs of different lengths span the same width"},
 	}
-	var rows [][]any
+	// A row per interval of every run, made when the sheet is written (a
+	// study of 10,000 runs has half a million): each run's place and its
+	// columns that repeat are kept, not its rows.
+	type runRows struct {
+		run   *study.Run
+		cells []any  // Scenario, Load, Stable
+		label string // the Run column, each chart's legend
+		end   float64
+	}
 	var placed []timelineRun
+	var byRow []runRows // by placed's order
+	rows := 0
 	for i := range s.Runs {
 		run := &s.Runs[i]
 		if len(run.Result.Timeline) == 0 {
 			continue
 		}
-		cells := runCells(run)
-		tr := timelineRun{run: run, first: len(rows) + 2}
 		label := run.Scenario + " " + run.Load
 		if run.Replications > 1 {
 			// A timeline is one run's course: with replications, the
@@ -66,25 +75,30 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			label += " (not stable)" // the legend of every chart it is in
 		}
 		end := run.Result.Timeline[len(run.Result.Timeline)-1].End
-		for k, iv := range run.Result.Timeline {
-			warm := ""
-			switch w := run.Result.WarmUp; {
-			case w > 0 && iv.End <= w:
-				warm = "all"
-			case w > iv.Start:
-				warm = "part"
-			}
-			var share any
-			if end > 0 {
-				share = iv.End / end
-			}
-			rows = append(rows, []any{cells[0], cells[1], cells[2], float64(k + 1), iv.Start, iv.End,
-				float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, label, warm, share})
-		}
-		tr.last = len(rows) + 1
-		placed = append(placed, tr)
+		placed = append(placed, timelineRun{run: run, first: rows + 2, last: rows + len(run.Result.Timeline) + 1})
+		byRow = append(byRow, runRows{run: run, cells: runCells(run), label: label, end: end})
+		rows += len(run.Result.Timeline)
 	}
-	if err := b.WriteTable(sheet, xlsx.Table{Columns: cols, Rows: rows, HeaderHeight: 30, FrozenColumns: frozenColumns}); err != nil {
+	row := func(r int) []any {
+		// The run whose rows hold r (0-based; its sheet row is r+2).
+		p := sort.Search(len(placed), func(i int) bool { return placed[i].last >= r+2 })
+		rr, k := byRow[p], r+2-placed[p].first
+		iv := rr.run.Result.Timeline[k]
+		warm := ""
+		switch w := rr.run.Result.WarmUp; {
+		case w > 0 && iv.End <= w:
+			warm = "all"
+		case w > iv.Start:
+			warm = "part"
+		}
+		var share any
+		if rr.end > 0 {
+			share = iv.End / rr.end
+		}
+		return []any{rr.cells[0], rr.cells[1], rr.cells[2], float64(k + 1), iv.Start, iv.End,
+			float64(iv.Completed), iv.MeanResponse(), iv.InSystem, iv.AppUtilization, rr.label, warm, share}
+	}
+	if err := b.WriteTable(sheet, xlsx.Table{Columns: cols, RowFunc: row, NumRows: rows, HeaderHeight: 30, FrozenColumns: frozenColumns}); err != nil {
 		return err
 	}
 	if len(placed) == 0 {

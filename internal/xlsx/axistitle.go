@@ -24,23 +24,45 @@ func turnValueAxisTitles(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	turned := map[string][]byte{}
+	edits := map[string]partEdit{}
+	if err := turnEdits(zr, edits); err != nil {
+		return nil, err
+	}
+	if len(edits) == 0 {
+		return data, nil
+	}
+	var out bytes.Buffer
+	if err := writePackage(&out, zr, edits, false); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// turnEdits adds to edits the chart parts of zr whose value axis titles
+// it turns, with their new content: over an edit's content where edits
+// has one already (a chart renumbered keeps its new name).
+func turnEdits(zr *zip.Reader, edits map[string]partEdit) error {
 	for _, f := range zr.File {
 		if !numbered.MatchString(f.Name) || !strings.HasPrefix(f.Name, "xl/charts/") {
 			continue
 		}
-		b, err := readPart(f)
-		if err != nil {
-			return nil, err
+		e := edits[f.Name]
+		if e.drop {
+			continue
+		}
+		b := e.content
+		if b == nil {
+			var err error
+			if b, err = readPart(f); err != nil {
+				return err
+			}
 		}
 		if out, ok := turnTitles(b); ok {
-			turned[f.Name] = out
+			e.content = out
+			edits[f.Name] = e
 		}
 	}
-	if len(turned) == 0 {
-		return data, nil
-	}
-	return rewritePackage(zr, func(f *zip.File) partEdit { return partEdit{content: turned[f.Name]} })
+	return nil
 }
 
 // turnTitles turns the text properties of the title of each value axis of

@@ -55,6 +55,9 @@ type Book struct {
 	dateStyles map[int]bool
 	// widthsSet has, per sheet, the columns given a width (ColWidths).
 	widthsSet map[string]map[int]bool
+	// tables are WriteTable's tables, streamed into their sheets when the
+	// book is written.
+	tables []*pendingTable
 }
 
 var rawValues = excelize.Options{RawCellValue: true}

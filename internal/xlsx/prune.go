@@ -48,6 +48,24 @@ func pruneParts(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	edits, err := pruneEdits(zr)
+	if err != nil || edits == nil {
+		return data, err
+	}
+	var out bytes.Buffer
+	if err := writePackage(&out, zr, edits, false); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// pruneEdits returns how to rewrite the package of zr without its
+// unreachable drawing and chart parts, the others numbered again: by
+// part name, those dropped, renamed or given new content (relationships,
+// content types). It returns nil when there is nothing to do, or when the
+// package should be left as it is (a part it cannot read, references it
+// cannot all find).
+func pruneEdits(zr *zip.Reader) (map[string]partEdit, error) {
 	files := map[string]*zip.File{}
 	folded := map[string]bool{}
 	for _, f := range zr.File {
@@ -80,7 +98,7 @@ func pruneParts(data []byte) ([]byte, error) {
 			// A relationships part this cannot read (a declared encoding
 			// other than UTF-8, say) may reach any part: leave the package
 			// as it is rather than drop or rename what it names.
-			return data, nil
+			return nil, nil
 		}
 		var comments string
 		var vmls, targets []string
@@ -104,7 +122,7 @@ func pruneParts(data []byte) ([]byte, error) {
 			if _, ok := files[target]; !ok && folded[strings.ToLower(target)] {
 				// Part names are not case-sensitive, and this reading is:
 				// leave the package as it is.
-				return data, nil
+				return nil, nil
 			}
 			if !reached[target] {
 				reached[target] = true
@@ -137,7 +155,7 @@ func pruneParts(data []byte) ([]byte, error) {
 	}
 	rename := renumber(files, drop, shows)
 	if len(drop) == 0 && len(rename) == 0 {
-		return data, nil
+		return nil, nil
 	}
 	newName := func(name string) string {
 		if n, ok := rename[name]; ok {
@@ -155,9 +173,11 @@ func pruneParts(data []byte) ([]byte, error) {
 	// (single quotes, a prefix) would keep the old name of a part renamed,
 	// so a count short of the parsed one leaves the package as it is.
 	missed := false
-	out, err := rewritePackage(zr, func(f *zip.File) partEdit {
+	edits := map[string]partEdit{}
+	for _, f := range zr.File {
 		if drop[f.Name] {
-			return partEdit{drop: true}
+			edits[f.Name] = partEdit{drop: true}
+			continue
 		}
 		e := partEdit{name: newName(f.Name)}
 		switch {
@@ -178,12 +198,14 @@ func pruneParts(data []byte) ([]byte, error) {
 				missed = missed || (reached[f.Name] && n != want)
 			}
 		}
-		return e
-	})
-	if err != nil || missed {
-		return data, err
+		if e.content != nil || e.name != f.Name {
+			edits[f.Name] = e
+		}
 	}
-	return out, nil
+	if missed {
+		return nil, nil
+	}
+	return edits, nil
 }
 
 // overridesOf counts the content types (Override elements, parsed) of the
@@ -224,6 +246,18 @@ func canonicalOrder(data []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slices.IsSortedFunc(zr.File, func(a, b *zip.File) int { return partOrder(a.Name, b.Name) }) {
+		return data, nil
+	}
+	var out bytes.Buffer
+	if err := writePackage(&out, zr, nil, true); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// partOrder orders part names canonically (see canonicalOrder).
+func partOrder(a, b string) int {
 	rank := func(name string) int {
 		switch name {
 		case "[Content_Types].xml":
@@ -233,69 +267,60 @@ func canonicalOrder(data []byte) ([]byte, error) {
 		}
 		return 2
 	}
-	less := func(a, b *zip.File) int {
-		if ra, rb := rank(a.Name), rank(b.Name); ra != rb {
-			return ra - rb
-		}
-		return strings.Compare(a.Name, b.Name)
+	if ra, rb := rank(a), rank(b); ra != rb {
+		return ra - rb
 	}
-	if slices.IsSortedFunc(zr.File, less) {
-		return data, nil
-	}
-	files := slices.Clone(zr.File)
-	slices.SortFunc(files, less)
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	for _, f := range files {
-		if err := zw.Copy(f); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return strings.Compare(a, b)
 }
 
-// rewritePackage writes the parts of zr, in their order, to a new
-// package, each as edit says: a part kept as it is is copied without
-// being decompressed.
-func rewritePackage(zr *zip.Reader, edit func(f *zip.File) partEdit) ([]byte, error) {
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
+// writePackage writes the parts of zr to w as a new package, each as
+// edits says by its name (a part without an edit is kept as it is, and
+// copied without being decompressed), in their order or, with canonical,
+// in canonical order of their new names.
+func writePackage(w io.Writer, zr *zip.Reader, edits map[string]partEdit, canonical bool) error {
+	type part struct {
+		f *zip.File
+		e partEdit
+	}
+	parts := make([]part, 0, len(zr.File))
 	for _, f := range zr.File {
-		e := edit(f)
+		e := edits[f.Name]
 		if e.drop {
 			continue
 		}
 		if e.name == "" {
 			e.name = f.Name
 		}
+		parts = append(parts, part{f, e})
+	}
+	if canonical {
+		slices.SortStableFunc(parts, func(a, b part) int { return partOrder(a.e.name, b.e.name) })
+	}
+	zw := zip.NewWriter(w)
+	for _, p := range parts {
+		f, e := p.f, p.e
 		if e.content == nil && e.name == f.Name {
 			if err := zw.Copy(f); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
 		if e.content == nil {
 			b, err := readPart(f)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			e.content = b
 		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: f.Modified})
+		pw, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Deflate, Modified: f.Modified})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if _, err := w.Write(e.content); err != nil {
-			return nil, err
+		if _, err := pw.Write(e.content); err != nil {
+			return err
 		}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return zw.Close()
 }
 
 // readPart returns a part's content (at most 64 MiB).

@@ -1,11 +1,12 @@
 package xlsx
 
 import (
-	"bytes"
+	"archive/zip"
 	"fmt"
 	"io"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,11 +215,20 @@ func (b *Book) NewSheet(name string) error {
 	return b.keep(err)
 }
 
-// DeleteSheet removes a sheet (a missing one is no error).
-func (b *Book) DeleteSheet(name string) error { return b.keep(b.f.DeleteSheet(name)) }
+// DeleteSheet removes a sheet (a missing one is no error), with the table
+// WriteTable keeps for it.
+func (b *Book) DeleteSheet(name string) error {
+	b.tables = slices.DeleteFunc(b.tables, func(pt *pendingTable) bool { return pt.sheet == name })
+	return b.keep(b.f.DeleteSheet(name))
+}
 
-// RenameSheet renames a sheet.
-func (b *Book) RenameSheet(old, name string) error { return b.keep(b.f.SetSheetName(old, name)) }
+// RenameSheet renames a sheet; a table WriteTable keeps for it follows.
+func (b *Book) RenameSheet(old, name string) error {
+	if pt := b.table(old); pt != nil {
+		pt.sheet = name
+	}
+	return b.keep(b.f.SetSheetName(old, name))
+}
 
 // CopySheet copies the sheet from into to (a new sheet), as Excel's "Move
 // or Copy" does: sheet-scoped names are not copied.
@@ -265,6 +275,18 @@ type Styled struct {
 // nil and NaN or infinite numbers leave the cell as it is (blank in a new
 // sheet); "" empties it.
 func (b *Book) SetCell(sheet, ref string, v any) error {
+	if pt := b.table(sheet); pt != nil {
+		// A cell of a table's sheet is set as the table streams.
+		col, row, err := cellAt(ref)
+		if err != nil {
+			return b.keep(err)
+		}
+		if v != nil {
+			ce := pt.edit(col, row)
+			ce.value, ce.v = true, v
+		}
+		return nil
+	}
 	switch x := v.(type) {
 	case nil:
 		return nil
@@ -289,6 +311,9 @@ func (b *Book) SetCell(sheet, ref string, v any) error {
 // SetFormula writes a formula ("=B3*2" or "B3*2") to a cell, with no saved
 // value.
 func (b *Book) SetFormula(sheet, ref, formula string) error {
+	if b.table(sheet) != nil {
+		return b.SetCell(sheet, ref, Formula(formula))
+	}
 	return b.keep(b.f.SetCellFormula(sheet, ref, strings.TrimPrefix(formula, "=")))
 }
 
@@ -356,6 +381,23 @@ func (b *Book) SetRow(sheet string, row int, values ...any) error {
 
 // SetStyle gives the cells from..to (A1 names) the style s.
 func (b *Book) SetStyle(sheet, from, to string, s Style) error {
+	if pt := b.table(sheet); pt != nil {
+		c1, r1, err := cellAt(from)
+		if err != nil {
+			return b.keep(err)
+		}
+		c2, r2, err := cellAt(to)
+		if err != nil {
+			return b.keep(err)
+		}
+		for r := min(r1, r2); r <= max(r1, r2); r++ {
+			for c := min(c1, c2); c <= max(c1, c2); c++ {
+				ce := pt.edit(c, r)
+				ce.style, ce.s = true, s
+			}
+		}
+		return nil
+	}
 	id, err := b.styleID(s)
 	if err != nil {
 		return b.keep(err)
@@ -444,6 +486,10 @@ func (b *Book) sortColumns(sheet string) error {
 // MaxRowHeight (a taller row is a text too long to read whole in a cell:
 // it is shown from its start, and can be read in the formula bar).
 func (b *Book) RowHeight(sheet string, row int, height float64) error {
+	if pt := b.table(sheet); pt != nil {
+		pt.rowEdit(row).height = min(height, MaxRowHeight)
+		return nil
+	}
 	return b.keep(b.f.SetRowHeight(sheet, row, min(height, MaxRowHeight)))
 }
 
@@ -569,6 +615,11 @@ type Table struct {
 	Columns []Column
 	// Rows are the values below the header, as SetCell takes them.
 	Rows [][]any
+	// RowFunc, when set, gives row i (from 0) of NumRows in place of Rows,
+	// each time the row is needed: a long table (a row per interval of
+	// every run) is never held whole, by the caller or by the book.
+	RowFunc func(i int) []any
+	NumRows int
 	// HeaderHeight is the header row's height in points (0: Excel's).
 	HeaderHeight float64
 	// FrozenColumns are the left columns that stay in view with the header
@@ -577,6 +628,22 @@ type Table struct {
 	// Muted, when set, says which rows (from 0) are drawn Muted: grey and
 	// struck through, every cell.
 	Muted func(row int) bool
+}
+
+// rows is the number of rows below the header.
+func (t *Table) rows() int {
+	if t.RowFunc != nil {
+		return t.NumRows
+	}
+	return len(t.Rows)
+}
+
+// row is row i (from 0) below the header.
+func (t *Table) row(i int) []any {
+	if t.RowFunc != nil {
+		return t.RowFunc(i)
+	}
+	return t.Rows[i]
 }
 
 // maxFittedWidth is the widest, in characters, that WriteTable makes a
@@ -590,48 +657,206 @@ const MaxRowHeight = 409
 // default font (Calibri 11), and so of a row of one line.
 const lineHeight = 15
 
-// WriteTable writes t to a sheet (which must exist) from A1: the header in
-// the Header style with its comments, frozen, as tall as its longest
-// header wraps; the rows with their columns' number formats; widths set or
-// fitted to the content, up to 60 characters: in a column of Wrapped
-// format, a text wider than the column wraps over lines, and its row is as
-// tall as its longest text (elsewhere a longer text is cut).
+// pendingTable is a table whose cells are streamed into its sheet when
+// the book is written.
+type pendingTable struct {
+	sheet        string
+	t            Table
+	widths       []float64 // each column's width, in characters
+	headerHeight float64   // 0: Excel's
+	// edits are the changes made to the sheet's cells after WriteTable
+	// (SetCell, SetStyle, RowHeight), by row (1-based): applied over the
+	// table's cells as it streams, and rows below it streamed after.
+	edits map[int]*rowEdit
+}
+
+// rowEdit is what was changed in a row of a table's sheet after
+// WriteTable.
+type rowEdit struct {
+	height float64 // 0: as the table has it
+	cells  map[int]*cellEdit
+}
+
+// cellEdit is what was changed in a cell (by its 0-based column).
+type cellEdit struct {
+	value, style bool // which of the two was set
+	v            any
+	s            Style
+}
+
+// edit returns the edit of the cell at col (0-based), row (1-based).
+func (pt *pendingTable) edit(col, row int) *cellEdit {
+	re := pt.rowEdit(row)
+	if re.cells == nil {
+		re.cells = map[int]*cellEdit{}
+	}
+	ce := re.cells[col]
+	if ce == nil {
+		ce = &cellEdit{}
+		re.cells[col] = ce
+	}
+	return ce
+}
+
+// rowEdit returns the edit of row (1-based).
+func (pt *pendingTable) rowEdit(row int) *rowEdit {
+	if pt.edits == nil {
+		pt.edits = map[int]*rowEdit{}
+	}
+	re := pt.edits[row]
+	if re == nil {
+		re = &rowEdit{}
+		pt.edits[row] = re
+	}
+	return re
+}
+
+// applyEdits lays row's edits over its cells, styles and height.
+func (pt *pendingTable) applyEdits(row int, cells *[]any, styles *[]Style, height *float64) {
+	re := pt.edits[row]
+	if re == nil {
+		return
+	}
+	if re.height > 0 {
+		*height = re.height
+	}
+	for col, ce := range re.cells {
+		for len(*cells) <= col {
+			*cells, *styles = append(*cells, nil), append(*styles, Text)
+		}
+		if ce.value {
+			(*cells)[col] = ce.v
+		}
+		if ce.style {
+			(*styles)[col] = ce.s
+		}
+	}
+}
+
+// WriteTable writes t to a sheet (which must exist and hold no cells) from
+// A1: the header in the Header style with its comments, frozen, as tall as
+// its longest header wraps; the rows with their columns' number formats;
+// widths set or fitted to the content, up to 60 characters: in a column of
+// Wrapped format, a text wider than the column wraps over lines, and its
+// row is as tall as its longest text (elsewhere a longer text is cut).
+//
+// The cells are streamed into the sheet when the book is written (Write,
+// Save), a row at a time, so that a table of millions of cells takes
+// little memory: what else the sheet gets (charts, column widths, page
+// breaks, print settings) may be set until then, but not its cells, and
+// they cannot be read from the book before it is written.
 func (b *Book) WriteTable(sheet string, t Table) error {
+	if b.err != nil {
+		return b.err
+	}
+	if b.table(sheet) != nil {
+		return b.keep(fmt.Errorf("xlsx: sheet %q has a table already", sheet))
+	}
 	widths := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
-		ref := CellName(i, 1)
-		b.SetCell(sheet, ref, c.Header)
 		if c.Comment != "" {
-			b.Comment(sheet, ref, c.Header, c.Comment)
+			b.Comment(sheet, CellName(i, 1), c.Header, c.Comment)
 		}
 		widths[i] = min(utf8.RuneCountInString(c.Header)+2, 22)
 	}
-	if len(t.Columns) > 0 {
-		b.SetStyle(sheet, "A1", CellName(len(t.Columns)-1, 1), Header)
-	}
-	for r, row := range t.Rows {
-		for i, v := range row {
-			b.SetCell(sheet, CellName(i, r+2), v)
+	for r := range t.rows() {
+		for i, v := range t.row(r) {
 			if i < len(widths) {
 				widths[i] = max(widths[i], min(displayWidth(v, t.Columns[i].Format), maxFittedWidth))
 			}
 		}
 	}
-	colWidth := func(i int) float64 {
-		if w := t.Columns[i].Width; w != 0 {
-			return w
-		}
-		return float64(max(widths[i], 8)) + 1
-	}
+	pt := &pendingTable{sheet: sheet, t: t, widths: make([]float64, len(t.Columns))}
 	for i, c := range t.Columns {
-		b.ColWidths(sheet, i, colWidth(i))
-		if c.Format == Text || len(t.Rows) == 0 {
-			continue
+		pt.widths[i] = c.Width
+		if pt.widths[i] == 0 {
+			pt.widths[i] = float64(max(widths[i], 8)) + 1
 		}
-		name := ColumnName(i)
-		b.SetStyle(sheet, name+"2", name+strconv.Itoa(len(t.Rows)+1), c.Format)
+		b.ColWidths(sheet, i, pt.widths[i])
 	}
-	for r, row := range t.Rows {
+	if t.HeaderHeight > 0 {
+		header := 1
+		for i, c := range t.Columns {
+			header = max(header, wrappedLines(c.Header, int(pt.widths[i])-1))
+		}
+		pt.headerHeight = min(max(t.HeaderHeight, float64(header*lineHeight)), MaxRowHeight)
+	}
+	b.FreezePanes(sheet, t.FrozenColumns, 1)
+	if len(t.Columns) <= narrowTable {
+		// A few columns print on one page wide, not cut in two by a
+		// page's edge (a font wider than Excel's can push the last one
+		// over).
+		b.printOneWide(sheet)
+	}
+	b.tables = append(b.tables, pt)
+	return b.err
+}
+
+// table returns the table WriteTable keeps for sheet until the book is
+// written, or nil.
+func (b *Book) table(sheet string) *pendingTable {
+	for _, pt := range b.tables {
+		if pt.sheet == sheet {
+			return pt
+		}
+	}
+	return nil
+}
+
+// cellAt is the 0-based column and 1-based row of an A1 name.
+func cellAt(ref string) (col, row int, err error) {
+	c, r, err := excelize.CellNameToCoordinates(ref)
+	return c - 1, r, err
+}
+
+// writeTables streams the tables of WriteTable into their sheets.
+func (b *Book) writeTables() error {
+	for len(b.tables) > 0 {
+		pt := b.tables[0]
+		b.tables = b.tables[1:]
+		if err := b.streamTable(pt); err != nil {
+			return b.keep(fmt.Errorf("sheet %s: %w", pt.sheet, err))
+		}
+	}
+	return b.err
+}
+
+// streamTable writes a table's cells into its sheet, a row at a time: a
+// cell takes its column's format, or its own (Styled), Muted on a muted
+// row and Wrapped in a row whose text wraps; a blank cell takes the style
+// it would have had, as a range styled in Excel does. The sheet's edits
+// made after WriteTable go over them, and its rows below the table follow.
+func (b *Book) streamTable(pt *pendingTable) error {
+	t := &pt.t
+	if err := b.sortColumns(pt.sheet); err != nil {
+		return err
+	}
+	sw, err := b.f.NewStreamWriter(pt.sheet)
+	if err != nil {
+		return err
+	}
+	var cells []any
+	var styles []Style
+	put := func(row int, height float64) error {
+		pt.applyEdits(row, &cells, &styles, &height)
+		if err := b.streamCells(cells, styles); err != nil {
+			return err
+		}
+		var opts []excelize.RowOpts
+		if height > 0 {
+			opts = append(opts, excelize.RowOpts{Height: height})
+		}
+		return sw.SetRow("A"+strconv.Itoa(row), cells, opts...)
+	}
+	cells, styles = cells[:0], styles[:0]
+	for _, c := range t.Columns {
+		cells, styles = append(cells, c.Header), append(styles, Header)
+	}
+	if err := put(1, pt.headerHeight); err != nil {
+		return err
+	}
+	for r := range t.rows() {
+		row := t.row(r)
 		muted := t.Muted != nil && t.Muted(r)
 		// A text wider than its column wraps, and then the whole row is
 		// as tall as its longest text, every cell top-aligned (Wrapped).
@@ -641,52 +866,86 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 				v = st.Value
 			}
 			if text, ok := v.(string); ok && i < len(t.Columns) && t.Columns[i].Format&Wrapped != 0 {
-				lines = max(lines, wrappedLines(text, int(colWidth(i))-1))
+				lines = max(lines, wrappedLines(text, int(pt.widths[i])-1))
 			}
 		}
-		// A cell's own style goes over its column's; a muted row is
-		// muted but for such cells.
-		for i := range t.Columns {
-			var st Styled
-			styled := false
+		cells, styles = cells[:0], styles[:0]
+		for i := range max(len(row), len(t.Columns)) {
+			var v any
 			if i < len(row) {
-				st, styled = row[i].(Styled)
+				v = row[i]
 			}
-			if !styled && !muted && lines == 1 {
-				continue
+			style := Text
+			if i < len(t.Columns) {
+				style = t.Columns[i].Format
 			}
-			style := t.Columns[i].Format
-			switch {
-			case styled:
-				style = st.Style
-			case muted:
+			// A cell's own style goes over its column's; a muted row is
+			// muted but for such cells.
+			if st, ok := v.(Styled); ok {
+				v, style = st.Value, st.Style
+			} else if muted && i < len(t.Columns) {
 				style |= Muted
 			}
-			if lines > 1 {
+			if lines > 1 && i < len(t.Columns) {
 				style |= Wrapped
 			}
-			ref := CellName(i, r+2)
-			b.SetStyle(sheet, ref, ref, style)
+			cells, styles = append(cells, v), append(styles, style)
 		}
+		height := 0.0
 		if lines > 1 {
-			b.RowHeight(sheet, r+2, float64(lines*lineHeight))
+			height = min(float64(lines*lineHeight), MaxRowHeight)
+		}
+		if err := put(r+2, height); err != nil {
+			return err
 		}
 	}
-	if t.HeaderHeight > 0 {
-		header := 1
-		for i, c := range t.Columns {
-			header = max(header, wrappedLines(c.Header, int(colWidth(i))-1))
+	below := slices.Sorted(maps.Keys(pt.edits))
+	for _, row := range below {
+		if row <= t.rows()+1 {
+			continue
 		}
-		b.RowHeight(sheet, 1, max(t.HeaderHeight, float64(header*lineHeight)))
+		cells, styles = cells[:0], styles[:0]
+		if err := put(row, 0); err != nil {
+			return err
+		}
 	}
-	b.FreezePanes(sheet, t.FrozenColumns, 1)
-	if len(t.Columns) <= narrowTable {
-		// A few columns print on one page wide, not cut in two by a
-		// page's edge (a font wider than Excel's can push the last one
-		// over).
-		b.printOneWide(sheet)
+	return sw.Flush()
+}
+
+// streamCells turns values, as SetCell takes them, into the stream
+// writer's cells in place, each with its style: nil, NaN and infinite
+// numbers are blank (styled all the same), a Formula or SavedFormula is
+// its formula alone.
+func (b *Book) streamCells(cells []any, styles []Style) error {
+	for i, v := range cells {
+		id := 0
+		if styles[i] != Text {
+			var err error
+			if id, err = b.styleID(styles[i]); err != nil {
+				return err
+			}
+		}
+		c := excelize.Cell{StyleID: id}
+		switch x := v.(type) {
+		case nil:
+		case Formula:
+			c.Formula = strings.TrimPrefix(string(x), "=")
+		case SavedFormula:
+			c.Formula = strings.TrimPrefix(x.Formula, "=")
+		case float64:
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				c.Value = x
+			}
+		default:
+			c.Value = v
+		}
+		if c.Value == nil && c.Formula == "" && id == 0 {
+			cells[i] = nil // nothing to write
+			continue
+		}
+		cells[i] = c
 	}
-	return b.err
+	return nil
 }
 
 // narrowTable is the most columns of a table that prints one page wide.
@@ -753,26 +1012,48 @@ func displayWidth(v any, fm Style) int {
 // Write writes the workbook's bytes to w (Save is the way to write a file),
 // without the drawing and chart parts of deleted sheets, and, in a book
 // made by New, with value axis titles drawn along their axis by
-// LibreOffice too.
+// LibreOffice too, its parts in one order. WriteTable's tables are
+// streamed into their sheets first. The package is put together in a
+// temporary file, not in memory, and rewritten from there in one pass, so
+// that a workbook of hundreds of megabytes of sheets takes little memory.
 func (b *Book) Write(w io.Writer) error {
-	var buf bytes.Buffer
-	if err := b.f.Write(&buf); err != nil {
+	if err := b.writeTables(); err != nil {
 		return err
 	}
-	data, err := pruneParts(buf.Bytes())
+	tmp, err := os.CreateTemp("", "websim-*.xlsx")
 	if err != nil {
 		return err
 	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	// The library hands its zip writer a buffer in memory; this one
+	// writes to the temporary file instead (and the buffer stays empty).
+	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(tmp) })
+	defer b.f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
+	if err := b.f.Write(io.Discard); err != nil {
+		return err
+	}
+	size, err := tmp.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	zr, err := zip.NewReader(tmp, size)
+	if err != nil {
+		return err
+	}
+	edits, err := pruneEdits(zr)
+	if err != nil {
+		return err
+	}
+	if edits == nil {
+		edits = map[string]partEdit{}
+	}
 	if b.made {
-		if data, err = turnValueAxisTitles(data); err != nil {
+		if err := turnEdits(zr, edits); err != nil {
 			return err
 		}
 	}
-	if data, err = canonicalOrder(data); err != nil {
-		return err
-	}
-	_, err = w.Write(data)
-	return err
+	return writePackage(w, zr, edits, true)
 }
 
 // QuoteSheet quotes a sheet name for a formula or a chart: 'Summary (websim)'.

@@ -1,0 +1,182 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A table's sheet takes changes after WriteTable, laid over the table as
+// it streams when the book is saved: a cell's value or style in the table,
+// cells and row heights below it, a chart beside it, column widths; a
+// renamed sheet keeps its table, a deleted one loses it.
+func TestWriteTableTakesChangesUntilSaved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "T.xlsx")
+	b := New()
+	b.RenameSheet("Sheet1", "Draft")
+	b.NewSheet("Gone")
+	cols := []Column{{Header: "Load"}, {Header: "Mean", Format: Time}, {Header: "Note", Format: Text | Wrapped}}
+	rows := [][]any{
+		{"L1", 12.5, "short"},
+		{"L2", math.NaN(), strings.Repeat("a long note ", 20)},
+		{"L3", Styled{Value: 7.0, Style: Bold}, nil},
+	}
+	if err := b.WriteTable("Draft", Table{Columns: cols, Rows: rows, Muted: func(r int) bool { return r == 0 }}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteTable("Gone", Table{Columns: cols, Rows: rows})
+	b.RenameSheet("Draft", "T")
+	b.DeleteSheet("Gone")
+	b.SetCell("T", "A3", "L2 (again)")      // a value in the table
+	b.SetStyle("T", "B2", "B2", Share)      // a style in the table
+	b.SetCell("T", "A7", "Below the table") // a row below it
+	b.SetStyle("T", "A7", "A7", Title)      //
+	b.SetRow("T", 8, "x", 2.0)              //
+	b.RowHeight("T", 8, 40)                 //
+	b.ColWidths("T", 5, 31)                 // a column beside it
+	if err := b.AddChart("T", "F2", Chart{Kind: LineChart, Title: "Mean", Series: []Series{{Name: "Mean", Categories: AbsRange("T", 0, 2, 4), Values: AbsRange("T", 1, 2, 4)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteTable("T", Table{Columns: cols}); err == nil {
+		t.Error("a second table on a sheet was taken")
+	}
+	b.err = nil // the refusal above is the only error expected
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := b.Sheets(); fmt.Sprint(got) != "[T]" {
+		t.Fatalf("sheets = %v, want [T]", got)
+	}
+	grid, err := b.RawGrid("T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(row, col int) string {
+		for _, r := range grid {
+			if r.Num == row {
+				return r.At(col).Text
+			}
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		row, col int
+		want     string
+	}{
+		{1, 0, "Load"}, {1, 1, "Mean"}, {2, 0, "L1"}, {2, 1, "12.5"}, {3, 0, "L2 (again)"}, {3, 1, ""},
+		{4, 1, "7"}, {7, 0, "Below the table"}, {8, 0, "x"}, {8, 1, "2"},
+	} {
+		if got := text(c.row, c.col); got != c.want {
+			t.Errorf("row %d column %d = %q, want %q", c.row, c.col, got, c.want)
+		}
+	}
+	if l, _ := b.LookOf("T", "A1"); !l.Bold {
+		t.Error("the header is not in the Header style")
+	}
+	if !b.IsPercent("T", "B2") {
+		t.Error("B2 did not take the style set after WriteTable")
+	}
+	if l, _ := b.LookOf("T", "A2"); !l.Strike {
+		t.Error("the muted row is not struck through")
+	}
+	if l, _ := b.LookOf("T", "B4"); !l.Bold {
+		t.Error("a Styled cell lost its style")
+	}
+	if l, _ := b.LookOf("T", "A7"); !l.Bold {
+		t.Error("the title below the table lost its style")
+	}
+	if h, _ := b.RowHeightOf("T", 3); h <= lineHeight {
+		t.Errorf("the row of the long note is %g points, want it wrapped over lines", h)
+	}
+	if h, _ := b.RowHeightOf("T", 8); h != 40 {
+		t.Errorf("row 8 is %g points, want 40", h)
+	}
+	if w, _ := b.ColWidth("T", 5); w != 31 {
+		t.Errorf("width of F = %g, want 31", w)
+	}
+	if n, _ := b.FrozenRows("T"); n != 1 {
+		t.Errorf("frozen rows = %d, want 1", n)
+	}
+	if sheet, chart := partOf(t, path, "xl/worksheets/sheet1.xml"), partOf(t, path, "xl/charts/chart1.xml"); !strings.Contains(sheet, "<drawing ") || !strings.Contains(chart, "<c:chart") && !strings.Contains(chart, "<chart") {
+		t.Error("the chart added after WriteTable is not on the sheet")
+	}
+}
+
+// partOf returns a part of the package at path ("" when missing).
+func partOf(t *testing.T, path, name string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name == name {
+			b, err := readPart(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	return ""
+}
+
+// A table given row by row (RowFunc) is written as the same table given
+// whole (Rows).
+func TestWriteTableRowFuncIsRows(t *testing.T) {
+	cols := []Column{{Header: "Run"}, {Header: "Interval", Format: Count}, {Header: "Share", Format: Share}}
+	rows := make([][]any, 50)
+	for i := range rows {
+		rows[i] = []any{fmt.Sprintf("run %d", i/10), float64(i%10 + 1), float64(i) / 50}
+	}
+	whole := tableDump(t, Table{Columns: cols, Rows: rows})
+	byRow := tableDump(t, Table{Columns: cols, NumRows: len(rows), RowFunc: func(i int) []any { return rows[i] }})
+	if whole != byRow {
+		t.Errorf("RowFunc wrote\n%s\nRows wrote\n%s", byRow, whole)
+	}
+	if !strings.Contains(whole, "C51=0.98/true") {
+		t.Errorf("the last row is missing or unstyled:\n%s", whole)
+	}
+}
+
+// tableDump saves a book holding table t and returns its cells read back:
+// each cell's text and whether it shows a percentage.
+func tableDump(t *testing.T, table Table) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "R.xlsx")
+	b := New()
+	b.WriteTable("Sheet1", table)
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	grid, err := b.RawGrid("Sheet1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, r := range grid {
+		for c := range table.Columns {
+			ref := CellName(c, r.Num)
+			fmt.Fprintf(&out, "%s=%s/%v ", ref, r.At(c).Text, b.IsPercent("Sheet1", ref))
+		}
+		out.WriteString("\n")
+	}
+	return out.String()
+}
