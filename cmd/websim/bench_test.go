@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/websim/websim/internal/benchref"
+	"github.com/websim/websim/workbook/wbtest"
 )
 
 // BenchmarkWholeProcessMMc holds the whole websim process (the program
@@ -39,4 +41,55 @@ func BenchmarkWholeProcessMMc(b *testing.B) {
 	b.ReportMetric(benchref.Median(fixed), "fixed-cpu-s")
 	b.ReportMetric(benchref.Median(loop), "minimal-cpu-s")
 	b.ReportMetric(benchref.Median(ratios), "x-minimal")
+}
+
+// BenchmarkManyRunsMemory runs a study of 100 scenarios × 100 loads of
+// small runs (an M/M/2 queue, 2,000 requests each: 10,000 runs) with the
+// websim program, workbooks in and OutPut.xlsx out (its Timeline sheet
+// alone has half a million rows), and reports the process's peak resident
+// memory (peak-RSS-MB) and CPU: issue 17 asks at most 300 MB, flat in the
+// number of runs. runs=1000 is the same with 10 scenarios.
+func BenchmarkManyRunsMemory(b *testing.B) {
+	websim := benchref.Build(b, "./cmd/websim")
+	for _, scenarios := range []int{10, 100} {
+		b.Run(fmt.Sprintf("runs=%d", scenarios*100), func(b *testing.B) {
+			dir := filepath.Join(b.TempDir(), "many")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			manyRunsModel(scenarios, 100).Write(b, dir)
+			out := filepath.Join(b.TempDir(), "OutPut.xlsx")
+			var peak, cpu []float64
+			for b.Loop() {
+				u := benchref.Run(b, websim, "run", dir, "--quiet", "--out", out)
+				peak, cpu = append(peak, float64(u.PeakRSS)/(1<<20)), append(cpu, u.CPU)
+			}
+			b.ReportMetric(benchref.Median(peak), "peak-RSS-MB")
+			b.ReportMetric(benchref.Median(cpu), "cpu-s")
+		})
+	}
+}
+
+// manyRunsModel is an M/M/2 model of scenarios × loads small runs (2,000
+// requests each, no warm-up; utilization 0.1 to 0.9 over the loads).
+func manyRunsModel(scenarios, loads int) *wbtest.Model {
+	m := &wbtest.Model{}
+	m.Add("SvcData.xlsx", "Settings",
+		[]any{"Name", "Value"},
+		[]any{"TimeUnit", "s"}, []any{"Seed", 1}, []any{"WarmUp", 0}, []any{"Observations", 2000},
+		[]any{"AppServers", 1}, []any{"AppCapacity", 2}, []any{"RATParameter", 0},
+	)
+	header, rates := []any{"Entity"}, []any{"Job"}
+	for l := range loads {
+		header = append(header, fmt.Sprintf("L%d", l+1))
+		rates = append(rates, fmt.Sprintf("Exp(%g)", 1/(0.2+1.6*float64(l)/float64(loads))))
+	}
+	m.Add("SvcData.xlsx", "Arrivals", header, rates)
+	m.Add("SvcData.xlsx", "Job", []any{"Service"}, []any{"Work"})
+	experiments := m.Add("SvcData.xlsx", "Experiments", []any{"Scenario", "AppCapacity"})
+	for s := range scenarios {
+		experiments.Rows = append(experiments.Rows, []any{fmt.Sprintf("S%d", s+1), 2})
+	}
+	m.Add("ProcData.xlsx", "Work", []any{"Step", "ProcTime"}, []any{"Process", "Exp(1)"})
+	return m
 }

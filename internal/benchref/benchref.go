@@ -52,10 +52,20 @@ func moduleRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// CPU runs the program with args to its end and returns the CPU time it
-// used (user and system, in seconds) and what it wrote on stdout. A
+// Usage is what a program run by Run used.
+type Usage struct {
+	// CPU is the CPU time, user and system, in seconds.
+	CPU float64
+	// PeakRSS is the most resident memory the process held, in bytes (0
+	// where the system does not say).
+	PeakRSS int64
+	// Stdout is what it wrote on stdout.
+	Stdout string
+}
+
+// Run runs the program with args to its end and returns what it used. A
 // program that fails stops the benchmark with its error output.
-func CPU(tb testing.TB, program string, args ...string) (seconds float64, stdout string) {
+func Run(tb testing.TB, program string, args ...string) Usage {
 	tb.Helper()
 	cmd := exec.Command(program, args...)
 	var out, errOut bytes.Buffer
@@ -64,7 +74,15 @@ func CPU(tb testing.TB, program string, args ...string) (seconds float64, stdout
 		tb.Fatalf("%s %s: %v\n%s", filepath.Base(program), strings.Join(args, " "), err, errOut.String())
 	}
 	st := cmd.ProcessState
-	return (st.UserTime() + st.SystemTime()).Seconds(), out.String()
+	return Usage{CPU: (st.UserTime() + st.SystemTime()).Seconds(), PeakRSS: peakRSS(st), Stdout: out.String()}
+}
+
+// CPU runs the program as Run does and returns its CPU seconds and its
+// stdout.
+func CPU(tb testing.TB, program string, args ...string) (seconds float64, stdout string) {
+	tb.Helper()
+	u := Run(tb, program, args...)
+	return u.CPU, u.Stdout
 }
 
 // Median returns the median of xs (0 for none); xs is left as it was.
