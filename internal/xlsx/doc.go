@@ -25,7 +25,11 @@
 // their colour, dash and markers); FitOnePage sets a sheet to print on one
 // page; MarkOwned and OwnedSheets say which sheets
 // websim wrote, so that a later run replaces its own and never a user's;
-// Save writes atomically, and beside a file Excel holds open.
+// Save writes atomically, and beside a file Excel holds open. A table of
+// WriteTable is streamed into its sheet when the book is written, its
+// rows given whole or one at a time (Table.RowFunc), and the package is
+// put together in a temporary file: a workbook of half a million rows is
+// written in little memory.
 //
 // Write methods return their error and also keep the first one (as
 // bufio.Writer does): a run of calls may be checked once, by Err or Save.

@@ -742,9 +742,11 @@ func (pt *pendingTable) applyEdits(row int, cells *[]any, styles *[]Style, heigh
 //
 // The cells are streamed into the sheet when the book is written (Write,
 // Save), a row at a time, so that a table of millions of cells takes
-// little memory: what else the sheet gets (charts, column widths, page
-// breaks, print settings) may be set until then, but not its cells, and
-// they cannot be read from the book before it is written.
+// little memory. Until then the sheet takes everything else (charts,
+// column widths, page breaks, print settings), and what SetCell, SetStyle
+// and RowHeight put in its cells is laid over the table as it streams (in
+// it, or in rows below it); its cells cannot be read back from the book
+// before it is written.
 func (b *Book) WriteTable(sheet string, t Table) error {
 	if b.err != nil {
 		return b.err
