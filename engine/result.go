@@ -254,8 +254,9 @@ func (e *entityStats) add(response float64) {
 	e.batches.Add(response)
 }
 
-// entityResults assembles the figures of each request type.
-func (s *sim) entityResults() []EntityResult {
+// entityResults assembles the figures of each request type; total is the
+// run's response summary, which is the one type's when there is one.
+func (s *sim) entityResults(total *Summary) []EntityResult {
 	out := make([]EntityResult, len(s.ents))
 	for i := range s.ents {
 		e := &s.ents[i]
@@ -264,10 +265,16 @@ func (s *sim) entityResults() []EntityResult {
 			ext, pct, batches, outcomes = s.resp, s.respPct, &s.batches, &s.outcomes
 		}
 		failedCI, abandonedCI := outcomes.halfWidths()
+		var response Summary
+		if len(s.ents) == 1 {
+			response = *total
+		} else {
+			response = runSummary(batches, ext, &pct)
+		}
 		out[i] = EntityResult{
 			Name: s.m.Entities[i].Name, Arrivals: e.arrivals,
 			Completed: batches.N(), Failed: e.failed, Abandoned: e.abandoned,
-			Response:            runSummary(batches, ext, &pct),
+			Response:            response,
 			ResponsePercentiles: &pct, ResponseHist: pct.Histogram(),
 			FailedCI95: failedCI, AbandonedCI95: abandonedCI,
 			Absent: s.m.Entities[i].InterArrival[s.load] == nil,
@@ -568,7 +575,9 @@ func (s *Summary) clampPercentiles() {
 func finishSummary(s Summary, hist *stats.Histogram, pct *stats.Percentiles, means []float64) Summary {
 	s.BatchesForCI, s.BatchSize, s.NoCIWhy = 0, 0, ""
 	if hist != nil && hist.N() > 0 {
-		s.P50, s.P90, s.P95, s.P99 = hist.Quantile(0.5), hist.Quantile(0.9), hist.Quantile(0.95), hist.Quantile(0.99)
+		var q [len(summaryQuantiles)]float64
+		hist.Quantiles(summaryQuantiles[:], q[:])
+		s.P50, s.P90, s.P95, s.P99 = q[0], q[1], q[2], q[3]
 		s.clampPercentiles()
 	}
 	s.setPercentileIntervals(pct)

@@ -770,7 +770,8 @@ func (s *sim) result() *Result {
 	// The warm-up set, also when the run was stopped before it ended (and
 	// had no figures): SimTime below WarmUp says so.
 	r.WarmUp = s.cfg.WarmUp
-	r.Response = runSummary(&s.batches, s.resp, &s.respPct)
+	responses := summarize(&s.batches, s.resp, s.respPct.Histogram())
+	r.Response = withRunIntervals(responses, &s.batches, &s.respPct)
 	_, r.ResponseBatchSize = s.batches.Batches()
 	r.ResponseBatches = s.batches.Means()
 	s.outcomes.fill(&r)
@@ -780,7 +781,7 @@ func (s *sim) result() *Result {
 	if s.tryApart {
 		r.AttemptResponse = summarize(&s.tryBatches, s.tryRsp, &s.tryHist)
 	} else {
-		r.AttemptResponse = summarize(&s.batches, s.resp, s.respPct.Histogram())
+		r.AttemptResponse = responses // the attempts were the requests
 	}
 	r.AttemptResponse.CIHalfWidth95 = math.NaN()
 	r.AttemptResponse.setPercentileIntervals(nil)
@@ -846,7 +847,7 @@ func (s *sim) result() *Result {
 	r.Check.FinishedAll = s.finishedAll
 	r.Check.Open = s.open
 	r.Check.UnitsHeld = s.unitsHeld()
-	r.Entities = s.entityResults()
+	r.Entities = s.entityResults(&r.Response)
 	r.Timeline = s.tl.intervals(s)
 	return &r
 }
@@ -858,19 +859,29 @@ func summarize(b *stats.BatchMeans, x extremes, h *stats.Histogram) Summary {
 	if b.N() == 0 {
 		lo, hi = 0, 0
 	}
+	var q [len(summaryQuantiles)]float64
+	h.Quantiles(summaryQuantiles[:], q[:])
 	s := Summary{
 		N: b.N(), Mean: b.Mean(), SD: b.SD(), Min: lo, Max: hi,
-		P50: h.Quantile(0.50), P90: h.Quantile(0.90), P95: h.Quantile(0.95), P99: h.Quantile(0.99),
+		P50: q[0], P90: q[1], P95: q[2], P99: q[3],
 	}
 	s.clampPercentiles()
 	return s
 }
 
+// summaryQuantiles are the percentiles a Summary holds, P50 to P99.
+var summaryQuantiles = [...]float64{0.50, 0.90, 0.95, 0.99}
+
 // runSummary is the summary of one run's response times with its
 // intervals: the mean's from batch means (BatchMeans.CI), the
 // percentiles' from the indicator batches of p.
 func runSummary(b *stats.BatchMeans, x extremes, p *stats.Percentiles) Summary {
-	s := summarize(b, x, p.Histogram())
+	return withRunIntervals(summarize(b, x, p.Histogram()), b, p)
+}
+
+// withRunIntervals is s, the summary of b and p's histogram, with the
+// intervals runSummary gives it.
+func withRunIntervals(s Summary, b *stats.BatchMeans, p *stats.Percentiles) Summary {
 	ci := b.CI(0.95)
 	s.CIHalfWidth95, s.BatchesForCI, s.BatchSize, s.NoCIWhy = ci.HalfWidth, int64(ci.Batches), ci.BatchSize, ci.Why
 	s.setPercentileIntervals(p)

@@ -183,6 +183,33 @@ func (h *Histogram) Quantile(q float64) float64 {
 	return out
 }
 
+// Quantiles sets out[k] to the qs[k]-quantile, as Quantile gives it, for
+// every k, in one pass over the histogram; qs must be in increasing
+// order, and out as long.
+func (h *Histogram) Quantiles(qs, out []float64) {
+	rank := func(q float64) int64 {
+		return max(int64(math.Ceil(q*float64(h.n))), 1)
+	}
+	k := 0
+	for ; k < len(qs) && (h.n == 0 || h.zero >= rank(qs[k])); k++ {
+		out[k] = 0
+	}
+	if k == len(qs) {
+		return
+	}
+	seen := h.zero
+	h.each(func(i int, c int64) bool {
+		seen += c
+		for ; k < len(qs) && seen >= rank(qs[k]); k++ {
+			out[k] = bucketMid(i)
+		}
+		return k < len(qs)
+	})
+	for ; k < len(qs); k++ {
+		out[k] = MaxValue
+	}
+}
+
 // below returns the number of observations in buckets wholly below x
 // (the zero bucket included when x > MinValue).
 func (h *Histogram) below(x float64) int64 {

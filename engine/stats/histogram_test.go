@@ -166,3 +166,40 @@ func TestHistogramCountsPastTwoTo32(t *testing.T) {
 		t.Errorf("largest = %v, want %v", q, bucketMid(bucket(10)))
 	}
 }
+
+// Quantiles gives, in one pass, what Quantile gives one q at a time: on an
+// empty histogram, on one of zeros only, on spread values with zeros
+// among them, for the percentiles a summary holds and for q at the ends.
+func TestQuantilesIsQuantileForEach(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	spread := &Histogram{}
+	for i := range 5000 {
+		if i%10 == 0 {
+			spread.Add(0)
+			continue
+		}
+		spread.Add(rng.ExpFloat64() * 100)
+	}
+	zeros := &Histogram{}
+	for range 7 {
+		zeros.Add(0)
+	}
+	few := &Histogram{}
+	few.Add(3)
+	few.Add(1e9)
+	for name, h := range map[string]*Histogram{"empty": {}, "zeros": zeros, "few": few, "spread": spread} {
+		for _, qs := range [][]float64{
+			{0.5, 0.9, 0.95, 0.99},
+			{1e-9, 0.05, 0.1, 0.5, 0.999, 1},
+			{0.2, 0.2, 0.7},
+		} {
+			out := make([]float64, len(qs))
+			h.Quantiles(qs, out)
+			for k, q := range qs {
+				if want := h.Quantile(q); out[k] != want {
+					t.Errorf("%s: Quantiles(%v)[%d] = %g, Quantile(%g) = %g", name, qs, k, out[k], q, want)
+				}
+			}
+		}
+	}
+}
