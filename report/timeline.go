@@ -52,7 +52,6 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 	// study of 10,000 runs has half a million): each run's place and its
 	// columns that repeat are kept, not its rows.
 	type runRows struct {
-		run   *study.Run
 		cells []any  // Scenario, Load, Stable
 		label string // the Run column, each chart's legend
 		end   float64
@@ -76,16 +75,16 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		}
 		end := run.Result.Timeline[len(run.Result.Timeline)-1].End
 		placed = append(placed, timelineRun{run: run, first: rows + 2, last: rows + len(run.Result.Timeline) + 1})
-		byRow = append(byRow, runRows{run: run, cells: runCells(run), label: label, end: end})
+		byRow = append(byRow, runRows{cells: runCells(run), label: label, end: end})
 		rows += len(run.Result.Timeline)
 	}
 	row := func(r int) []any {
 		// The run whose rows hold r (0-based; its sheet row is r+2).
 		p := sort.Search(len(placed), func(i int) bool { return placed[i].last >= r+2 })
-		rr, k := byRow[p], r+2-placed[p].first
-		iv := rr.run.Result.Timeline[k]
+		rr, run, k := byRow[p], placed[p].run, r+2-placed[p].first
+		iv := run.Result.Timeline[k]
 		warm := ""
-		switch w := rr.run.Result.WarmUp; {
+		switch w := run.Result.WarmUp; {
 		case w > 0 && iv.End <= w:
 			warm = "all"
 		case w > iv.Start:
