@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -261,6 +262,12 @@ func isDateFormat(code string) bool {
 // number format), as a user would in Excel: for test fixtures and imports.
 // websim's own sheets use SetStyle.
 func (b *Book) SetLook(sheet, from, to string, l Look) error {
+	if b.table(sheet) != nil {
+		return b.keep(fmt.Errorf("xlsx: sheet %q is a table written with the book; SetLook cannot style it (SetStyle can)", sheet))
+	}
+	if err := b.streamedError(sheet); err != nil {
+		return err
+	}
 	st := &excelize.Style{Font: &excelize.Font{Bold: l.Bold, Color: l.FontColor}}
 	if l.Fill != "" {
 		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{l.Fill}}

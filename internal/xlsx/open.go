@@ -56,8 +56,14 @@ type Book struct {
 	// widthsSet has, per sheet, the columns given a width (ColWidths).
 	widthsSet map[string]map[int]bool
 	// tables are WriteTable's tables, streamed into their sheets when the
-	// book is written.
-	tables []*pendingTable
+	// book is written; streamed names the sheets they were streamed into
+	// (their cells are the stream's from then on).
+	tables   []*pendingTable
+	streamed []string
+	// scratchDir and scratchPattern name the temporary file Write puts
+	// the package together in (os.CreateTemp's; Save sets them beside the
+	// file it writes).
+	scratchDir, scratchPattern string
 }
 
 var rawValues = excelize.Options{RawCellValue: true}

@@ -283,7 +283,15 @@ func writePackage(w io.Writer, zr *zip.Reader, edits map[string]partEdit, canoni
 		e partEdit
 	}
 	parts := make([]part, 0, len(zr.File))
+	seen := map[string]bool{}
 	for _, f := range zr.File {
+		// The library may write a part twice: a sheet it holds in a
+		// temporary file (read from a workbook, over 16 MB), deleted,
+		// and a new sheet streamed under its name. The first is the new.
+		if seen[f.Name] {
+			continue
+		}
+		seen[f.Name] = true
 		e := edits[f.Name]
 		if e.drop {
 			continue

@@ -120,7 +120,11 @@ func writeTemp(f *Book, path string, writeWorkbook WriteFunc) (string, error) {
 		os.Remove(name)
 		return "", fmt.Errorf("cannot write %s: %w", path, err)
 	}
-	if err := writeWorkbook(f, tmp); err != nil {
+	// The package is put together beside it too (Write).
+	f.scratchDir, f.scratchPattern = dir, "."+base+".websim-*.tmp"
+	err = writeWorkbook(f, tmp)
+	f.scratchDir, f.scratchPattern = "", ""
+	if err != nil {
 		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {

@@ -4,7 +4,11 @@ import (
 	"archive/zip"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -107,6 +111,17 @@ func TestWriteTableTakesChangesUntilSaved(t *testing.T) {
 	if n, _ := b.FrozenRows("T"); n != 1 {
 		t.Errorf("frozen rows = %d, want 1", n)
 	}
+	// Excel wants a sheet's columns in order (the sheet was renamed
+	// after its widths were set).
+	sheetXML := partOf(t, path, "xl/worksheets/sheet1.xml")
+	var mins []int
+	for _, m := range regexp.MustCompile(`<col min="(\d+)"`).FindAllStringSubmatch(sheetXML, -1) {
+		n, _ := strconv.Atoi(m[1])
+		mins = append(mins, n)
+	}
+	if !slices.IsSorted(mins) || len(mins) == 0 {
+		t.Errorf("columns in the order %v, want increasing", mins)
+	}
 	if sheet, chart := partOf(t, path, "xl/worksheets/sheet1.xml"), partOf(t, path, "xl/charts/chart1.xml"); !strings.Contains(sheet, "<drawing ") || !strings.Contains(chart, "<c:chart") && !strings.Contains(chart, "<chart") {
 		t.Error("the chart added after WriteTable is not on the sheet")
 	}
@@ -179,4 +194,107 @@ func tableDump(t *testing.T, table Table) string {
 		out.WriteString("\n")
 	}
 	return out.String()
+}
+
+// A result sheet too large for the library to hold in memory when a
+// workbook is opened (its part goes to a temporary file), deleted and
+// written again as a table, is in the package once: the new one.
+func TestWriteTableReplacesALargeSheetOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a sheet of 17 MB")
+	}
+	path := filepath.Join(t.TempDir(), "S.xlsx")
+	b := New()
+	b.RenameSheet("Sheet1", "User")
+	b.SetCell("User", "A1", "the user's")
+	b.NewSheet("Timeline")
+	cols := []Column{{Header: "Run"}, {Header: "Interval", Format: Count}, {Header: "Mean", Format: Decimal2}, {Header: "Note"}}
+	b.WriteTable("Timeline", Table{Columns: cols, NumRows: 200_000, RowFunc: func(i int) []any {
+		return []any{fmt.Sprintf("run %d of the study", i), float64(i), float64(i) / 3, "abcdefghij"}
+	}})
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.DeleteSheet("Timeline")
+	b.NewSheet("Timeline")
+	b.WriteTable("Timeline", Table{Columns: []Column{{Header: "New"}}, Rows: [][]any{{"new"}}})
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	seen := map[string]bool{}
+	for _, f := range zr.File {
+		if seen[f.Name] {
+			t.Errorf("part %s is in the package twice", f.Name)
+		}
+		seen[f.Name] = true
+	}
+	b, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if grid, _ := b.RawGrid("Timeline"); len(grid) != 2 || grid[1].At(0).Text != "new" {
+		t.Errorf("Timeline = %+v, want the new table", grid)
+	}
+}
+
+// Without a writable temporary folder a save goes on: the package is put
+// together beside the file, and nothing of it is left there.
+func TestSaveWithoutATemporaryFolder(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	dir := t.TempDir()
+	b := New()
+	defer b.Close()
+	b.WriteTable("Sheet1", Table{Columns: []Column{{Header: "A"}}, Rows: [][]any{{1.0}}})
+	if err := b.Save(filepath.Join(dir, "T.xlsx")); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left: %v, want T.xlsx alone", entries)
+	}
+}
+
+// Edits to a table's sheet behave as on any sheet: its name in any case,
+// NaN leaves a cell as it is, a Styled value is written alone; a sheet
+// the library keeps (a book's last) keeps its table; once the book is
+// written, its streamed cells are refused, not lost.
+func TestWriteTableEditsAsSetCell(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "E.xlsx")
+	b := New()
+	defer b.Close()
+	b.WriteTable("Sheet1", Table{Columns: []Column{{Header: "A"}, {Header: "B"}}, Rows: [][]any{{1.0, 2.0}}})
+	b.SetCell("SHEET1", "A3", "any case")
+	b.SetCell("Sheet1", "A2", math.NaN())
+	b.SetCell("Sheet1", "B2", Styled{Value: 5.0, Style: Bold})
+	b.DeleteSheet("Sheet1") // the last sheet: kept
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetCell("Sheet1", "A4", "late"); err == nil {
+		t.Error("a change to a streamed sheet after the save was taken")
+	}
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	grid, _ := r.RawGrid("Sheet1")
+	var got []string
+	for _, row := range grid {
+		got = append(got, fmt.Sprintf("%d:%s,%s", row.Num, row.At(0).Text, row.At(1).Text))
+	}
+	if want := "[1:A,B 2:1,5 3:any case,]"; fmt.Sprint(got) != want {
+		t.Errorf("cells = %v, want %s", got, want)
+	}
 }

@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -216,23 +217,48 @@ func (b *Book) NewSheet(name string) error {
 }
 
 // DeleteSheet removes a sheet (a missing one is no error), with the table
-// WriteTable keeps for it.
+// WriteTable keeps for it and the widths set on it. The library keeps a
+// workbook's last sheet.
 func (b *Book) DeleteSheet(name string) error {
-	b.tables = slices.DeleteFunc(b.tables, func(pt *pendingTable) bool { return pt.sheet == name })
-	return b.keep(b.f.DeleteSheet(name))
+	if err := b.keep(b.f.DeleteSheet(name)); err != nil {
+		return err
+	}
+	if idx, _ := b.f.GetSheetIndex(name); idx >= 0 {
+		return nil // the last sheet: kept
+	}
+	b.tables = slices.DeleteFunc(b.tables, func(pt *pendingTable) bool { return strings.EqualFold(pt.sheet, name) })
+	for sheet := range b.widthsSet {
+		if strings.EqualFold(sheet, name) {
+			delete(b.widthsSet, sheet)
+		}
+	}
+	return nil
 }
 
-// RenameSheet renames a sheet; a table WriteTable keeps for it follows.
+// RenameSheet renames a sheet; a table WriteTable keeps for it, and the
+// widths set on it, follow.
 func (b *Book) RenameSheet(old, name string) error {
+	if err := b.keep(b.f.SetSheetName(old, name)); err != nil {
+		return err
+	}
 	if pt := b.table(old); pt != nil {
 		pt.sheet = name
 	}
-	return b.keep(b.f.SetSheetName(old, name))
+	for sheet, cols := range b.widthsSet {
+		if strings.EqualFold(sheet, old) {
+			delete(b.widthsSet, sheet)
+			b.widthsSet[name] = cols
+		}
+	}
+	return nil
 }
 
 // CopySheet copies the sheet from into to (a new sheet), as Excel's "Move
 // or Copy" does: sheet-scoped names are not copied.
 func (b *Book) CopySheet(from, to string) error {
+	if b.table(from) != nil {
+		return b.keep(fmt.Errorf("xlsx: sheet %q is a table written with the book; it cannot be copied before", from))
+	}
 	src, err := b.f.GetSheetIndex(from)
 	if err != nil || src < 0 {
 		return b.keep(fmt.Errorf("no sheet %q", from))
@@ -275,11 +301,20 @@ type Styled struct {
 // nil and NaN or infinite numbers leave the cell as it is (blank in a new
 // sheet); "" empties it.
 func (b *Book) SetCell(sheet, ref string, v any) error {
+	if err := b.streamedError(sheet); err != nil {
+		return err
+	}
 	if pt := b.table(sheet); pt != nil {
 		// A cell of a table's sheet is set as the table streams.
 		col, row, err := cellAt(ref)
 		if err != nil {
 			return b.keep(err)
+		}
+		if st, ok := v.(Styled); ok {
+			v = st.Value // the value alone, as below
+		}
+		if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			v = nil // the cell is left as it is, as below
 		}
 		if v != nil {
 			ce := pt.edit(col, row)
@@ -311,6 +346,9 @@ func (b *Book) SetCell(sheet, ref string, v any) error {
 // SetFormula writes a formula ("=B3*2" or "B3*2") to a cell, with no saved
 // value.
 func (b *Book) SetFormula(sheet, ref, formula string) error {
+	if err := b.streamedError(sheet); err != nil {
+		return err
+	}
 	if b.table(sheet) != nil {
 		return b.SetCell(sheet, ref, Formula(formula))
 	}
@@ -381,6 +419,9 @@ func (b *Book) SetRow(sheet string, row int, values ...any) error {
 
 // SetStyle gives the cells from..to (A1 names) the style s.
 func (b *Book) SetStyle(sheet, from, to string, s Style) error {
+	if err := b.streamedError(sheet); err != nil {
+		return err
+	}
 	if pt := b.table(sheet); pt != nil {
 		c1, r1, err := cellAt(from)
 		if err != nil {
@@ -486,6 +527,9 @@ func (b *Book) sortColumns(sheet string) error {
 // MaxRowHeight (a taller row is a text too long to read whole in a cell:
 // it is shown from its start, and can be read in the formula bar).
 func (b *Book) RowHeight(sheet string, row int, height float64) error {
+	if err := b.streamedError(sheet); err != nil {
+		return err
+	}
 	if pt := b.table(sheet); pt != nil {
 		pt.rowEdit(row).height = min(height, MaxRowHeight)
 		return nil
@@ -628,6 +672,8 @@ type Table struct {
 	// Muted, when set, says which rows (from 0) are drawn Muted: grey and
 	// struck through, every cell.
 	Muted func(row int) bool
+	// WriteTable reads Rows (or RowFunc) and Muted again when the book is
+	// written: they must not change in between.
 }
 
 // rows is the number of rows below the header.
@@ -798,8 +844,19 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 // written, or nil.
 func (b *Book) table(sheet string) *pendingTable {
 	for _, pt := range b.tables {
-		if pt.sheet == sheet {
+		if strings.EqualFold(pt.sheet, sheet) { // as sheet names are
 			return pt
+		}
+	}
+	return nil
+}
+
+// streamedError is the error of a change to the cells of a sheet whose
+// table was streamed when the book was written: the stream is the sheet.
+func (b *Book) streamedError(sheet string) error {
+	for _, name := range b.streamed {
+		if strings.EqualFold(name, sheet) {
+			return b.keep(fmt.Errorf("xlsx: the cells of sheet %q were streamed when the book was written; they cannot be changed", sheet))
 		}
 	}
 	return nil
@@ -816,6 +873,7 @@ func (b *Book) writeTables() error {
 	for len(b.tables) > 0 {
 		pt := b.tables[0]
 		b.tables = b.tables[1:]
+		b.streamed = append(b.streamed, pt.sheet)
 		if err := b.streamTable(pt); err != nil {
 			return b.keep(fmt.Errorf("sheet %s: %w", pt.sheet, err))
 		}
@@ -1022,27 +1080,11 @@ func (b *Book) Write(w io.Writer) error {
 	if err := b.writeTables(); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp("", "websim-*.xlsx")
+	zr, done, err := b.pack()
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
-	// The library hands its zip writer a buffer in memory; this one
-	// writes to the temporary file instead (and the buffer stays empty).
-	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(tmp) })
-	defer b.f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
-	if err := b.f.Write(io.Discard); err != nil {
-		return err
-	}
-	size, err := tmp.Seek(0, io.SeekEnd)
-	if err != nil {
-		return err
-	}
-	zr, err := zip.NewReader(tmp, size)
-	if err != nil {
-		return err
-	}
+	defer done()
 	edits, err := pruneEdits(zr)
 	if err != nil {
 		return err
@@ -1056,6 +1098,47 @@ func (b *Book) Write(w io.Writer) error {
 		}
 	}
 	return writePackage(w, zr, edits, true)
+}
+
+// pack has the library write the package and returns it to read, and the
+// function that frees it. It goes to a temporary file beside the file
+// being saved (named as Save's own, so that a run stopped midway leaves
+// nothing RemoveStaleTemps would not clear), or, where none can be made,
+// to memory.
+func (b *Book) pack() (*zip.Reader, func(), error) {
+	tmp, err := os.CreateTemp(b.scratchDir, b.scratchPattern)
+	if err != nil {
+		var buf bytes.Buffer
+		if err := b.f.Write(&buf); err != nil {
+			return nil, nil, err
+		}
+		zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		return zr, func() {}, err
+	}
+	done := func() {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}
+	// The library hands its zip writer a buffer in memory; this one
+	// writes to the temporary file instead (and the buffer stays empty).
+	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(tmp) })
+	err = b.f.Write(io.Discard)
+	b.f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	size, err := tmp.Seek(0, io.SeekEnd)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	zr, err := zip.NewReader(tmp, size)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return zr, done, nil
 }
 
 // QuoteSheet quotes a sheet name for a formula or a chart: 'Summary (websim)'.
