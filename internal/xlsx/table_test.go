@@ -48,16 +48,7 @@ func TestWriteTableTakesChangesUntilSaved(t *testing.T) {
 		t.Error("a second table on a sheet was taken")
 	}
 	b.err = nil // the refusal above is the only error expected
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b = saveAndOpen(t, b, path)
 	if got := b.Sheets(); fmt.Sprint(got) != "[T]" {
 		t.Fatalf("sheets = %v, want [T]", got)
 	}
@@ -172,15 +163,7 @@ func tableDump(t *testing.T, table Table) string {
 	path := filepath.Join(t.TempDir(), "R.xlsx")
 	b := New()
 	b.WriteTable("Sheet1", table)
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b = saveAndOpen(t, b, path)
 	grid, err := b.RawGrid("Sheet1")
 	if err != nil {
 		t.Fatal(err)
@@ -212,14 +195,7 @@ func TestWriteTableReplacesALargeSheetOnce(t *testing.T) {
 	b.WriteTable("Timeline", Table{Columns: cols, NumRows: 200_000, RowFunc: func(i int) []any {
 		return []any{fmt.Sprintf("run %d of the study", i), float64(i), float64(i) / 3, "abcdefghij"}
 	}})
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b = saveAndOpen(t, b, path)
 	b.DeleteSheet("Timeline")
 	b.NewSheet("Timeline")
 	b.WriteTable("Timeline", Table{Columns: []Column{{Header: "New"}}, Rows: [][]any{{"new"}}})
@@ -297,4 +273,20 @@ func TestWriteTableEditsAsSetCell(t *testing.T) {
 	if want := "[1:A,B 2:1,5 3:any case,]"; fmt.Sprint(got) != want {
 		t.Errorf("cells = %v, want %s", got, want)
 	}
+}
+
+// saveAndOpen saves b to path, closes it and opens the file again (closed
+// when the test ends).
+func saveAndOpen(t *testing.T, b *Book, path string) *Book {
+	t.Helper()
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	r, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
