@@ -81,7 +81,19 @@ func table(b *xlsx.Book, sheet string, cols []column, rows [][]any) error {
 // and the columns up to Stable stay in view (and are repeated on every
 // printed page), so that a row's figures are never read without it.
 func runTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, unstable []bool) error {
-	t := tableOf(cols, rows)
+	return writeRunTable(b, sheet, cols, tableOf(cols, rows), unstable)
+}
+
+// runTableFunc is runTable for n rows made one at a time by row, when the
+// sheet is written: a table of a row per run is never held whole.
+func runTableFunc(b *xlsx.Book, sheet string, cols []column, n int, row func(int) []any, unstable []bool) error {
+	t := tableOf(cols, nil)
+	t.NumRows, t.RowFunc = n, row
+	return writeRunTable(b, sheet, cols, t, unstable)
+}
+
+// writeRunTable writes t, whose columns are cols, as runTable does.
+func writeRunTable(b *xlsx.Book, sheet string, cols []column, t xlsx.Table, unstable []bool) error {
 	if unstable != nil {
 		t.FrozenColumns = frozenColumns
 		if i := slices.IndexFunc(cols, func(c column) bool { return c.header == "Stable" }); i >= 0 {
@@ -257,17 +269,18 @@ func writeSummary(b *xlsx.Book, sheet string, s *study.Study) error {
 		cols[i] = column{c.header, c.format}
 	}
 	cols = withTimeStyle(cols, s.Runs)
-	rows := make([][]any, 0, len(s.Runs))
-	var unstable []bool
+	unstable := make([]bool, len(s.Runs))
 	for i := range s.Runs {
+		unstable[i] = !s.Runs[i].Result.Stable
+	}
+	row := func(i int) []any {
 		row := make([]any, len(spec))
 		for j, c := range spec {
 			row[j] = c.value(&s.Runs[i])
 		}
-		rows = append(rows, row)
-		unstable = append(unstable, !s.Runs[i].Result.Stable)
+		return row
 	}
-	return runTable(b, sheet, cols, rows, unstable)
+	return runTableFunc(b, sheet, cols, len(s.Runs), row, unstable)
 }
 
 func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
@@ -279,28 +292,28 @@ func writeServers(b *xlsx.Book, sheet string, s *study.Study) error {
 		column{"Jobs", fCount}, column{"Timeouts", fCount}, column{"Orphan jobs", fCount}, column{"Orphan work" + u, fTime},
 	)
 	cols = withTimeStyle(cols, s.Runs)
-	var rows [][]any
-	var unstable []bool
-	add := func(run *study.Run, name, kind string, sv *engine.ServerResult) {
+	// Each run's external servers, then its application servers.
+	items, unstable := runItems(s, func(r *engine.Result) int { return len(r.Servers) + len(r.AppServers) })
+	row := func(k int) []any {
+		run := &s.Runs[items[k].run]
+		j := int(items[k].item)
+		name, kind, sv := "", "external", (*engine.ServerResult)(nil)
+		if j < len(run.Result.Servers) {
+			sv = &run.Result.Servers[j]
+			name = sv.Name
+		} else {
+			j -= len(run.Result.Servers)
+			name, kind, sv = appName(j), "application", &run.Result.AppServers[j]
+		}
 		var accept any // blank where there is no accept queue (no MaxAdmitted, an external server)
 		if sv.HasAcceptQueue {
 			accept = sv.MeanAcceptQueue
 		}
-		rows = append(rows, append(namedRunCells(run, name), kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue, accept,
+		return append(namedRunCells(run, name), kind, float64(sv.Capacity), sv.Utilization, sv.MeanQueue, accept,
 			float64(sv.Jobs), float64(sv.Timeouts), float64(sv.OrphanJobs), sv.OrphanWork,
-		))
-		unstable = append(unstable, !run.Result.Stable)
+		)
 	}
-	for i := range s.Runs {
-		run := &s.Runs[i]
-		for j := range run.Result.Servers {
-			add(run, run.Result.Servers[j].Name, "external", &run.Result.Servers[j])
-		}
-		for j := range run.Result.AppServers {
-			add(run, appName(j), "application", &run.Result.AppServers[j])
-		}
-	}
-	return runTable(b, sheet, cols, rows, unstable)
+	return runTableFunc(b, sheet, cols, len(items), row, unstable)
 }
 
 func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
@@ -313,27 +326,41 @@ func writeEntities(b *xlsx.Book, sheet string, s *study.Study) error {
 	)
 	targetCols, targetCells := entityTargets(s)
 	cols = withTimeStyle(append(cols, targetCols...), s.Runs)
-	var rows [][]any
+	items, unstable := runItems(s, func(r *engine.Result) int { return len(r.Entities) })
+	row := func(k int) []any {
+		run := &s.Runs[items[k].run]
+		e := &run.Result.Entities[items[k].item]
+		resp := func(v float64) any {
+			if e.Response.N == 0 {
+				return nil
+			}
+			return v
+		}
+		row := append(namedRunCells(run, e.Name), float64(e.Arrivals), float64(e.Completed),
+			float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
+			resp(e.Response.Mean), resp(e.Response.CIHalfWidth95), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P50CIHalfWidth95),
+			resp(e.Response.P90), resp(e.Response.P90CIHalfWidth95), resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95))
+		return append(row, targetCells(run, e.Name)...)
+	}
+	return runTableFunc(b, sheet, cols, len(items), row, unstable)
+}
+
+// runItem is a row of a sheet with rows per item of each run (its
+// servers, its request types): the run's index and the item's.
+type runItem struct{ run, item int32 }
+
+// runItems lists the rows of such a sheet, run by run, count(run) items
+// each, and whether each row's run is unstable.
+func runItems(s *study.Study, count func(*engine.Result) int) ([]runItem, []bool) {
+	var items []runItem
 	var unstable []bool
 	for i := range s.Runs {
-		run := &s.Runs[i]
-		for j := range run.Result.Entities {
-			e := &run.Result.Entities[j]
-			resp := func(v float64) any {
-				if e.Response.N == 0 {
-					return nil
-				}
-				return v
-			}
-			rows = append(rows, append(namedRunCells(run, e.Name), float64(e.Arrivals), float64(e.Completed),
-				float64(e.Failed), float64(e.Abandoned), share(e.Failed, e.Completed+e.Failed+e.Abandoned),
-				resp(e.Response.Mean), resp(e.Response.CIHalfWidth95), resp(e.Response.SD), resp(e.Response.P50), resp(e.Response.P50CIHalfWidth95),
-				resp(e.Response.P90), resp(e.Response.P90CIHalfWidth95), resp(e.Response.P95), resp(e.Response.P95CIHalfWidth95), resp(e.Response.P99), resp(e.Response.P99CIHalfWidth95)))
-			rows[len(rows)-1] = append(rows[len(rows)-1], targetCells(run, e.Name)...)
-			unstable = append(unstable, !run.Result.Stable)
+		for j := range count(&s.Runs[i].Result) {
+			items = append(items, runItem{int32(i), int32(j)})
+			unstable = append(unstable, !s.Runs[i].Result.Stable)
 		}
 	}
-	return runTable(b, sheet, cols, rows, unstable)
+	return items, unstable
 }
 
 // yesNo writes a flag as the sheets' other flags are: yes or no.
