@@ -93,3 +93,31 @@ func manyRunsModel(scenarios, loads int) *wbtest.Model {
 	m.Add("ProcData.xlsx", "Work", []any{"Step", "ProcTime"}, []any{"Process", "Exp(1)"})
 	return m
 }
+
+// firstLanding is main as the first session left it (2026-11-30), the
+// baseline of issue 17's goal for the asum study: half its CPU.
+const firstLanding = "5c4e803"
+
+// BenchmarkASUMAgainstFirstLanding runs the full asum study (the first
+// landing's samples/asum: 10 scenarios × 10 loads × 100,000 observations,
+// on every core) with the websim program as built now and as the first
+// landing built it, in turn, and reports the median of the rounds' ratios
+// of CPU (x-first-landing; the goal is at most 0.5) and each one's CPU.
+// It needs the repository's history (git), and takes about a minute of
+// wall time a round on two cores.
+func BenchmarkASUMAgainstFirstLanding(b *testing.B) {
+	old := benchref.Checkout(b, firstLanding)
+	then := benchref.BuildAt(b, old, "./cmd/websim")
+	now := benchref.Build(b, "./cmd/websim")
+	sample := filepath.Join(old, "samples", "asum")
+	out := filepath.Join(b.TempDir(), "OutPut.xlsx")
+	var ratios, nowCPU, thenCPU []float64
+	for b.Loop() {
+		n, _ := benchref.CPU(b, now, "run", sample, "--quiet", "--out", out)
+		t, _ := benchref.CPU(b, then, "run", sample, "--quiet", "--out", out)
+		ratios, nowCPU, thenCPU = append(ratios, n/t), append(nowCPU, n), append(thenCPU, t)
+	}
+	b.ReportMetric(benchref.Median(ratios), "x-first-landing")
+	b.ReportMetric(benchref.Median(nowCPU), "cpu-s")
+	b.ReportMetric(benchref.Median(thenCPU), "first-landing-cpu-s")
+}

@@ -30,6 +30,13 @@ func Build(tb testing.TB, pkg string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return BuildAt(tb, root, pkg)
+}
+
+// BuildAt is Build from the module whose root is the folder root (a
+// checkout of another commit, say).
+func BuildAt(tb testing.TB, root, pkg string) string {
+	tb.Helper()
 	out := filepath.Join(tb.TempDir(), filepath.Base(pkg))
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Dir = root
@@ -37,6 +44,26 @@ func Build(tb testing.TB, pkg string) string {
 		tb.Fatalf("go build %s: %v\n%s", pkg, err, msg)
 	}
 	return out
+}
+
+// Checkout makes a checkout of commit of the repository that holds the
+// main module, in a temporary folder of tb removed when tb ends, and
+// returns its folder. It skips tb when git or the commit is missing (a
+// shallow clone, an export without history).
+func Checkout(tb testing.TB, commit string) string {
+	tb.Helper()
+	root, err := moduleRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := filepath.Join(tb.TempDir(), "checkout-"+commit)
+	if msg, err := exec.Command("git", "-C", root, "worktree", "add", "--detach", dir, commit).CombinedOutput(); err != nil {
+		tb.Skipf("no checkout of %s (git worktree add: %v): %s", commit, err, bytes.TrimSpace(msg))
+	}
+	tb.Cleanup(func() {
+		exec.Command("git", "-C", root, "worktree", "remove", "--force", dir).Run()
+	})
+	return dir
 }
 
 // moduleRoot is the folder of the main module's go.mod.
