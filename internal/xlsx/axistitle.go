@@ -11,32 +11,11 @@ import (
 // rich text, and an empty text-properties element beside it with rot 0.
 // Excel follows the rich text; LibreOffice follows the text properties and
 // draws the title level, which takes a column of the plot's width.
-// turnValueAxisTitles turns the text properties of the titles of vertical
+// turnEdits turns the text properties of the titles of vertical
 // value axes (left or right; a scatter chart's X axis is a value axis at
 // the bottom) a quarter too, so that both draw the title along its axis.
 // Only charts written without a namespace prefix, as the library writes
 // them, can match: Excel's own charts (c:valAx) are left as they are.
-
-// turnValueAxisTitles returns the package data with the value axis titles
-// of its charts turned (data itself when none needs it).
-func turnValueAxisTitles(data []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, err
-	}
-	edits := map[string]partEdit{}
-	if err := turnEdits(zr, edits); err != nil {
-		return nil, err
-	}
-	if len(edits) == 0 {
-		return data, nil
-	}
-	var out bytes.Buffer
-	if err := writePackage(&out, zr, edits, false); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
-}
 
 // turnEdits adds to edits the chart parts of zr whose value axis titles
 // it turns, with their new content: over an edit's content where edits

@@ -236,27 +236,11 @@ type partEdit struct {
 	content []byte
 }
 
-// canonicalOrder puts the parts of a package in one order whatever order
+// partOrder orders part names canonically, in one order whatever order
 // they were written in: [Content_Types].xml, then _rels/.rels, then the
 // rest by name. The formula library writes its sheets from a map, so two
 // saves of the same workbook could differ in their bytes (and so in the
 // input hashes of the Run sheet, and in version control).
-func canonicalOrder(data []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil, err
-	}
-	if slices.IsSortedFunc(zr.File, func(a, b *zip.File) int { return partOrder(a.Name, b.Name) }) {
-		return data, nil
-	}
-	var out bytes.Buffer
-	if err := writePackage(&out, zr, nil, true); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
-}
-
-// partOrder orders part names canonically (see canonicalOrder).
 func partOrder(a, b string) int {
 	rank := func(name string) int {
 		switch name {

@@ -290,3 +290,31 @@ func saveAndOpen(t *testing.T, b *Book, path string) *Book {
 	t.Cleanup(func() { r.Close() })
 	return r
 }
+
+// A saved package lists its parts in one order, whatever order the
+// library wrote them in: [Content_Types].xml, _rels/.rels, then by name.
+func TestSavedPartsInCanonicalOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "O.xlsx")
+	b := New()
+	defer b.Close()
+	for _, name := range []string{"Zeta", "Alpha", "Mid"} {
+		b.NewSheet(name)
+		b.WriteTable(name, Table{Columns: []Column{{Header: "A", Comment: "a note"}}, Rows: [][]any{{1.0}}})
+	}
+	b.AddChart("Mid", "C2", Chart{Kind: LineChart, Title: "A", Series: []Series{{Name: "A", Values: AbsRange("Mid", 0, 2, 2)}}})
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	if len(names) < 3 || names[0] != "[Content_Types].xml" || names[1] != "_rels/.rels" || !slices.IsSorted(names[2:]) {
+		t.Errorf("parts in the order %v", names)
+	}
+}
