@@ -47,7 +47,7 @@ type Book struct {
 	f   *excelize.File
 	err error // the first write error
 	// made is true for a book made by New, every part of it websim's:
-	// only there are its charts' parts rewritten (turnValueAxisTitles),
+	// only there are its charts' parts rewritten (turnEdits),
 	// never in a user's workbook written back.
 	made   bool
 	styles map[Style]int

@@ -228,7 +228,7 @@ func overridesOf(types []byte, drop map[string]bool, rename map[string]string) i
 	return n
 }
 
-// partEdit is what rewritePackage does with one part: drop it, or write it
+// partEdit is what writePackage does with one part: drop it, or write it
 // under name (its own when "") with content (its own when nil).
 type partEdit struct {
 	drop    bool
