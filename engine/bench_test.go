@@ -15,8 +15,7 @@ import (
 // from getrusage: steadier than wall time on a shared machine), to hold
 // against the typed-heap loop of ../shared/bench/mmc-typed.
 func BenchmarkMMc(b *testing.B) {
-	m := oneService(expD(1.0/16), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
-	m.App.Capacity = 20
+	m := mmc20()
 	const n = 1_000_000
 	b.ReportAllocs()
 	var events int64
@@ -39,8 +38,7 @@ func BenchmarkMMc(b *testing.B) {
 // requests: bytes allocated per run (B/op) stay flat, because statistics
 // are running figures and requests are recycled.
 func BenchmarkMMcMemory(b *testing.B) {
-	m := oneService(expD(1.0/16), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
-	m.App.Capacity = 20
+	m := mmc20()
 	for _, n := range []int64{100_000, 1_000_000, 10_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -136,8 +134,7 @@ func BenchmarkBackgroundLoad(b *testing.B) {
 // a millisecond of its 0.15 s: the ratio reads up to 1% low.
 func BenchmarkMMcAgainstTypedHeap(b *testing.B) {
 	typed := benchref.Build(b, "./bench/mmc-typed")
-	m := oneService(expD(1.0/16), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
-	m.App.Capacity = 20
+	m := mmc20()
 	const n = 1_000_000
 	var ours, theirs, ratios []float64
 	for i := 0; b.Loop(); i++ {
@@ -171,4 +168,13 @@ func eventsPrinted(tb testing.TB, out string) int64 {
 		tb.Fatalf("events= unreadable in the reference program's output (%v):\n%s", err, out)
 	}
 	return events
+}
+
+// mmc20 is the reference model of ../shared/bench: M/M/20 at utilization
+// 0.8 (arrival rate 16, service mean 1), processing on the application
+// server.
+func mmc20() *Model {
+	m := oneService(expD(1.0/16), Step{Name: "Work", Kind: Local, ProcTime: expD(1)})
+	m.App.Capacity = 20
+	return m
 }

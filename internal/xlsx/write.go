@@ -306,10 +306,11 @@ func (b *Book) SetCell(sheet, ref string, v any) error {
 	}
 	if pt := b.table(sheet); pt != nil {
 		// A cell of a table's sheet is set as the table streams.
-		col, row, err := cellAt(ref)
+		col, row, err := CellCoordinates(ref)
 		if err != nil {
 			return b.keep(err)
 		}
+		col-- // edits count columns from 0
 		if st, ok := v.(Styled); ok {
 			v = st.Value // the value alone, as below
 		}
@@ -423,17 +424,17 @@ func (b *Book) SetStyle(sheet, from, to string, s Style) error {
 		return err
 	}
 	if pt := b.table(sheet); pt != nil {
-		c1, r1, err := cellAt(from)
+		c1, r1, err := CellCoordinates(from)
 		if err != nil {
 			return b.keep(err)
 		}
-		c2, r2, err := cellAt(to)
+		c2, r2, err := CellCoordinates(to)
 		if err != nil {
 			return b.keep(err)
 		}
 		for r := min(r1, r2); r <= max(r1, r2); r++ {
 			for c := min(c1, c2); c <= max(c1, c2); c++ {
-				ce := pt.edit(c, r)
+				ce := pt.edit(c-1, r) // edits count columns from 0
 				ce.style, ce.s = true, s
 			}
 		}
@@ -860,12 +861,6 @@ func (b *Book) streamedError(sheet string) error {
 		}
 	}
 	return nil
-}
-
-// cellAt is the 0-based column and 1-based row of an A1 name.
-func cellAt(ref string) (col, row int, err error) {
-	c, r, err := excelize.CellNameToCoordinates(ref)
-	return c - 1, r, err
 }
 
 // writeTables streams the tables of WriteTable into their sheets.
