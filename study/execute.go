@@ -413,6 +413,16 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 	var res *engine.Result
 	capHit := false
 	cfg.Trace, cfg.TraceLimit = trace, traceLimit
+	if sc.Run.TargetPrecision <= 0 {
+		// One pass: Run's figures need not be copied apart from the run
+		// (as Extend's are, for the next pass), which a study of many
+		// short runs would notice.
+		res, err := engine.Run(sc.Model, cfg)
+		if err != nil {
+			return outcome{err: runFailure(sc, t.load, err)}
+		}
+		return outcome{res: res, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
+	}
 	// TargetPrecision doubles the observations until the interval is
 	// narrow enough: each pass goes on from where the last one stopped.
 	rn, err := engine.Start(sc.Model, cfg)
@@ -425,8 +435,7 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 			return outcome{err: runFailure(sc, t.load, err)}
 		}
 		res = r
-		tp := sc.Run.TargetPrecision
-		if tp <= 0 || !r.Stable || precise(r, tp) {
+		if !r.Stable || precise(r, sc.Run.TargetPrecision) {
 			break
 		}
 		if cfg.Observations >= precisionCap*sc.Run.Observations {

@@ -24,6 +24,38 @@ func TestStudentT(t *testing.T) {
 	}
 }
 
+func TestStudentTKept(t *testing.T) {
+	// A kept value is the value computed, and a second call returns it.
+	for _, df := range []int{1, 7, 199} {
+		want := studentT(0.9, df)
+		for range 2 {
+			if got := StudentT(0.9, df); got != want {
+				t.Errorf("StudentT(0.9, %d) = %v, want %v", df, got, want)
+			}
+		}
+	}
+	// What has no value is not kept: a NaN key would never be found again,
+	// and the table would grow at every call.
+	before := keptValues()
+	for _, level := range []float64{math.NaN(), 0, 1, -1} {
+		if got := StudentT(level, 5); !math.IsNaN(got) {
+			t.Errorf("StudentT(%v, 5) = %v, want NaN", level, got)
+		}
+	}
+	if got := StudentT(0.95, 0); !math.IsNaN(got) {
+		t.Errorf("StudentT(0.95, 0) = %v, want NaN", got)
+	}
+	if after := keptValues(); after != before {
+		t.Errorf("%d values kept after calls without a value, want %d", after, before)
+	}
+}
+
+func keptValues() int {
+	n := 0
+	tValues.Range(func(any, any) bool { n++; return true })
+	return n
+}
+
 func TestErlangC(t *testing.T) {
 	// M/M/1: P(wait) = ρ. M/M/2 with a=1: C = 1/3.
 	if got := ErlangC(1, 0.8); math.Abs(got-0.8) > 1e-12 {

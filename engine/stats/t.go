@@ -1,14 +1,40 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // StudentT returns the two-sided critical value of Student's t
 // distribution with df degrees of freedom at confidence level (0.95 gives
-// the 97.5% quantile). df < 1 returns NaN.
+// the 97.5% quantile). df < 1, or a level outside (0, 1), returns NaN.
+//
+// Each value is computed once and kept: a study of thousands of runs asks
+// for the same few (level, df) pairs at every run's summary, and each is a
+// bisection of some forty incomplete beta functions.
 func StudentT(level float64, df int) float64 {
-	if df < 1 || level <= 0 || level >= 1 {
+	if df < 1 || !(level > 0 && level < 1) {
 		return math.NaN()
 	}
+	k := tKey{level, df}
+	if v, ok := tValues.Load(k); ok {
+		return v.(float64)
+	}
+	v := studentT(level, df)
+	tValues.Store(k, v)
+	return v
+}
+
+// tValues holds StudentT's values by tKey, for every goroutine.
+var tValues sync.Map
+
+type tKey struct {
+	level float64
+	df    int
+}
+
+// studentT is StudentT computed, for level in (0, 1) and df ≥ 1.
+func studentT(level float64, df int) float64 {
 	p := 1 - (1-level)/2
 	// Bisection on the CDF; the quantile lies in (0, hi).
 	lo, hi := 0.0, 1.0

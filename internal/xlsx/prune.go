@@ -288,7 +288,7 @@ func writePackage(w io.Writer, zr *zip.Reader, edits map[string]partEdit, canoni
 	if canonical {
 		slices.SortStableFunc(parts, func(a, b part) int { return partOrder(a.e.name, b.e.name) })
 	}
-	zw := zip.NewWriter(w)
+	zw := newZipWriter(w)
 	for _, p := range parts {
 		f, e := p.f, p.e
 		if e.content == nil && e.name == f.Name {

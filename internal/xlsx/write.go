@@ -1104,7 +1104,7 @@ func (b *Book) pack() (*zip.Reader, func(), error) {
 	tmp, err := os.CreateTemp(b.scratchDir, b.scratchPattern)
 	if err != nil {
 		var buf bytes.Buffer
-		if err := b.f.Write(&buf); err != nil {
+		if err := b.writeZip(&buf); err != nil {
 			return nil, nil, err
 		}
 		zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
@@ -1114,12 +1114,7 @@ func (b *Book) pack() (*zip.Reader, func(), error) {
 		tmp.Close()
 		os.Remove(tmp.Name())
 	}
-	// The library hands its zip writer a buffer in memory; this one
-	// writes to the temporary file instead (and the buffer stays empty).
-	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(tmp) })
-	err = b.f.Write(io.Discard)
-	b.f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
-	if err != nil {
+	if err := b.writeZip(tmp); err != nil {
 		done()
 		return nil, nil, err
 	}
@@ -1134,6 +1129,15 @@ func (b *Book) pack() (*zip.Reader, func(), error) {
 		return nil, nil, err
 	}
 	return zr, done, nil
+}
+
+// writeZip has the library write the package to w, deflated by
+// newZipWriter. The library hands its zip writer a buffer in memory; this
+// one writes to w instead (and the buffer stays empty).
+func (b *Book) writeZip(w io.Writer) error {
+	b.f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return newZipWriter(w) })
+	defer b.f.SetZipWriter(func(w io.Writer) excelize.ZipWriter { return zip.NewWriter(w) })
+	return b.f.Write(io.Discard)
 }
 
 // QuoteSheet quotes a sheet name for a formula or a chart: 'Summary (websim)'.
