@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Build compiles the main package at pkg (a path from the module's root,
@@ -102,6 +103,37 @@ func Run(tb testing.TB, program string, args ...string) Usage {
 	}
 	st := cmd.ProcessState
 	return Usage{CPU: (st.UserTime() + st.SystemTime()).Seconds(), PeakRSS: peakRSS(st), Stdout: out.String()}
+}
+
+// Speedup runs the program twice one after the other, then twice at once,
+// and returns how many times sooner the pair at once was done (wall
+// time). It is what the machine gives two CPU-bound processes: near 2
+// where two cores are idle and alike, and the ceiling of what a second
+// core can give any program, websim's --jobs 2 among them. Two virtual
+// cores that share a physical one, or that run at different speeds,
+// give less.
+func Speedup(tb testing.TB, program string, args ...string) float64 {
+	tb.Helper()
+	start := time.Now()
+	Run(tb, program, args...)
+	Run(tb, program, args...)
+	apart := time.Since(start)
+	start = time.Now()
+	var cmds [2]*exec.Cmd
+	var errOut [2]bytes.Buffer
+	for k := range cmds {
+		cmds[k] = exec.Command(program, args...)
+		cmds[k].Stderr = &errOut[k]
+		if err := cmds[k].Start(); err != nil {
+			tb.Fatalf("%s: %v", filepath.Base(program), err)
+		}
+	}
+	for k, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			tb.Fatalf("%s %s: %v\n%s", filepath.Base(program), strings.Join(args, " "), err, errOut[k].String())
+		}
+	}
+	return apart.Seconds() / time.Since(start).Seconds()
 }
 
 // CPU runs the program as Run does and returns its CPU seconds and its

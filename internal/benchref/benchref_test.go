@@ -2,7 +2,9 @@ package benchref
 
 import (
 	"fmt"
+	"os"
 	"testing"
+	"time"
 )
 
 func TestMedian(t *testing.T) {
@@ -30,4 +32,23 @@ func ExampleMedian() {
 	ratios := []float64{0.74, 0.91, 0.72, 0.86, 0.75}
 	fmt.Println(Median(ratios))
 	// Output: 0.75
+}
+
+// TestMain makes the test binary a program to run as well: with
+// BENCHREF_SLEEP set, it sleeps that long and exits.
+func TestMain(m *testing.M) {
+	if d, err := time.ParseDuration(os.Getenv("BENCHREF_SLEEP")); err == nil {
+		time.Sleep(d)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestSpeedup(t *testing.T) {
+	// Two sleeps at once end together, whatever the cores: twice as soon
+	// as one after the other.
+	t.Setenv("BENCHREF_SLEEP", "300ms")
+	if x := Speedup(t, os.Args[0]); x < 1.6 || x > 2.4 {
+		t.Errorf("Speedup of two sleeps = %.2f, want about 2", x)
+	}
 }
