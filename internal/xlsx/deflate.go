@@ -16,20 +16,20 @@ import (
 // them 29% larger).
 func newZipWriter(w io.Writer) *zip.Writer {
 	zw := zip.NewWriter(w)
-	zw.RegisterCompressor(zip.Deflate, fastDeflate)
+	zw.RegisterCompressor(zip.Deflate, levelDeflate)
 	return zw
 }
 
-// fastDeflaters keeps deflate writers for reuse: each holds some hundreds
+// deflaters keeps deflate writers for reuse: each holds some hundreds
 // of kilobytes of tables, and a workbook has dozens of parts.
-var fastDeflaters sync.Pool
+var deflaters sync.Pool
 
 // deflateLevel is the level of newZipWriter's deflate.
 const deflateLevel = 5
 
-// fastDeflate is a zip.Compressor at deflateLevel, from the pool.
-func fastDeflate(w io.Writer) (io.WriteCloser, error) {
-	if fw, ok := fastDeflaters.Get().(*flate.Writer); ok {
+// levelDeflate is a zip.Compressor at deflateLevel, from the pool.
+func levelDeflate(w io.Writer) (io.WriteCloser, error) {
+	if fw, ok := deflaters.Get().(*flate.Writer); ok {
 		fw.Reset(w)
 		return &pooledDeflater{fw}, nil
 	}
@@ -47,7 +47,7 @@ func (p *pooledDeflater) Write(b []byte) (int, error) { return p.fw.Write(b) }
 
 func (p *pooledDeflater) Close() error {
 	err := p.fw.Close()
-	fastDeflaters.Put(p.fw)
+	deflaters.Put(p.fw)
 	p.fw = nil
 	return err
 }
