@@ -550,10 +550,9 @@ func (s *Summary) setPercentileIntervals(p *stats.Percentiles) {
 	if p == nil {
 		return
 	}
-	s.P50CIHalfWidth95 = p.Interval(0.5, 0.95).HalfWidth
-	s.P90CIHalfWidth95 = p.Interval(0.9, 0.95).HalfWidth
-	s.P95CIHalfWidth95 = p.Interval(0.95, 0.95).HalfWidth
-	s.P99CIHalfWidth95 = p.Interval(0.99, 0.95).HalfWidth
+	var iv [len(summaryQuantiles)]stats.QuantileInterval
+	p.Intervals(summaryQuantiles[:], 0.95, iv[:])
+	s.P50CIHalfWidth95, s.P90CIHalfWidth95, s.P95CIHalfWidth95, s.P99CIHalfWidth95 = iv[0].HalfWidth, iv[1].HalfWidth, iv[2].HalfWidth, iv[3].HalfWidth
 }
 
 // clampPercentiles keeps the percentiles, read from a histogram within its

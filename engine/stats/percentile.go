@@ -1,6 +1,10 @@
 package stats
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Percentiles keeps the quantiles of a series (response times in
 // completion order) and what their confidence intervals need, in constant
@@ -269,10 +273,67 @@ func EnoughBeyond(n int64, q float64) bool {
 // quantile: a part with fewer has a low error exactly when its estimate is
 // low, a run that saw few congestion episodes (thinPart).
 func (p *Percentiles) Interval(q, level float64) QuantileInterval {
-	if !EnoughBeyond(p.hist.N(), q) || p.thinPart(q) {
-		return p.noInterval(q)
+	var iv [1]QuantileInterval
+	p.Intervals([]float64{q}, level, iv[:])
+	return iv[0]
+}
+
+// Intervals sets out[k] to Interval(qs[k], level) for every k, reading
+// the histogram twice in all (Histogram.Quantiles): once for the
+// quantiles, once for the ends of their intervals. qs must be in
+// increasing order, and out as long. A run's summary asks for four
+// percentiles, whose intervals one at a time read it twelve times.
+func (p *Percentiles) Intervals(qs []float64, level float64, out []QuantileInterval) {
+	p.intervals(qs, level, out, true)
+}
+
+// intervals is Intervals, with the rule of MinTailObservations when
+// tailRule is set, and without it (whatever the observations beyond each
+// quantile) when not.
+func (p *Percentiles) intervals(qs []float64, level float64, out []QuantileInterval, tailRule bool) {
+	values := make([]float64, len(qs))
+	p.hist.Quantiles(qs, values)
+	var ends []float64 // q-h and q+h of each interval, in turn
+	var with []int     // the k of each interval, in turn
+	for k, q := range qs {
+		out[k] = QuantileInterval{Value: values[k], Low: math.NaN(), High: math.NaN(), HalfWidth: math.NaN(), SE: math.NaN(), ProbHalfWidth: math.NaN()}
+		if tailRule && (!EnoughBeyond(p.hist.N(), q) || p.thinPart(q)) {
+			continue
+		}
+		se, batches, ok := p.probSE(q, values[k])
+		if !ok {
+			continue
+		}
+		h := StudentT(level, batches-1) * se
+		out[k].SE, out[k].Batches, out[k].ProbHalfWidth = se, batches, h
+		ends = append(ends, max(q-h, 1e-12), min(q+h, 1))
+		with = append(with, k)
 	}
-	return p.interval(q, level)
+	if len(with) == 0 {
+		return
+	}
+	// The ends are read from the histogram, each within its relative
+	// error: the interval takes that in.
+	order := make([]int, len(ends))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ends[a], ends[b]) })
+	sorted, read := make([]float64, len(ends)), make([]float64, len(ends))
+	for i, e := range order {
+		sorted[i] = ends[e]
+	}
+	p.hist.Quantiles(sorted, read)
+	at := make([]float64, len(ends))
+	for i, e := range order {
+		at[e] = read[i]
+	}
+	for i, k := range with {
+		iv := &out[k]
+		iv.Low = at[2*i] * (1 - RelativeError)
+		iv.High = at[2*i+1] * (1 + RelativeError)
+		iv.HalfWidth = (iv.High - iv.Low) / 2
+	}
 }
 
 // thinPart reports whether a pooled p has a part (its own observations
@@ -295,16 +356,13 @@ func (p *Percentiles) thinPart(q float64) bool {
 	return own > 0 && !EnoughBeyond(own, q)
 }
 
-// noInterval is the q-quantile without an interval.
-func (p *Percentiles) noInterval(q float64) QuantileInterval {
-	return QuantileInterval{Value: p.hist.Quantile(q), Low: math.NaN(), High: math.NaN(), HalfWidth: math.NaN(), SE: math.NaN(), ProbHalfWidth: math.NaN()}
-}
-
-// interval is Interval whatever the number of observations beyond q.
-func (p *Percentiles) interval(q, level float64) QuantileInterval {
-	iv := p.noInterval(q)
+// probSE returns the standard error of the distribution function at the
+// q-quantile, value, and the batches it rests on (pooled over the parts
+// merged, when there are), whatever the number of observations beyond q;
+// ok is false when there is none.
+func (p *Percentiles) probSE(q, value float64) (se float64, batches int, ok bool) {
 	n := float64(p.hist.N())
-	se, k, ok := p.seAt(iv.Value)
+	se, k, ok := p.seAt(value)
 	if p.parts > 0 {
 		// Pooled: F̂ = Σ n_r F̂_r / N, so Var F̂ = Σ n_r² Var F̂_r / N².
 		m := -1
@@ -314,33 +372,22 @@ func (p *Percentiles) interval(q, level float64) QuantileInterval {
 			}
 		}
 		if m < 0 {
-			return iv
+			return 0, 0, false
 		}
 		own := n - float64(p.mergedN)
 		v, df := p.merged[m].v, p.merged[m].df
 		if p.merged[m].missing {
-			return iv
+			return 0, 0, false
 		}
 		if ok {
 			v += own * own * se * se
 			df += float64(k - 1)
 		} else if own > 0 {
-			return iv
+			return 0, 0, false
 		}
 		se, k, ok = math.Sqrt(v)/n, int(df)+1, df >= 1
 	}
-	if !ok {
-		return iv
-	}
-	iv.SE, iv.Batches = se, k
-	h := StudentT(level, k-1) * se
-	iv.ProbHalfWidth = h
-	// The ends are read from the histogram, each within its relative
-	// error: the interval takes that in.
-	iv.Low = p.hist.Quantile(max(q-h, 1e-12)) * (1 - RelativeError)
-	iv.High = p.hist.Quantile(min(q+h, 1)) * (1 + RelativeError)
-	iv.HalfWidth = (iv.High - iv.Low) / 2
-	return iv
+	return se, k, ok
 }
 
 // Merge adds the observations of o, an independent replication, to p: the

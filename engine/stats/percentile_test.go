@@ -106,6 +106,13 @@ func handPercentiles() *Percentiles {
 	return &p
 }
 
+// interval is Interval whatever the number of observations beyond q.
+func (p *Percentiles) interval(q, level float64) QuantileInterval {
+	var iv [1]QuantileInterval
+	p.intervals([]float64{q}, level, iv[:], false)
+	return iv[0]
+}
+
 func TestPercentileStandardErrorByHand(t *testing.T) {
 	// (interval, not Interval: these few observations have no interval
 	// under MinTailObservations, which TestTooFewBeyondAQuantileNoInterval
@@ -409,5 +416,54 @@ func TestShortRunTailIntervalsFallShort(t *testing.T) {
 		if float64(covered[1]) >= 0.93*seeds {
 			t.Errorf("%d customers: p99's interval would cover %d of %d: the short run is no longer short of 0.95", n, covered[1], seeds)
 		}
+	}
+}
+
+// Intervals reads the histogram twice for all its quantiles; each interval
+// is the one Interval gives alone, bit for bit, whether it has an interval
+// or not, for one run and for replications merged.
+func TestIntervalsEqualIntervalEach(t *testing.T) {
+	run := func(seed uint64, n int) *Percentiles {
+		var p Percentiles
+		mm1Sojourns(seed, 0.8, 1, n, p.Add)
+		return &p
+	}
+	var pooled Percentiles
+	pooled.Merge(run(7, 120_000))
+	pooled.Merge(run(8, 150_000))
+	var short Percentiles
+	short.Merge(run(9, 120_000))
+	short.Merge(run(10, 5_000)) // a thin part: no p99 for the pool
+	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+	for _, c := range []struct {
+		name string
+		p    *Percentiles
+		qs   []float64
+	}{
+		{"empty", &Percentiles{}, []float64{0.5, 0.9, 0.95, 0.99}},
+		{"a long run", run(1, 200_000), []float64{0.5, 0.9, 0.95, 0.99}},
+		{"close quantiles", run(2, 200_000), []float64{0.9, 0.9, 0.91, 0.92, 0.95, 0.99}},
+		{"a short run", run(3, 20_000), []float64{0.5, 0.9, 0.95, 0.99}},
+		// Intervals that overlap: their ends are read in another order.
+		{"overlapping intervals", run(4, 3_000), []float64{0.5, 0.5, 0.52, 0.55}},
+		{"merged", &pooled, []float64{0.5, 0.75, 0.9, 0.95, 0.99}},
+		{"a thin part merged", &short, []float64{0.5, 0.9, 0.95, 0.99}},
+	} {
+		got := make([]QuantileInterval, len(c.qs))
+		c.p.Intervals(c.qs, 0.95, got)
+		withInterval := 0
+		for k, q := range c.qs {
+			want := c.p.Interval(q, 0.95)
+			g := got[k]
+			if !same(g.Value, want.Value) || !same(g.Low, want.Low) || !same(g.High, want.High) ||
+				!same(g.HalfWidth, want.HalfWidth) || !same(g.SE, want.SE) ||
+				!same(g.ProbHalfWidth, want.ProbHalfWidth) || g.Batches != want.Batches {
+				t.Errorf("%s, q %g: Intervals gives %+v, Interval %+v", c.name, q, g, want)
+			}
+			if !math.IsNaN(g.HalfWidth) {
+				withInterval++
+			}
+		}
+		t.Logf("%s: %d of %d quantiles with an interval", c.name, withInterval, len(c.qs))
 	}
 }
