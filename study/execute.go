@@ -417,11 +417,11 @@ func runTask(ctx context.Context, p *Plan, t task, trace io.Writer, traceLimit i
 		// One pass: Run's figures need not be copied apart from the run
 		// (as Extend's are, for the next pass), which a study of many
 		// short runs would notice.
-		res, err := engine.Run(sc.Model, cfg)
+		r, err := engine.Run(sc.Model, cfg)
 		if err != nil {
 			return outcome{err: runFailure(sc, t.load, err)}
 		}
-		return outcome{res: res, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
+		return outcome{res: r, wall: time.Since(start).Seconds(), warmUp: cfg.WarmUp, finished: true}
 	}
 	// TargetPrecision doubles the observations until the interval is
 	// narrow enough: each pass goes on from where the last one stopped.
