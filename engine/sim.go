@@ -193,6 +193,11 @@ type sim struct {
 // cancelled. An unstable run is not an error: its Result says Stable false
 // and why. Errors are failures of the model at run time (*RunError) or a
 // model Run cannot simulate.
+//
+// The Result's figures may share storage with one another (with one
+// entity, its percentiles are the totals'): read them, merge them into
+// another Result (Result.Merge makes its own), but do not change them in
+// place.
 func Run(m *Model, cfg RunConfig) (*Result, error) {
 	s, err := newSim(m, cfg)
 	if err != nil {

@@ -280,9 +280,9 @@ func (p *Percentiles) Interval(q, level float64) QuantileInterval {
 
 // Intervals sets out[k] to Interval(qs[k], level) for every k, reading
 // the histogram twice in all (Histogram.Quantiles): once for the
-// quantiles, once for the ends of their intervals. qs must be in
-// increasing order, and out as long. A run's summary asks for four
-// percentiles, whose intervals one at a time read it twelve times.
+// quantiles, once for the ends of their intervals. out must be as long
+// as qs. A run's summary asks for four percentiles, whose intervals one at
+// a time read it twelve times.
 func (p *Percentiles) Intervals(qs []float64, level float64, out []QuantileInterval) {
 	p.intervals(qs, level, out, true)
 }
@@ -292,7 +292,7 @@ func (p *Percentiles) Intervals(qs []float64, level float64, out []QuantileInter
 // quantile) when not.
 func (p *Percentiles) intervals(qs []float64, level float64, out []QuantileInterval, tailRule bool) {
 	values := make([]float64, len(qs))
-	p.hist.Quantiles(qs, values)
+	p.quantiles(qs, values)
 	var ends []float64 // q-h and q+h of each interval, in turn
 	var with []int     // the k of each interval, in turn
 	for k, q := range qs {
@@ -314,25 +314,36 @@ func (p *Percentiles) intervals(qs []float64, level float64, out []QuantileInter
 	}
 	// The ends are read from the histogram, each within its relative
 	// error: the interval takes that in.
-	order := make([]int, len(ends))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ends[a], ends[b]) })
-	sorted, read := make([]float64, len(ends)), make([]float64, len(ends))
-	for i, e := range order {
-		sorted[i] = ends[e]
-	}
-	p.hist.Quantiles(sorted, read)
 	at := make([]float64, len(ends))
-	for i, e := range order {
-		at[e] = read[i]
-	}
+	p.quantiles(ends, at)
 	for i, k := range with {
 		iv := &out[k]
 		iv.Low = at[2*i] * (1 - RelativeError)
 		iv.High = at[2*i+1] * (1 + RelativeError)
 		iv.HalfWidth = (iv.High - iv.Low) / 2
+	}
+}
+
+// quantiles sets out[k] to the qs[k]-quantile of the histogram for every
+// k, in one pass (Histogram.Quantiles, which reads them in increasing
+// order): qs may come in any order.
+func (p *Percentiles) quantiles(qs, out []float64) {
+	if slices.IsSorted(qs) {
+		p.hist.Quantiles(qs, out)
+		return
+	}
+	order := make([]int, len(qs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(qs[a], qs[b]) })
+	sorted, read := make([]float64, len(qs)), make([]float64, len(qs))
+	for i, k := range order {
+		sorted[i] = qs[k]
+	}
+	p.hist.Quantiles(sorted, read)
+	for i, k := range order {
+		out[k] = read[i]
 	}
 }
 

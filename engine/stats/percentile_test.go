@@ -419,9 +419,57 @@ func TestShortRunTailIntervalsFallShort(t *testing.T) {
 	}
 }
 
+// intervalEach is Interval as it was computed one quantile at a time,
+// each end read by a pass of its own (Histogram.Quantile), with the rule
+// of MinTailObservations when tailRule is set: the reference Intervals is
+// held to.
+func (p *Percentiles) intervalEach(q, level float64, tailRule bool) QuantileInterval {
+	iv := QuantileInterval{Value: p.hist.Quantile(q), Low: math.NaN(), High: math.NaN(), HalfWidth: math.NaN(), SE: math.NaN(), ProbHalfWidth: math.NaN()}
+	if tailRule && (!EnoughBeyond(p.hist.N(), q) || p.thinPart(q)) {
+		return iv
+	}
+	n := float64(p.hist.N())
+	se, k, ok := p.seAt(iv.Value)
+	if p.parts > 0 {
+		m := -1
+		for i, mp := range MergedProbs {
+			if mp == q {
+				m = i
+			}
+		}
+		if m < 0 {
+			return iv
+		}
+		own := n - float64(p.mergedN)
+		v, df := p.merged[m].v, p.merged[m].df
+		if p.merged[m].missing {
+			return iv
+		}
+		if ok {
+			v += own * own * se * se
+			df += float64(k - 1)
+		} else if own > 0 {
+			return iv
+		}
+		se, k, ok = math.Sqrt(v)/n, int(df)+1, df >= 1
+	}
+	if !ok {
+		return iv
+	}
+	iv.SE, iv.Batches = se, k
+	h := StudentT(level, k-1) * se
+	iv.ProbHalfWidth = h
+	iv.Low = p.hist.Quantile(max(q-h, 1e-12)) * (1 - RelativeError)
+	iv.High = p.hist.Quantile(min(q+h, 1)) * (1 + RelativeError)
+	iv.HalfWidth = (iv.High - iv.Low) / 2
+	return iv
+}
+
 // Intervals reads the histogram twice for all its quantiles; each interval
-// is the one Interval gives alone, bit for bit, whether it has an interval
-// or not, for one run and for replications merged.
+// is the one computed a quantile at a time, each end read by a pass of its
+// own (intervalEach), bit for bit, whether it has an interval or not: for
+// one run, for replications merged, with and without the rule of
+// MinTailObservations, in any order of the quantiles asked.
 func TestIntervalsEqualIntervalEach(t *testing.T) {
 	run := func(seed uint64, n int) *Percentiles {
 		var p Percentiles
@@ -446,24 +494,29 @@ func TestIntervalsEqualIntervalEach(t *testing.T) {
 		{"a short run", run(3, 20_000), []float64{0.5, 0.9, 0.95, 0.99}},
 		// Intervals that overlap: their ends are read in another order.
 		{"overlapping intervals", run(4, 3_000), []float64{0.5, 0.5, 0.52, 0.55}},
+		// Without the tail rule, q+h passes 1: the end is read at 1.
+		{"ends past 1", run(5, 3_000), []float64{0.5, 0.97, 0.99}},
+		{"out of order", run(6, 20_000), []float64{0.9, 0.5, 0.55, 0.5}},
 		{"merged", &pooled, []float64{0.5, 0.75, 0.9, 0.95, 0.99}},
 		{"a thin part merged", &short, []float64{0.5, 0.9, 0.95, 0.99}},
 	} {
-		got := make([]QuantileInterval, len(c.qs))
-		c.p.Intervals(c.qs, 0.95, got)
-		withInterval := 0
-		for k, q := range c.qs {
-			want := c.p.Interval(q, 0.95)
-			g := got[k]
-			if !same(g.Value, want.Value) || !same(g.Low, want.Low) || !same(g.High, want.High) ||
-				!same(g.HalfWidth, want.HalfWidth) || !same(g.SE, want.SE) ||
-				!same(g.ProbHalfWidth, want.ProbHalfWidth) || g.Batches != want.Batches {
-				t.Errorf("%s, q %g: Intervals gives %+v, Interval %+v", c.name, q, g, want)
+		for _, tailRule := range []bool{true, false} {
+			got := make([]QuantileInterval, len(c.qs))
+			c.p.intervals(c.qs, 0.95, got, tailRule)
+			withInterval := 0
+			for k, q := range c.qs {
+				want := c.p.intervalEach(q, 0.95, tailRule)
+				g := got[k]
+				if !same(g.Value, want.Value) || !same(g.Low, want.Low) || !same(g.High, want.High) ||
+					!same(g.HalfWidth, want.HalfWidth) || !same(g.SE, want.SE) ||
+					!same(g.ProbHalfWidth, want.ProbHalfWidth) || g.Batches != want.Batches {
+					t.Errorf("%s, tail rule %v, q %g: Intervals gives %+v, one at a time %+v", c.name, tailRule, q, g, want)
+				}
+				if !math.IsNaN(g.HalfWidth) {
+					withInterval++
+				}
 			}
-			if !math.IsNaN(g.HalfWidth) {
-				withInterval++
-			}
+			t.Logf("%s, tail rule %v: %d of %d quantiles with an interval", c.name, tailRule, withInterval, len(c.qs))
 		}
-		t.Logf("%s: %d of %d quantiles with an interval", c.name, withInterval, len(c.qs))
 	}
 }

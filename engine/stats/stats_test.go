@@ -25,12 +25,17 @@ func TestStudentT(t *testing.T) {
 }
 
 func TestStudentTKept(t *testing.T) {
-	// A kept value is the value computed, and a second call returns it.
+	// A value is kept at its first call, once: it is the value computed,
+	// and the second call returns it.
 	for _, df := range []int{1, 7, 199} {
 		want := studentT(0.9, df)
-		for range 2 {
+		for call := range 2 {
+			before := keptValues()
 			if got := StudentT(0.9, df); got != want {
 				t.Errorf("StudentT(0.9, %d) = %v, want %v", df, got, want)
+			}
+			if kept := keptValues() - before; kept != 1-call {
+				t.Errorf("StudentT(0.9, %d), call %d, kept %d values, want %d", df, call+1, kept, 1-call)
 			}
 		}
 	}

@@ -125,6 +125,10 @@ func Speedup(tb testing.TB, program string, args ...string) float64 {
 		cmds[k] = exec.Command(program, args...)
 		cmds[k].Stderr = &errOut[k]
 		if err := cmds[k].Start(); err != nil {
+			if k > 0 { // the first is not left running
+				cmds[0].Process.Kill()
+				cmds[0].Wait()
+			}
 			tb.Fatalf("%s: %v", filepath.Base(program), err)
 		}
 	}
