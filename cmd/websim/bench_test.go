@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,6 +42,27 @@ func BenchmarkWholeProcessMMc(b *testing.B) {
 	b.ReportMetric(benchref.Median(fixed), "fixed-cpu-s")
 	b.ReportMetric(benchref.Median(loop), "minimal-cpu-s")
 	b.ReportMetric(benchref.Median(ratios), "x-minimal")
+}
+
+// BenchmarkSmallRun is the part of a run that does not grow with its
+// requests, inside the process: the M/M/20 workbooks of `websim new
+// --template mmc` read and checked, one request simulated after the
+// warm-up, OutPut.xlsx written. Its allocations (B/op) are what the
+// process touches for the first time, page by page, since the heap
+// starts at 64 MB (startheap.go): on a virtual machine where a page fault
+// costs microseconds, a good part of the CPU of a small run.
+func BenchmarkSmallRun(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "m")
+	out := filepath.Join(b.TempDir(), "OutPut.xlsx")
+	if code := run([]string{"websim", "new", dir, "--template", "mmc"}, io.Discard, io.Discard); code != 0 {
+		b.Fatalf("websim new: exit %d", code)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"websim", "run", dir, "--observations", "1", "--loads", "rho0.8", "--quiet", "--out", out}, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("websim run: exit %d", code)
+		}
+	}
 }
 
 // BenchmarkManyRunsMemory runs a study of 100 scenarios × 100 loads of

@@ -111,6 +111,11 @@ type Chart struct {
 // Blank values are gaps in the lines. A chart on a sheet must be added
 // before the sheet's rows are streamed out (websim does not stream).
 func (b *Book) AddChart(sheet, anchor string, c Chart) error {
+	// The library sizes the chart's place by the widths of the columns
+	// it covers.
+	if err := b.flushWidths(sheet); err != nil {
+		return b.keep(err)
+	}
 	kind := map[ChartKind]excelize.ChartType{LineChart: excelize.Line, ScatterChart: excelize.Scatter, ColumnChart: excelize.Col}[c.Kind]
 	series := c.chartSeries(c.Series, 0)
 	w, h := c.Width, c.Height

@@ -100,6 +100,11 @@ func (b *Book) FrozenColumns(sheet string) (int, error) {
 
 // ColWidth returns the width of the 0-based column col, in characters.
 func (b *Book) ColWidth(sheet string, col int) (float64, error) {
+	if key, ok := b.widthsKey(sheet); ok {
+		if w, ok := b.widths[key][col]; ok {
+			return w, nil
+		}
+	}
 	return b.f.GetColWidth(sheet, ColumnName(col))
 }
 

@@ -53,8 +53,11 @@ type Book struct {
 	styles map[Style]int
 	// dateStyles caches which cell styles show dates (dateStyle).
 	dateStyles map[int]bool
-	// widthsSet has, per sheet, the columns given a width (ColWidths).
-	widthsSet map[string]map[int]bool
+	// widths has, per sheet, the widths ColWidths set, by column, and
+	// widthsDue the sheets whose widths the library has not been given
+	// since (flushWidths).
+	widths    map[string]map[int]float64
+	widthsDue map[string]bool
 	// tables are WriteTable's tables, streamed into their sheets when the
 	// book is written; streamed names the sheets they were streamed into
 	// (their cells are the stream's from then on).

@@ -289,10 +289,16 @@ func writePackage(w io.Writer, zr *zip.Reader, edits map[string]partEdit, canoni
 		slices.SortStableFunc(parts, func(a, b part) int { return partOrder(a.e.name, b.e.name) })
 	}
 	zw := newZipWriter(w)
+	// Parts left as they are go over as they were deflated, through one
+	// buffer (zip.Writer.Copy takes a new one of 32 KB for each part).
+	var buf []byte
 	for _, p := range parts {
 		f, e := p.f, p.e
 		if e.content == nil && e.name == f.Name {
-			if err := zw.Copy(f); err != nil {
+			if buf == nil {
+				buf = make([]byte, 32<<10)
+			}
+			if err := copyRaw(zw, f, buf); err != nil {
 				return err
 			}
 			continue
@@ -313,6 +319,22 @@ func writePackage(w io.Writer, zr *zip.Reader, edits map[string]partEdit, canoni
 		}
 	}
 	return zw.Close()
+}
+
+// copyRaw adds f to zw as it is, still deflated, through buf: what
+// zip.Writer.Copy does, without a buffer of its own.
+func copyRaw(zw *zip.Writer, f *zip.File, buf []byte) error {
+	fh := f.FileHeader
+	w, err := zw.CreateRaw(&fh)
+	if err != nil {
+		return err
+	}
+	r, err := f.OpenRaw()
+	if err != nil {
+		return err
+	}
+	_, err = io.CopyBuffer(w, r, buf)
+	return err
 }
 
 // readPart returns a part's content (at most 64 MiB).

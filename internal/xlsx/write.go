@@ -227,10 +227,9 @@ func (b *Book) DeleteSheet(name string) error {
 		return nil // the last sheet: kept
 	}
 	b.tables = slices.DeleteFunc(b.tables, func(pt *pendingTable) bool { return strings.EqualFold(pt.sheet, name) })
-	for sheet := range b.widthsSet {
-		if strings.EqualFold(sheet, name) {
-			delete(b.widthsSet, sheet)
-		}
+	if key, ok := b.widthsKey(name); ok {
+		delete(b.widths, key)
+		delete(b.widthsDue, key)
 	}
 	return nil
 }
@@ -244,10 +243,13 @@ func (b *Book) RenameSheet(old, name string) error {
 	if pt := b.table(old); pt != nil {
 		pt.sheet = name
 	}
-	for sheet, cols := range b.widthsSet {
-		if strings.EqualFold(sheet, old) {
-			delete(b.widthsSet, sheet)
-			b.widthsSet[name] = cols
+	if key, ok := b.widthsKey(old); ok {
+		cols, due := b.widths[key], b.widthsDue[key]
+		delete(b.widths, key)
+		delete(b.widthsDue, key)
+		b.widths[name] = cols
+		if due {
+			b.widthsDue[name] = true
 		}
 	}
 	return nil
@@ -262,6 +264,9 @@ func (b *Book) CopySheet(from, to string) error {
 	src, err := b.f.GetSheetIndex(from)
 	if err != nil || src < 0 {
 		return b.keep(fmt.Errorf("no sheet %q", from))
+	}
+	if err := b.flushWidths(from); err != nil { // the copy takes them
+		return b.keep(err)
 	}
 	dst, err := b.f.NewSheet(to)
 	if err != nil {
@@ -373,7 +378,7 @@ type NumberedRow struct {
 // only through NumberedRow.Style, since the rows streamed replace any
 // other change to the sheet's cells.
 func (b *Book) StreamRows(sheet string, rows []NumberedRow) error {
-	if err := b.sortColumns(sheet); err != nil {
+	if err := b.flushWidths(sheet); err != nil {
 		return b.keep(err)
 	}
 	sw, err := b.f.NewStreamWriter(sheet)
@@ -486,38 +491,81 @@ func (b *Book) AddDropList(sheet, sqref string, d DropList) error {
 }
 
 // ColWidths sets the widths (in characters) of consecutive columns from the
-// 0-based column first.
+// 0-based column first. The library is given them when something needs
+// them (a chart placed on the sheet, its copy, its rows streamed, the
+// book written), in column order, as the file format wants them, and a
+// column of each width at a time: setting a column's width costs the
+// library a copy of every width the sheet has, so a sheet of n columns
+// set one at a time, as they come, cost n² copies.
 func (b *Book) ColWidths(sheet string, first int, widths ...float64) error {
-	for i, w := range widths {
-		col := ColumnName(first + i)
-		if err := b.keep(b.f.SetColWidth(sheet, col, col, w)); err != nil {
-			return err
-		}
-		if b.widthsSet == nil {
-			b.widthsSet = map[string]map[int]bool{}
-		}
-		if b.widthsSet[sheet] == nil {
-			b.widthsSet[sheet] = map[int]bool{}
-		}
-		b.widthsSet[sheet][first+i] = true
+	if idx, err := b.f.GetSheetIndex(sheet); err != nil || idx < 0 {
+		return b.keep(excelize.ErrSheetNotExist{SheetName: sheet})
 	}
+	if first < 0 || first+len(widths) > excelize.MaxColumns {
+		return b.keep(excelize.ErrColumnNumber)
+	}
+	key, ok := b.widthsKey(sheet)
+	if !ok {
+		key = sheet
+		if b.widths == nil {
+			b.widths, b.widthsDue = map[string]map[int]float64{}, map[string]bool{}
+		}
+		b.widths[key] = map[int]float64{}
+	}
+	for i, w := range widths {
+		if w > excelize.MaxColumnWidth {
+			return b.keep(excelize.ErrColumnWidth)
+		}
+		b.widths[key][first+i] = w
+	}
+	b.widthsDue[key] = len(b.widths[key]) > 0
 	return nil
 }
 
-// sortColumns puts the sheet's column widths in column order, as the file
-// format wants them: the library keeps the last set first, and a streamed
-// sheet writes them as kept (Excel may then offer to repair the file).
-// Setting them again from the last column to the first leaves them in
-// order.
-func (b *Book) sortColumns(sheet string) error {
-	cols := slices.Sorted(maps.Keys(b.widthsSet[sheet]))
-	for i := len(cols) - 1; i >= 0; i-- {
-		name := ColumnName(cols[i])
-		w, err := b.f.GetColWidth(sheet, name)
-		if err != nil {
+// widthsKey is the key of sheet's widths in b.widths (sheet names are
+// the same whatever their case).
+func (b *Book) widthsKey(sheet string) (string, bool) {
+	if _, ok := b.widths[sheet]; ok {
+		return sheet, true
+	}
+	for key := range b.widths {
+		if strings.EqualFold(key, sheet) {
+			return key, true
+		}
+	}
+	return "", false
+}
+
+// flushWidths gives the library the widths set on sheet, if any are due:
+// all of them, from the last column to the first, a run of columns of
+// the same width at a time, which leaves them in column order (the
+// library puts the last set first; a streamed sheet writes them as kept,
+// and Excel may offer to repair a file whose columns are out of order).
+func (b *Book) flushWidths(sheet string) error {
+	key, ok := b.widthsKey(sheet)
+	if !ok || !b.widthsDue[key] {
+		return nil
+	}
+	ws := b.widths[key]
+	cols := slices.Sorted(maps.Keys(ws))
+	for hi := len(cols) - 1; hi >= 0; {
+		lo := hi
+		for lo > 0 && cols[lo-1] == cols[lo]-1 && ws[cols[lo-1]] == ws[cols[hi]] {
+			lo--
+		}
+		if err := b.f.SetColWidth(key, ColumnName(cols[lo]), ColumnName(cols[hi]), ws[cols[hi]]); err != nil {
 			return err
 		}
-		if err := b.f.SetColWidth(sheet, name, name, w); err != nil {
+		hi = lo - 1
+	}
+	b.widthsDue[key] = false
+	return nil
+}
+
+// flushAllWidths is flushWidths of every sheet.
+func (b *Book) flushAllWidths() error {
+	for _, key := range slices.Sorted(maps.Keys(b.widthsDue)) {
+		if err := b.flushWidths(key); err != nil {
 			return err
 		}
 	}
@@ -883,7 +931,7 @@ func (b *Book) writeTables() error {
 // made after WriteTable go over them, and its rows below the table follow.
 func (b *Book) streamTable(pt *pendingTable) error {
 	t := &pt.t
-	if err := b.sortColumns(pt.sheet); err != nil {
+	if err := b.flushWidths(pt.sheet); err != nil {
 		return err
 	}
 	sw, err := b.f.NewStreamWriter(pt.sheet)
@@ -1074,6 +1122,9 @@ func displayWidth(v any, fm Style) int {
 func (b *Book) Write(w io.Writer) error {
 	if err := b.writeTables(); err != nil {
 		return err
+	}
+	if err := b.flushAllWidths(); err != nil {
+		return b.keep(err)
 	}
 	zr, done, err := b.pack()
 	if err != nil {

@@ -345,9 +345,20 @@ func TestIsDateFormat(t *testing.T) {
 
 // A streamed sheet's column widths are written in column order, as the
 // file format wants them (the library kept them last set first).
+// Widths are set in any order and in several calls, some of equal widths
+// side by side, and read back before the sheet has them.
 func TestStreamedColumnsInOrder(t *testing.T) {
 	b := New()
-	must(t, b.ColWidths("Sheet1", 0, 12, 11, 24, 23))
+	must(t, b.ColWidths("Sheet1", 2, 24, 23))
+	must(t, b.ColWidths("Sheet1", 0, 12, 11))
+	must(t, b.ColWidths("Sheet1", 5, 9, 9, 9))
+	must(t, b.ColWidths("sheet1", 4, 30)) // sheet names have no case
+	must(t, b.ColWidths("Sheet1", 3, 9))  // set again
+	for col, want := range []float64{12, 11, 24, 9, 30, 9, 9, 9} {
+		if w, err := b.ColWidth("Sheet1", col); err != nil || w != want {
+			t.Errorf("ColWidth(%d) = %v, %v; want %v", col, w, err, want)
+		}
+	}
 	must(t, b.StreamRows("Sheet1", []NumberedRow{{Num: 1, Values: []any{"a", "b", "c", "d"}}}))
 	path := filepath.Join(t.TempDir(), "c.xlsx")
 	must(t, b.Save(path))
@@ -364,9 +375,66 @@ func TestStreamedColumnsInOrder(t *testing.T) {
 		for _, m := range regexp.MustCompile(`<col min="([0-9]+)"`).FindAllStringSubmatch(string(data), -1) {
 			mins = append(mins, m[1])
 		}
-		if strings.Join(mins, ",") != "1,2,3,4" {
-			t.Errorf("columns in the order %v, want 1,2,3,4", mins)
+		if strings.Join(mins, ",") != "1,2,3,4,5,6,7,8" {
+			t.Errorf("columns in the order %v, want 1,2,3,4,5,6,7,8", mins)
 		}
+	}
+}
+
+// A chart is placed by the widths of the columns it covers, as they were
+// set when it was added; a copy of a sheet has its widths; widths set on a
+// sheet then renamed or deleted follow it.
+func TestWidthsWhereTheyAreNeeded(t *testing.T) {
+	chartEnd := func(wide bool) string {
+		b := New()
+		if wide {
+			must(t, b.ColWidths("Sheet1", 0, 60, 60, 60))
+		}
+		must(t, b.SetCell("Sheet1", "A1", 1))
+		must(t, b.AddChart("Sheet1", "A2", Chart{Kind: LineChart, Title: "t", Series: []Series{{Name: "Sheet1!$A$1", Categories: "Sheet1!$A$1:$A$1", Values: "Sheet1!$A$1:$A$1"}}}))
+		path := filepath.Join(t.TempDir(), "c.xlsx")
+		must(t, b.Save(path))
+		zr, err := zip.OpenReader(path)
+		must(t, err)
+		defer zr.Close()
+		for _, f := range zr.File {
+			if strings.HasPrefix(f.Name, "xl/drawings/drawing") {
+				data, err := readPart(f)
+				must(t, err)
+				if m := regexp.MustCompile(`<xdr:to><xdr:col>([0-9]+)</xdr:col>`).FindSubmatch(data); m != nil {
+					return string(m[1])
+				}
+			}
+		}
+		t.Fatal("no chart anchor in the package")
+		return ""
+	}
+	if narrow, wide := chartEnd(false), chartEnd(true); narrow == wide {
+		t.Errorf("a chart ends at column %s with wide columns and without: the widths were not given before it was placed", wide)
+	}
+
+	b := New()
+	must(t, b.ColWidths("Sheet1", 1, 33))
+	must(t, b.CopySheet("Sheet1", "Copy"))
+	must(t, b.NewSheet("Old"))
+	must(t, b.ColWidths("Old", 0, 44))
+	must(t, b.RenameSheet("Old", "New"))
+	must(t, b.NewSheet("Gone"))
+	must(t, b.ColWidths("Gone", 0, 55))
+	must(t, b.DeleteSheet("Gone"))
+	must(t, b.NewSheet("Gone")) // made again: none of the old widths
+	r := saveAndOpen(t, b, filepath.Join(t.TempDir(), "w.xlsx"))
+	for _, c := range []struct {
+		sheet string
+		col   int
+		want  float64
+	}{{"Copy", 1, 33}, {"New", 0, 44}} {
+		if w, err := r.ColWidth(c.sheet, c.col); err != nil || w != c.want {
+			t.Errorf("%s column %d: width %v, %v; want %v", c.sheet, c.col, w, err, c.want)
+		}
+	}
+	if w, err := r.ColWidth("Gone", 0); err != nil || w == 55 {
+		t.Errorf("a sheet deleted and made again has the old sheet's width %v (%v)", w, err)
 	}
 }
 
