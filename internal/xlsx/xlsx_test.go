@@ -360,25 +360,33 @@ func TestStreamedColumnsInOrder(t *testing.T) {
 		}
 	}
 	must(t, b.StreamRows("Sheet1", []NumberedRow{{Num: 1, Values: []any{"a", "b", "c", "d"}}}))
-	path := filepath.Join(t.TempDir(), "c.xlsx")
+	var mins []string
+	for _, m := range regexp.MustCompile(`<col min="([0-9]+)"`).FindAllStringSubmatch(string(savedPart(t, b, "xl/worksheets/sheet1.xml")), -1) {
+		mins = append(mins, m[1])
+	}
+	if strings.Join(mins, ",") != "1,2,3,4,5,6,7,8" {
+		t.Errorf("columns in the order %v, want 1,2,3,4,5,6,7,8", mins)
+	}
+}
+
+// savedPart saves b and returns the content of its first part whose name
+// starts with prefix.
+func savedPart(t *testing.T, b *Book, prefix string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "part.xlsx")
 	must(t, b.Save(path))
 	zr, err := zip.OpenReader(path)
 	must(t, err)
 	defer zr.Close()
 	for _, f := range zr.File {
-		if f.Name != "xl/worksheets/sheet1.xml" {
-			continue
-		}
-		data, err := readPart(f)
-		must(t, err)
-		var mins []string
-		for _, m := range regexp.MustCompile(`<col min="([0-9]+)"`).FindAllStringSubmatch(string(data), -1) {
-			mins = append(mins, m[1])
-		}
-		if strings.Join(mins, ",") != "1,2,3,4,5,6,7,8" {
-			t.Errorf("columns in the order %v, want 1,2,3,4,5,6,7,8", mins)
+		if strings.HasPrefix(f.Name, prefix) {
+			data, err := readPart(f)
+			must(t, err)
+			return data
 		}
 	}
+	t.Fatalf("no part %s* in the package", prefix)
+	return nil
 }
 
 // A chart is placed by the widths of the columns it covers, as they were
@@ -392,22 +400,11 @@ func TestWidthsWhereTheyAreNeeded(t *testing.T) {
 		}
 		must(t, b.SetCell("Sheet1", "A1", 1))
 		must(t, b.AddChart("Sheet1", "A2", Chart{Kind: LineChart, Title: "t", Series: []Series{{Name: "Sheet1!$A$1", Categories: "Sheet1!$A$1:$A$1", Values: "Sheet1!$A$1:$A$1"}}}))
-		path := filepath.Join(t.TempDir(), "c.xlsx")
-		must(t, b.Save(path))
-		zr, err := zip.OpenReader(path)
-		must(t, err)
-		defer zr.Close()
-		for _, f := range zr.File {
-			if strings.HasPrefix(f.Name, "xl/drawings/drawing") {
-				data, err := readPart(f)
-				must(t, err)
-				if m := regexp.MustCompile(`<xdr:to><xdr:col>([0-9]+)</xdr:col>`).FindSubmatch(data); m != nil {
-					return string(m[1])
-				}
-			}
+		m := regexp.MustCompile(`<xdr:to><xdr:col>([0-9]+)</xdr:col>`).FindSubmatch(savedPart(t, b, "xl/drawings/drawing"))
+		if m == nil {
+			t.Fatal("no chart anchor in the drawing")
 		}
-		t.Fatal("no chart anchor in the package")
-		return ""
+		return string(m[1])
 	}
 	if narrow, wide := chartEnd(false), chartEnd(true); narrow == wide {
 		t.Errorf("a chart ends at column %s with wide columns and without: the widths were not given before it was placed", wide)
