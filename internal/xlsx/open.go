@@ -58,6 +58,8 @@ type Book struct {
 	// since (flushWidths).
 	widths    map[string]map[int]float64
 	widthsDue map[string]bool
+	// cellBuf holds the cells of the row being streamed (streamCells).
+	cellBuf []excelize.Cell
 	// tables are WriteTable's tables, streamed into their sheets when the
 	// book is written; streamed names the sheets they were streamed into
 	// (their cells are the stream's from then on).

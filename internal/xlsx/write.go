@@ -1018,8 +1018,15 @@ func (b *Book) streamTable(pt *pendingTable) error {
 // streamCells turns values, as SetCell takes them, into the stream
 // writer's cells in place, each with its style: nil, NaN and infinite
 // numbers are blank (styled all the same), a Formula or SavedFormula is
-// its formula alone.
+// its formula alone. The cells point into a buffer the next row reuses
+// (the stream writer writes a row out as it is given), and a value keeps
+// the interface it came in: a cell costs no allocation of its own, where
+// half a million rows of Timeline had two for each of their cells.
 func (b *Book) streamCells(cells []any, styles []Style) error {
+	if cap(b.cellBuf) < len(cells) {
+		b.cellBuf = make([]excelize.Cell, len(cells))
+	}
+	buf := b.cellBuf[:len(cells)]
 	for i, v := range cells {
 		id := 0
 		if styles[i] != Text {
@@ -1028,7 +1035,8 @@ func (b *Book) streamCells(cells []any, styles []Style) error {
 				return err
 			}
 		}
-		c := excelize.Cell{StyleID: id}
+		c := &buf[i]
+		*c = excelize.Cell{StyleID: id}
 		switch x := v.(type) {
 		case nil:
 		case Formula:
@@ -1037,7 +1045,7 @@ func (b *Book) streamCells(cells []any, styles []Style) error {
 			c.Formula = strings.TrimPrefix(x.Formula, "=")
 		case float64:
 			if !math.IsNaN(x) && !math.IsInf(x, 0) {
-				c.Value = x
+				c.Value = v
 			}
 		default:
 			c.Value = v
