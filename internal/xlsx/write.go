@@ -493,10 +493,10 @@ func (b *Book) AddDropList(sheet, sqref string, d DropList) error {
 // ColWidths sets the widths (in characters) of consecutive columns from the
 // 0-based column first. The library is given them when something needs
 // them (a chart placed on the sheet, its copy, its rows streamed, the
-// book written), in column order, as the file format wants them, and a
-// column of each width at a time: setting a column's width costs the
-// library a copy of every width the sheet has, so a sheet of n columns
-// set one at a time, as they come, cost n² copies.
+// book written), in column order, as the file format wants them, a run
+// of columns of the same width at a time (flushWidths): each call costs
+// the library a copy of every width the sheet has, so n columns given
+// one at a time as they were set cost n² copies.
 func (b *Book) ColWidths(sheet string, first int, widths ...float64) error {
 	if idx, err := b.f.GetSheetIndex(sheet); err != nil || idx < 0 {
 		return b.keep(excelize.ErrSheetNotExist{SheetName: sheet})
