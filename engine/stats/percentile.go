@@ -280,9 +280,9 @@ func (p *Percentiles) Interval(q, level float64) QuantileInterval {
 
 // Intervals sets out[k] to Interval(qs[k], level) for every k, reading
 // the histogram twice in all (Histogram.Quantiles): once for the
-// quantiles, once for the ends of their intervals. out must be as long
-// as qs. A run's summary asks for four percentiles, whose intervals one at
-// a time read it twelve times.
+// quantiles, once for the ends of their intervals. qs may come in any
+// order; out must be as long. A run's summary asks for four percentiles,
+// whose intervals one at a time read it twelve times.
 func (p *Percentiles) Intervals(qs []float64, level float64, out []QuantileInterval) {
 	p.intervals(qs, level, out, true)
 }
