@@ -145,7 +145,17 @@ func newStudy(p *Plan, opts Options) (*Study, []task, error) {
 		return nil, nil, fmt.Errorf("the plan has no scenario to run")
 	}
 	st.Seed = p.Scenarios[0].Run.Seed
-	var tasks []task
+	// A Run is large (its Result is held by value): the list is made at
+	// its length, where growing it moved every Run at each doubling.
+	nRuns, nTasks := 0, 0
+	for _, sc := range p.Scenarios {
+		nRuns += len(sc.Run.Loads)
+		nTasks += len(sc.Run.Loads) * max(1, sc.Run.Replications)
+	}
+	if nRuns > 0 {
+		st.Runs = make([]Run, 0, nRuns)
+	}
+	tasks := make([]task, 0, nTasks)
 	loadSeen := map[string]bool{}
 	for si, sc := range p.Scenarios {
 		st.Scenarios = append(st.Scenarios, sc.Name)
