@@ -3,7 +3,10 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
+	"fmt"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -48,5 +51,44 @@ func TestZipWriterReusesDeflaters(t *testing.T) {
 				t.Errorf("package %d, %s: read %d bytes that differ from the %d written", k, f.Name, len(b), len(want))
 			}
 		}
+	}
+}
+
+// BenchmarkDeflateLevel deflates the sheet of a table like a large study's
+// Timeline (100,000 rows of run labels, counts and times with all their
+// digits) at level 1, at deflateLevel (5) and at the zip package's
+// default (6), and reports the deflated size (deflated-MB) beside the
+// time (ns/op): the figures behind newZipWriter's choice of level.
+func BenchmarkDeflateLevel(b *testing.B) {
+	book := New()
+	must(b, book.NewSheet("Timeline"))
+	cols := []Column{{Header: "Scenario"}, {Header: "Load"}, {Header: "Stable"}, {Header: "Interval", Format: Count},
+		{Header: "Start", Format: Time}, {Header: "End", Format: Time}, {Header: "Completed", Format: Count},
+		{Header: "Mean response", Format: Time}, {Header: "In system", Format: Decimal2}, {Header: "Utilization", Format: Share},
+		{Header: "Run"}, {Header: "Warm-up"}, {Header: "Share of the run", Format: Share}}
+	r := rand.New(rand.NewPCG(1, 2))
+	must(b, book.WriteTable("Timeline", Table{Columns: cols, NumRows: 100_000, RowFunc: func(i int) []any {
+		run, k := i/50, float64(i%50+1)
+		return []any{fmt.Sprintf("S%d", run/100+1), fmt.Sprintf("L%d", run%100+1), "yes", k, (k - 1) * 40.3, k * 40.3,
+			float64(80 + r.IntN(40)), 1 + r.ExpFloat64(), 2 * r.Float64(), r.Float64(), fmt.Sprintf("S%d L%d", run/100+1, run%100+1), "", k / 50}
+	}}))
+	sheet := savedPart(b, book, "xl/worksheets/sheet2.xml")
+	for _, level := range []int{1, deflateLevel, flate.DefaultCompression} {
+		name := fmt.Sprintf("level=%d", level)
+		if level == flate.DefaultCompression {
+			name = "level=6" // the zip package's default
+		}
+		b.Run(name, func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				fw, err := flate.NewWriter(&out, level)
+				must(b, err)
+				_, err = fw.Write(sheet)
+				must(b, err)
+				must(b, fw.Close())
+			}
+			b.ReportMetric(float64(out.Len())/1e6, "deflated-MB")
+		})
 	}
 }

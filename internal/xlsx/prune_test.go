@@ -84,7 +84,7 @@ func TestReplacedChartsLeaveNoParts(t *testing.T) {
 	}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

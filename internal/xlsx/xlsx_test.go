@@ -371,7 +371,7 @@ func TestStreamedColumnsInOrder(t *testing.T) {
 
 // savedPart saves b and returns the content of its first part whose name
 // starts with prefix.
-func savedPart(t *testing.T, b *Book, prefix string) []byte {
+func savedPart(t testing.TB, b *Book, prefix string) []byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "part.xlsx")
 	must(t, b.Save(path))
