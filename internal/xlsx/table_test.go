@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -316,5 +317,50 @@ func TestSavedPartsInCanonicalOrder(t *testing.T) {
 	}
 	if len(names) < 3 || names[0] != "[Content_Types].xml" || names[1] != "_rels/.rels" || !slices.IsSorted(names[2:]) {
 		t.Errorf("parts in the order %v", names)
+	}
+}
+
+// The default content types come in order of their extension, whatever
+// order the library added them in: the same workbook saved twice has the
+// same bytes.
+func TestSavedContentTypesInOrder(t *testing.T) {
+	var first []byte
+	for k := range 8 {
+		b := New()
+		b.NewSheet("Mid")
+		b.WriteTable("Mid", Table{Columns: []Column{{Header: "A"}}, Rows: [][]any{{1.0}}})
+		b.AddChart("Mid", "C2", Chart{Kind: LineChart, Title: "A", Series: []Series{{Name: "A", Values: AbsRange("Mid", 0, 2, 2)}}})
+		types := savedPart(t, b, contentTypesPart)
+		b.Close()
+		var exts []string
+		for _, m := range defaultTag.FindAllSubmatch(types, -1) {
+			exts = append(exts, string(m[1]))
+		}
+		if len(exts) < 3 || !slices.IsSorted(exts) {
+			t.Fatalf("save %d: default content types in the order %v", k, exts)
+		}
+		if k == 0 {
+			first = types
+		} else if !bytes.Equal(types, first) {
+			t.Fatalf("save %d: [Content_Types].xml differs from the first save's", k)
+		}
+	}
+}
+
+func TestSortDefaults(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`<Types><Default Extension="xml" ContentType="a"></Default><Override PartName="/p"/><Default Extension="png" ContentType="b"/><Default Extension="bmp" ContentType="c"></Default></Types>`,
+			`<Types><Default Extension="bmp" ContentType="c"></Default><Override PartName="/p"/><Default Extension="png" ContentType="b"/><Default Extension="xml" ContentType="a"></Default></Types>`},
+		{`<Types><Default Extension="a" ContentType="x"/><Default Extension="b" ContentType="y"/></Types>`,
+			`<Types><Default Extension="a" ContentType="x"/><Default Extension="b" ContentType="y"/></Types>`},
+		{`<Types><Override PartName="/p"/></Types>`, `<Types><Override PartName="/p"/></Types>`},
+	} {
+		got, ok := sortDefaults([]byte(c.in))
+		if string(got) != c.want {
+			t.Errorf("sortDefaults(%s)\n = %s\nwant %s", c.in, got, c.want)
+		}
+		if ok != (c.in != c.want) {
+			t.Errorf("sortDefaults(%s): ok %v", c.in, ok)
+		}
 	}
 }

@@ -1123,8 +1123,9 @@ func displayWidth(v any, fm Style) int {
 // Write writes the workbook's bytes to w (Save is the way to write a file),
 // without the drawing and chart parts of deleted sheets, and, in a book
 // made by New, with value axis titles drawn along their axis by
-// LibreOffice too, its parts in one order. WriteTable's tables are
-// streamed into their sheets first. The package is put together in a
+// LibreOffice too. Its parts, and the default content types, come in one
+// order, so that the same workbook saved twice has the same bytes.
+// WriteTable's tables are streamed into their sheets first. The package is put together in a
 // temporary file, not in memory, and rewritten from there in one pass, so
 // that a workbook of hundreds of megabytes of sheets takes little memory.
 func (b *Book) Write(w io.Writer) error {
@@ -1150,6 +1151,9 @@ func (b *Book) Write(w io.Writer) error {
 		if err := turnEdits(zr, edits); err != nil {
 			return err
 		}
+	}
+	if err := sortDefaultsEdit(zr, edits); err != nil {
+		return err
 	}
 	return writePackage(w, zr, edits, true)
 }
