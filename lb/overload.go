@@ -15,7 +15,8 @@ type Overload struct {
 	// all servers are.
 	Server int
 	// Load is the offered work over the units: arrival rate × the type's
-	// share × its mean service time / units; 1 or more is overload.
+	// share × its mean service time / units; 1 or more is overload. The
+	// mean is that of the times drawn (RequestType.MeanServiceTime).
 	Load  float64
 	Units int
 	// Observed says Load rests on the requests the method sent the server
@@ -63,7 +64,8 @@ func (r *Report) Overloads() []Overload {
 	p := r.Params
 	var out []Overload
 	for j, t := range p.Types {
-		work := p.RequestsPerSec * t.Proportion * t.AvgServiceTimeSecs
+		mean := t.MeanServiceTime()
+		work := p.RequestsPerSec * t.Proportion * mean
 		observed := p.Method != RoundRobin
 		// The work that reaches the type's units: requests sent to a
 		// server without a unit of the type fail there (partial), as far
@@ -78,7 +80,7 @@ func (r *Report) Overloads() []Overload {
 				case !observed:
 					reaching += work / float64(p.Servers)
 				case j < len(r.Cells) && i < len(r.Cells[j]):
-					reaching += r.Cells[j][i].Mean.ArrivalRate * t.AvgServiceTimeSecs
+					reaching += r.Cells[j][i].Mean.ArrivalRate * mean
 				default:
 					reaching, partial = work, false // not known: all of it
 				}
@@ -104,7 +106,7 @@ func (r *Report) Overloads() []Overload {
 				if j >= len(r.Cells) || i >= len(r.Cells[j]) {
 					continue
 				}
-				sent = r.Cells[j][i].Mean.ArrivalRate * t.AvgServiceTimeSecs
+				sent = r.Cells[j][i].Mean.ArrivalRate * mean
 			}
 			if load := sent / float64(c); load > worst {
 				worst, at = load, i

@@ -2,22 +2,25 @@ package lb
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 func TestOverloads(t *testing.T) {
-	// The sample at 30 requests/s: dma offers 30 × 5% × 4.5 s = 6.75 s of
-	// work a second to 20 units (0.34 of them), other 30 × 95% × 1.15 s =
-	// 32.8 to 60 (0.55): no overload. At 200 requests/s dma offers 45 to
-	// 20 units (2.25 times), other 218.5 to 60 (3.64 times).
+	// The sample at 30 requests/s: dma offers 30 × 5% × 4.705 s = 7.06 s
+	// of work a second to 20 units (0.35 of them), other 30 × 95% × 1.15 s
+	// = 32.8 to 60 (0.55): no overload. At 200 requests/s dma offers 47.05
+	// to 20 units (2.35 times), other 218.5 to 60 (3.64 times). dma's
+	// mean is that of Normal(4.5,2.5) drawn again at or below 0:
+	// 4.5 + 2.5 φ(1.8)/Φ(1.8) = 4.705.
 	for _, c := range []struct {
 		rate float64
 		want string
 	}{
 		{30, ""},
-		{200, "dma 2.25 -1; other 3.64 -1"},
+		{200, "dma 2.35 -1; other 3.64 -1"},
 	} {
 		p := Sample()
 		p.RequestsPerSec, p.Requests = c.rate, 2000
@@ -63,19 +66,40 @@ func TestOverloads(t *testing.T) {
 			t.Errorf("%g requests/s: the text says overload %v, want %v", c.rate, !(c.want != ""), c.want != "")
 		}
 	}
-	// Round robin, servers with too few units of their own: 7 dma units
-	// over 6 servers are 2,1,1,1,1,1; each server gets 5 requests/s, so
-	// 5 × 5% × 4.5 s = 1.125 s of dma work a second for 1 unit, though
-	// all 7 units could serve 6.75 (0.96).
+	// Round robin, servers with too few units of their own: 8 dma units
+	// over 6 servers are 2,2,1,1,1,1; each server gets 5 requests/s, so
+	// 5 × 5% × 4.705 s = 1.18 s of dma work a second for 1 unit, though
+	// all 8 units could serve 7.06 (0.88).
 	p := Sample()
 	p.Servers, p.RequestsPerSec, p.Requests = 6, 30, 1000
-	p.Types[0].OutputCapacity = 7
+	p.Types[0].OutputCapacity = 8
 	r, err := Run(p, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if os := r.Overloads(); len(os) != 1 || os[0].Server != 1 || os[0].Units != 1 {
-		t.Errorf("overloads %+v, want dma on server 1 (1 unit)", os)
+	if os := r.Overloads(); len(os) != 1 || os[0].Server != 2 || os[0].Units != 1 {
+		t.Errorf("overloads %+v, want dma on server 2 (1 unit)", os)
+	}
+}
+
+// The offered work counts the mean of the service times drawn, not the
+// avg_service_time_secs typed: Normal(1,1) drawn again at or below 0 has a
+// mean of 1 + φ(1)/Φ(1) = 1.2876, so 18 requests/s offer 23.2 s of work a
+// second to 20 units (1.16 times), where the typed mean says 0.9.
+func TestOverloadCountsTheMeanDrawn(t *testing.T) {
+	typ := RequestType{Name: "dma", OutputCapacity: 20, Proportion: 1, AvgServiceTimeSecs: 1, DeviationServiceTimeSecs: 1}
+	if got, want := typ.MeanServiceTime(), 1.2876; math.Abs(got-want) > 1e-4 {
+		t.Errorf("MeanServiceTime of Normal(1,1) = %v, want %v", got, want)
+	}
+	p := Sample()
+	p.Servers, p.RequestsPerSec, p.Requests, p.Method = 1, 18, 2000, RoundRobin
+	p.Types = []RequestType{typ}
+	r, err := Run(p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os := r.Overloads(); len(os) != 1 || math.Abs(os[0].Load-1.16) > 0.005 {
+		t.Errorf("overloads %+v, want dma at 1.16 times its units", os)
 	}
 }
 

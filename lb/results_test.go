@@ -60,7 +60,7 @@ func TestResultsWorkbookGolden(t *testing.T) {
 	}
 	got := out.String()
 	golden(t, "results_overloaded.txt", []byte(got))
-	if !strings.Contains(got, "OVERLOADED: type dma offers 2.25 times") || !strings.Contains(got, "[warning]") {
+	if !strings.Contains(got, "OVERLOADED: type dma offers 2.35 times") || !strings.Contains(got, "[warning]") {
 		t.Errorf("the overload is not said in LBSummary")
 	}
 	if strings.Contains(got, "E-0") {

@@ -119,19 +119,35 @@ func runOnce(p *Params, service []dist.Dist, rep int) *sim {
 	return s
 }
 
-// serviceDists returns each type's service time: Normal(avg, deviation),
-// values <= 0 drawn again (engine/dist's Normal, as in websim's models).
+// serviceDists returns each type's service time (RequestType.serviceDist).
 func serviceDists(types []RequestType) ([]dist.Dist, error) {
 	out := make([]dist.Dist, len(types))
 	for k, t := range types {
-		d, err := dist.Parse("Normal(" + strconv.FormatFloat(t.AvgServiceTimeSecs, 'g', -1, 64) + "," +
-			strconv.FormatFloat(t.DeviationServiceTimeSecs, 'g', -1, 64) + ")")
+		d, err := t.serviceDist()
 		if err != nil {
 			return nil, fmt.Errorf("request type %q: %w", t.Name, err)
 		}
 		out[k] = d
 	}
 	return out, nil
+}
+
+// serviceDist is the type's service time: Normal(avg, deviation), values
+// <= 0 drawn again (engine/dist's Normal, as in websim's models).
+func (t RequestType) serviceDist() (dist.Dist, error) {
+	return dist.Parse("Normal(" + strconv.FormatFloat(t.AvgServiceTimeSecs, 'g', -1, 64) + "," +
+		strconv.FormatFloat(t.DeviationServiceTimeSecs, 'g', -1, 64) + ")")
+}
+
+// MeanServiceTime is the mean of the service times drawn: above
+// AvgServiceTimeSecs when the deviation is large against it, since values
+// <= 0 are drawn again (Normal(1,1) draws a mean of 1.29).
+func (t RequestType) MeanServiceTime() float64 {
+	d, err := t.serviceDist()
+	if err != nil {
+		return t.AvgServiceTimeSecs // refused by the parameters' checks
+	}
+	return d.Mean()
 }
 
 // summarise turns a finished replication into figures.
