@@ -26,6 +26,15 @@ const (
 // times worth simulating draws that many zeros in a row.
 const maxStillArrivals = 1000
 
+// procTimeCell locates step st's ProcTime: its own cell, or the step's
+// when the model does not say.
+func procTimeCell(st *Step) string {
+	if st.ProcTimeCell != "" {
+		return st.ProcTimeCell
+	}
+	return st.Cell
+}
+
 // schedule adds an event d after now, guarding the clock: a delay that is
 // negative, not a number or infinite, or a time that overflows, stops the
 // run with an error naming the delay's cell. A delay that leaves the clock
@@ -200,9 +209,9 @@ func (s *sim) delayCell(src delaySource, ref int32) string {
 	case srcBackground, srcBgService:
 		return s.m.Servers[ref].Cell
 	case srcStep:
-		return s.step(&s.toks[ref]).Cell
+		return procTimeCell(s.step(&s.toks[ref]))
 	case srcJob:
-		return s.jobs[ref].step.Cell
+		return procTimeCell(s.jobs[ref].step)
 	case srcRAT:
 		return "RAT"
 	case srcPatience, srcRetry:

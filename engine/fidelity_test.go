@@ -534,6 +534,15 @@ func TestClockGuard(t *testing.T) {
 		{"too small for the clock", func(m *Model) { m.Entities[0].InterArrival[0] = jumpD{1e9, 1e-9, new(int)} }, cell, "too small to move the clock"},
 		{"NaN inter-arrival", func(m *Model) { m.Entities[0].InterArrival[0] = nanD{} }, cell, "drew NaN"},
 		{"negative processing", func(m *Model) { m.Services[0].Steps[0].ProcTime = constD(-1) }, "ProcData.xlsx!Svc!A2", "ProcTime -1 of step Work drew -1"},
+		{"negative processing, at its ProcTime cell", func(m *Model) {
+			m.Services[0].Steps[0].ProcTime = constD(-1)
+			m.Services[0].Steps[0].ProcTimeCell = "ProcData.xlsx!Svc!B2"
+		}, "ProcData.xlsx!Svc!B2", "ProcTime -1 of step Work drew -1"},
+		{"call's service time overflows, at its ProcTime cell", func(m *Model) {
+			m.Servers = []Server{{Name: "DB", Capacity: 1}}
+			m.Services[0].Steps[0] = Step{Name: "Ask", Kind: Call, ProcTime: constD(1e308), OnSuccess: Done, OnFailure: Fail,
+				Cell: "ProcData.xlsx!Svc!A2", ProcTimeCell: "ProcData.xlsx!Svc!B2"}
+		}, "ProcData.xlsx!Svc!B2", "overflows"},
 		{"zero background", func(m *Model) {
 			m.Servers = []Server{{Name: "DB", Capacity: 1, Cell: "SvcData.xlsx!ServerInfo!A2", BackgroundInterArrival: constD(0), BackgroundServiceTime: constD(1)}}
 		}, "SvcData.xlsx!ServerInfo!A2", "background jobs of DB"},

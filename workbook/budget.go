@@ -272,7 +272,8 @@ func (r *reader) checkResolution(l int, span float64, once func(file, sheet, ref
 type resolutionProblem struct{ loc, msg string }
 
 // resolutionProblems are the times of m at load l too small to be a time,
-// or for the clock to add faithfully by span, a run's expected length.
+// or for the clock to add faithfully by span, a run's expected length, and
+// those too large for the clock to reach (a mean past maxClock).
 func resolutionProblems(m *engine.Model, l int, span float64) []resolutionProblem {
 	step := 0.0
 	if span > 0 && !math.IsInf(span, 0) {
@@ -285,6 +286,8 @@ func resolutionProblems(m *engine.Model, l int, span float64) []resolutionProble
 			continue
 		}
 		switch {
+		case mean > maxClock:
+			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, past the largest time a run can reach (%g): its draws would take the simulated clock past the largest number; expected a time far below it, or another time unit", tc.what, formatNumber(mean), maxClock)})
 		case mean < minTime:
 			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, too small to be simulated; expected a mean of at least %g (or 0), or another time unit", tc.what, formatNumber(mean), minTime)})
 		case mean < minClockSteps*step:

@@ -78,6 +78,10 @@ var hostileCases = []struct {
 		m.Set(t, "SvcData.xlsx", "Arrivals", "B2", "Exp(1e14)")
 		m.Set(t, "SvcData.xlsx", "Arrivals", "B3", "Exp(1e14)")
 	}, want: []string{"ProcData.xlsx!Start!B2: ProcTime Exp(2) has a mean of 2, which the simulated clock cannot add faithfully at load L1: a run there lasts about 2.5e+17 time units, where the clock moves in steps of 32, so such times would be off by up to 100%"}},
+	{name: "a ProcTime whose draws overflow the clock", change: set("ProcData.xlsx", "Start", "B2", "Exp(1e308)"),
+		want: []string{"ProcData.xlsx!Start!B2: ProcTime Exp(1e+308) has a mean of 1e+308, past the largest time a run can reach (1e+290)"}},
+	{name: "a background service time whose draws overflow the clock", change: set("SvcData.xlsx", "ServerInfo", "E2", "Exp(1e300)"),
+		want: []string{"SvcData.xlsx!ServerInfo!A2: BackgroundServiceTime Exp(1e+300) has a mean of 1e+300, past the largest time a run can reach (1e+290)"}},
 	{name: "a time below the clock's step at the run's end", change: set("ProcData.xlsx", "Start", "B2", "Const(1e-10)"),
 		want: []string{"ProcData.xlsx!Start!B2: ProcTime 1e-10 has a mean of 1e-10, which the simulated clock cannot add faithfully at load L1"}},
 	{name: "Const(1e308) inter-arrival times", change: set("SvcData.xlsx", "Arrivals", "B2", "Const(1e308)"),
