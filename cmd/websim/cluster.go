@@ -138,6 +138,9 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 			return invalidInput(fmt.Errorf("--out %s: expected a script or manifest file name, not a workbook", out))
 		}
 	}
+	if err := checkWritable(out); err != nil {
+		return err
+	}
 	mode := os.FileMode(0o644)
 	if kind == "slurm" {
 		mode = 0o755

@@ -132,6 +132,12 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 	if len(extra) > 0 {
 		return lbProblems(extra, stderr)
 	}
+	if opts.out != "" {
+		// Before the simulation: a missing folder is invalid input.
+		if err := checkWritable(opts.out); err != nil {
+			return err
+		}
+	}
 	if opts.out == "" && src.Workbook != nil {
 		// The result sheets go into the parameters workbook itself.
 		if err := checkWriteBack(path); err != nil {

@@ -10,7 +10,8 @@ import (
 )
 
 // Every command that writes a file refuses a missing folder before any
-// work, as run does: exit 2, nothing on stdout, no folder created.
+// work, as run does: exit 2, nothing on stdout, no folder created (lb
+// prints its figures on stdout only once it has simulated).
 func TestOutputFolderCheckedBeforeTheWork(t *testing.T) {
 	model := copyModel(t, "mmc")
 	withTargets(t, model, []any{nil, "mean", 2.0})
@@ -24,6 +25,9 @@ func TestOutputFolderCheckedBeforeTheWork(t *testing.T) {
 		{"merge --out", []string{"merge", "--out", filepath.Join(missing, "m.xlsx"), filepath.Join(model, "none.wsp")}},
 		{"export --out", []string{"export", model, "--out", filepath.Join(missing, "m.yaml")}},
 		{"run --partial", []string{"run", model, "--shard", "0/2", "--partial", filepath.Join(missing, "p.wsp")}},
+		{"lb --out", []string{"lb", lbSample, "--out", filepath.Join(missing, "l.xlsx")}},
+		{"cluster slurm --out", []string{"cluster", "slurm", model, "--shards", "2", "--out", filepath.Join(missing, "c.sh")}},
+		{"cluster k8s --out", []string{"cluster", "k8s", model, "--shards", "2", "--out", filepath.Join(missing, "c.yaml")}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
