@@ -48,9 +48,12 @@ func runDiff(a, b string, stdout, stderr io.Writer) error {
 	ma, errA := modeltext.Load(a)
 	mb, errB := modeltext.Load(b)
 	if errA != nil || errB != nil {
-		for _, err := range []error{errA, errB} {
-			if err != nil {
-				if err := textProblems(err, stderr); !isSilent(err) {
+		for _, m := range []struct {
+			path string
+			err  error
+		}{{a, errA}, {b, errB}} {
+			if m.err != nil {
+				if err := modelProblems(m.path, m.err, stderr); !isSilent(err) {
 					return err
 				}
 			}

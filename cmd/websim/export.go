@@ -73,6 +73,13 @@ func runExport(path, out string, stdout, stderr io.Writer) error {
 // textProblems prints a model's problems, one a line, and returns the
 // silent invalid-input error; other errors pass through.
 func textProblems(err error, stderr io.Writer) error {
+	return modelProblems("", err, stderr)
+}
+
+// modelProblems is textProblems for a command that reads two models
+// (diff): each line not already located in the model's path starts with
+// it, as "old: SvcData.xlsx: the file is damaged ...".
+func modelProblems(path string, err error, stderr io.Writer) error {
 	var ps modeltext.Problems
 	var p *modeltext.Problem
 	switch {
@@ -83,7 +90,11 @@ func textProblems(err error, stderr io.Writer) error {
 		return err
 	}
 	for _, p := range ps {
-		fmt.Fprintln(stderr, p.Error())
+		line := p.Error()
+		if path != "" && !strings.HasPrefix(line, path) {
+			line = path + ": " + line
+		}
+		fmt.Fprintln(stderr, line)
 	}
 	return &silentError{invalidInput(err)}
 }

@@ -122,6 +122,16 @@ func TestDiffExitCodes(t *testing.T) {
 	if code != exitInvalid || errs == "" {
 		t.Errorf("diff with a missing model: exit %d, %s", code, errs)
 	}
+	// A damaged workbook is said in the model it is in: each line starts
+	// with that model's path, whichever side it is on.
+	damaged := copyModel(t, "mmc")
+	os.WriteFile(filepath.Join(damaged, "SvcData.xlsx"), []byte("hello"), 0o644)
+	for _, args := range [][]string{{a, damaged}, {damaged, a}} {
+		code, _, errs = runCLI(t, append([]string{"diff"}, args...)...)
+		if code != exitInvalid || !strings.HasPrefix(errs, damaged+": SvcData.xlsx: the file is damaged") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("diff %q with a damaged workbook: exit %d\n%s", args, code, errs)
+		}
+	}
 }
 
 // The git recipe of the README: a workbook's change shows in git diff as
