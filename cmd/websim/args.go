@@ -122,12 +122,38 @@ func repeatedFlag(app *cli.App, args []string) error {
 		if !known {
 			continue // urfave's own complaint, or a flag that may repeat
 		}
+		if !takesValue[name] {
+			// A switch: given twice it is the same switch, unless it is
+			// set both on and off (--json=false --json), where
+			// urfave/cli would keep the last without a word.
+			on, err := strconv.ParseBool(value)
+			if !hasValue {
+				on, err = true, nil
+			}
+			if err != nil {
+				continue // urfave's own complaint
+			}
+			value = strconv.FormatBool(on)
+			if first, twice := seen[c]; twice && first != value {
+				return fmt.Errorf("--%s is set both %s and %s; expected it once", c, onOff(first), onOff(value))
+			}
+			seen[c] = value
+			continue
+		}
 		if first, twice := seen[c]; twice {
 			return fmt.Errorf("--%s is given twice (%s, then %s); expected it once (a comma list where it takes several)", c, first, value)
 		}
 		seen[c] = value
 	}
 	return nil
+}
+
+// onOff says a switch's value, "true" or "false", as on or off.
+func onOff(value string) string {
+	if value == "true" {
+		return "on"
+	}
+	return "off"
 }
 
 // decimalInteger is a whole number as an analyst types it: decimal digits,
@@ -158,8 +184,8 @@ func wholeNumberFlags(cmd *cli.Command) map[string]bool {
 }
 
 // flagKinds tells, by each name of cmd's flags, whether it takes a value,
-// and for those that take one value once, their first name (a switch
-// given twice is the same switch; --slurm-option may repeat).
+// and for those that take one value once (switches included), their first
+// name (--slurm-option may repeat).
 func flagKinds(cmd *cli.Command) (takesValue map[string]bool, once map[string]string) {
 	takesValue, once = map[string]bool{}, map[string]string{}
 	for _, f := range cmd.Flags {
@@ -167,7 +193,7 @@ func flagKinds(cmd *cli.Command) (takesValue map[string]bool, once map[string]st
 		_, isBool := f.(*cli.BoolFlag)
 		for _, name := range f.Names() {
 			takesValue[name] = !isBool
-			if !many && !isBool {
+			if !many {
 				once[name] = f.Names()[0]
 			}
 		}

@@ -231,8 +231,9 @@ func TestExitCodesAreZeroOneTwo(t *testing.T) {
 	}
 }
 
-// A flag that takes one value, given twice, is refused: urfave/cli would
-// keep the last without a word. Switches and flags that repeat are fine.
+// A flag that takes one value, given twice, is refused, and so is a switch
+// set both on and off: urfave/cli would keep the last without a word. A
+// switch given twice alike, and flags that repeat, are fine.
 func TestRepeatedFlags(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -245,6 +246,9 @@ func TestRepeatedFlags(t *testing.T) {
 		{[]string{"websim", "run", "x", "--observations", "0x10"}, "Error: --observations 0x10: not a whole number in decimal digits"},
 		{[]string{"websim", "run", "x", "--seed=010"}, "Error: --seed 010: not a whole number in decimal digits"},
 		{[]string{"websim", "size", "x", "--max", "1_000"}, "Error: --max 1_000: not a whole number in decimal digits"},
+		// A switch set both on and off: urfave/cli would keep the last.
+		{[]string{"websim", "run", "x", "--json=false", "--json"}, "Error: --json is set both off and on"},
+		{[]string{"websim", "run", "x", "--quiet", "--quiet=0"}, "Error: --quiet is set both on and off"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(tt.args, &out, &errb); code != exitInvalid || !strings.Contains(errb.String(), tt.want) {

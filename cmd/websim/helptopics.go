@@ -255,8 +255,9 @@ func writeExitCodesHelp(w io.Writer) error {
   2  the input is invalid: every problem is printed, one a line, as
      File!Sheet!Cell: what is wrong, and what was expected; nothing is
      written. A command line that cannot be right is invalid input too: an
-     unknown or repeated flag, a bad value, an --out or --partial whose
-     folder does not exist or that names a folder
+     unknown flag, one that takes a value given twice, a switch set both
+     on and off (--json=false --json), a bad value, an --out or --partial
+     whose folder does not exist or that names a folder
 An unstable run is not an error: the study goes on, and the run is marked
 (stable false in JSON, greyed in the sheets).
 `
