@@ -811,3 +811,21 @@ func TestScenarioMakesAnExpressionOutOfRange(t *testing.T) {
 		t.Errorf("P 0.9: %v", err)
 	}
 }
+
+// A load header with a comma can be run only with Loads all, since --loads
+// and Loads read commas as separators: a warning at its cell, with a label
+// to use instead.
+func TestLoadHeaderWithAComma(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Arrivals", "D1", "L3,peak")
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if plan == nil {
+		t.Fatalf("Read: %v", err)
+	}
+	want := `SvcData.xlsx!Arrivals!D1: load "L3,peak" holds a comma, which --loads and the Loads setting read as a separator: this load runs only with Loads all; expected a label without commas (L3_peak, say)`
+	if joined := strings.Join(plan.Warnings, "\n"); !strings.Contains(joined, want) {
+		t.Errorf("warnings lack %q:\n%s", want, joined)
+	}
+}

@@ -129,6 +129,10 @@ func (r *reader) readArrivals() {
 			r.errorf(t.file, t.sheet, e.cell, "load %q repeats %s; expected each load header once", e.header, loads[i].cell)
 			continue
 		}
+		if strings.Contains(e.header, ",") {
+			r.warnf(t.file, t.sheet, e.cell, "load %q holds a comma, which --loads and the Loads setting read as a separator: this load runs only with Loads all; expected a label without commas (%s, say)",
+				e.header, strings.ReplaceAll(e.header, ",", "_"))
+		}
 		loads = append(loads, e)
 		r.model.Loads = append(r.model.Loads, e.header)
 	}
