@@ -829,3 +829,21 @@ func TestLoadHeaderWithAComma(t *testing.T) {
 		t.Errorf("warnings lack %q:\n%s", want, joined)
 	}
 }
+
+// Patience 0 is taken as typed, every request abandoned unless answered at
+// once, with a warning at its cell: like a time limit of 0, it may have
+// been meant as none.
+func TestPatienceZeroWarned(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Arrivals", "E2", 0)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if plan == nil {
+		t.Fatalf("Read: %v", err)
+	}
+	want := `SvcData.xlsx!Arrivals!E2: Patience 0: every request not answered the instant it arrives is abandoned by its user`
+	if joined := strings.Join(plan.Warnings, "\n"); !strings.Contains(joined, want) {
+		t.Errorf("warnings lack %q:\n%s", want, joined)
+	}
+}

@@ -152,7 +152,13 @@ func (r *reader) readArrivals() {
 			e.InterArrival[i] = r.interArrival(t, c, len(r.model.Entities), i)
 			e.InterArrivalCells[i] = loc(t, c.ref)
 		}
-		e.Patience, _ = r.dist(t, t.get(rw, "Patience"))
+		patience := t.get(rw, "Patience")
+		e.Patience, _ = r.dist(t, patience)
+		if e.Patience != nil && e.Patience.Mean() == 0 {
+			// Like a time limit of 0, perhaps meant as none; taken as
+			// typed, it abandons every request not answered at once.
+			r.warnf(t.file, t.sheet, patience.ref, "Patience %s: every request not answered the instant it arrives is abandoned by its user (its work still goes on); leave the cell blank for users who wait without limit, or give a time > 0", e.Patience)
+		}
 		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
 		e.Cell = loc(t, nc.ref)
 		rp := t.get(rw, "RetryProbability")
