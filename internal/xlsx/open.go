@@ -113,6 +113,9 @@ func open(path string, limit int64) (*Book, error) {
 	if cause, msg := checkZip(data, limit); msg != "" {
 		return fail(cause, "%s", msg)
 	}
+	if ps := checkSharedStrings(data, name); len(ps) > 0 {
+		return nil, ps[0] // the first damaged cell says the file is damaged
+	}
 	// Parts left unreachable, or numbered with gaps (a package saved by
 	// LibreOffice numbers comments by sheet), would make the library write
 	// a new chart or comment into a part still in use (see pruneParts).
