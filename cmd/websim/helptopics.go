@@ -169,7 +169,9 @@ no value (no completed request) is null.
       p99CiHalfWidth95 (of p50 to p99; null with one run of too few
       requests beyond it: p99 needs 100,000 completed, p95 20,000, p90
       10,000), n, min, max
-    attemptResponseTime: the same over attempts
+    attemptResponseTime: the same from the start of the attempt that
+      completed each request (its n is the completed requests; attempts
+      that failed or were abandoned are not in it)
     appUtilization, appQueue (mean requests waiting for a unit); these
       and the servers' utilization and mean queues are null for a run
       stopped before its warm-up ended
