@@ -146,19 +146,20 @@ func dumpSheets(t *testing.T, path string, sheets ...string) string {
 }
 
 var (
-	reChart   = regexp.MustCompile(`^xl/charts/chart\d+\.xml$`)
-	reTitle   = regexp.MustCompile(`<(?:c:)?title>.*?</(?:c:)?title>`)
-	rePara    = regexp.MustCompile(`<a:p>.*?</a:p>`)
-	reText    = regexp.MustCompile(`<a:t>([^<]*)</a:t>`)
-	reFormat  = regexp.MustCompile(`<(?:c:)?f>([^<]*)</(?:c:)?f>`)
-	reBlanks  = regexp.MustCompile(`<(?:c:)?dispBlanksAs val="([^"]*)"`)
-	reSer     = regexp.MustCompile(`<(?:c:)?ser>.*?</(?:c:)?ser>`)
-	reKind    = regexp.MustCompile(`<(?:c:)?(lineChart|scatterChart|barChart)>`)
-	reNumFmt  = regexp.MustCompile(`<(?:c:)?numFmt formatCode="([^"]*)"`)
-	reAxText  = regexp.MustCompile(`<(?:c:)?(?:catAx|valAx)>.*?</(?:c:)?(?:catAx|valAx)>`)
-	reAxColor = regexp.MustCompile(`<(?:c:)?txPr>.*?<a:defRPr[^>]*><a:solidFill><a:srgbClr val="([0-9A-F]{6})"`)
-	reLine    = regexp.MustCompile(`^.*?<(?:c:)?spPr><a:ln[^>]*><a:solidFill><a:srgbClr val="([0-9A-F]{6})"`)
-	reSymbol  = regexp.MustCompile(`<(?:c:)?symbol val="([^"]*)"`)
+	reChart      = regexp.MustCompile(`^xl/charts/chart\d+\.xml$`)
+	reTitle      = regexp.MustCompile(`<(?:c:)?title>.*?</(?:c:)?title>`)
+	rePara       = regexp.MustCompile(`<a:p>.*?</a:p>`)
+	reText       = regexp.MustCompile(`<a:t>([^<]*)</a:t>`)
+	reFormat     = regexp.MustCompile(`<(?:c:)?f>([^<]*)</(?:c:)?f>`)
+	reBlanks     = regexp.MustCompile(`<(?:c:)?dispBlanksAs val="([^"]*)"`)
+	reSer        = regexp.MustCompile(`<(?:c:)?ser>.*?</(?:c:)?ser>`)
+	reKind       = regexp.MustCompile(`<(?:c:)?(lineChart|scatterChart|barChart)>`)
+	reNumFmt     = regexp.MustCompile(`<(?:c:)?numFmt formatCode="([^"]*)"`)
+	reAxText     = regexp.MustCompile(`<(?:c:)?(?:catAx|valAx)>.*?</(?:c:)?(?:catAx|valAx)>`)
+	reAxColor    = regexp.MustCompile(`<(?:c:)?txPr>.*?<a:defRPr[^>]*><a:solidFill><a:srgbClr val="([0-9A-F]{6})"`)
+	reLine       = regexp.MustCompile(`^.*?<(?:c:)?spPr><a:ln[^>]*><a:solidFill><a:srgbClr val="([0-9A-F]{6})"`)
+	reSymbol     = regexp.MustCompile(`<(?:c:)?symbol val="([^"]*)"`)
+	reMarkerSize = regexp.MustCompile(`<(?:c:)?marker>.*?<(?:c:)?size val="(\d+)"`)
 )
 
 // dumpCharts lists the charts in the file: kind, titles (a chart's title
@@ -247,6 +248,9 @@ func dumpCharts(t *testing.T, path string) string {
 			}
 			if m := reSymbol.FindStringSubmatch(ser); m != nil {
 				symbol = m[1]
+			}
+			if m := reMarkerSize.FindStringSubmatch(ser); m != nil && m[1] != "6" {
+				symbol += " size " + m[1] // not the charts' usual 6 points
 			}
 			fmt.Fprintf(&b, "  series %s ; %s %s\n", strings.Join(refs, " ; "), line, symbol)
 		}

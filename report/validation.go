@@ -272,9 +272,12 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 				Values:     xlsx.AbsRange(sheet, first+1+j, firstRow, lastRow),
 			})
 		}
-		// The measured figures stand out: dark, dashed, with circles; each
+		// The measured figures stand out: dark, dashed, with large
+		// circles drawn first, so that where a simulated figure meets the
+		// measured one its marker shows inside a dark ring (a hollow
+		// marker drawn last would do, but LibreOffice fills it); each
 		// scenario keeps the colour and marker it has in Charts.
-		series[0].Color, series[0].Dash, series[0].Marker = measuredColour, xlsx.Dashed, "circle"
+		series[0].Color, series[0].Dash, series[0].Marker, series[0].MarkerSize = measuredColour, xlsx.Dashed, "circle", 11
 		for j := range scenarios {
 			series[j+1].Color, series[j+1].Marker = xlsx.Palette[j%len(xlsx.Palette)], xlsx.MarkerShapes[j%len(xlsx.MarkerShapes)]
 		}

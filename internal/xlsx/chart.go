@@ -35,6 +35,10 @@ type Series struct {
 	Dash Dash
 	// NoLine leaves the points unjoined (a scatter of points).
 	NoLine bool
+	// MarkerSize is the size of the series' markers in points (0: the
+	// chart's): a series drawn first with larger markers than the next
+	// shows around theirs where they meet, rather than hidden under them.
+	MarkerSize int
 }
 
 // Dash is how a series' line is drawn.
@@ -217,6 +221,9 @@ func (c *Chart) chartSeries(list []Series, first int) []excelize.ChartSeries {
 		}
 		if c.Markers && shape != "none" {
 			size := c.MarkerSize
+			if s.MarkerSize > 0 {
+				size = s.MarkerSize
+			}
 			if size == 0 {
 				size = 6
 			}
