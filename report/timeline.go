@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
@@ -16,6 +17,38 @@ import (
 type timelineRun struct {
 	run         *study.Run
 	first, last int // 1-based rows
+	// drawnLast is the last row the charts draw: the run's last interval
+	// is left out of them (not of the table) when it is a stub, shorter
+	// than half the one before it (the run ended in it), whose few
+	// requests would draw a spike or a dip at the end of the line.
+	drawnLast int
+}
+
+// stubEnd reports whether a timeline's last interval is a stub: shorter
+// than half the interval before it.
+func stubEnd(tl []engine.TimelineInterval) bool {
+	n := len(tl)
+	return n >= 2 && tl[n-1].End-tl[n-1].Start < (tl[n-2].End-tl[n-2].Start)/2
+}
+
+// edgeStyle is the number format of the intervals' ends: whole numbers
+// when every end is whole, else as many decimals as show the narrowest
+// interval's width to four digits (409.6, 819.2, not 410, 819).
+func edgeStyle(runs []study.Run) xlsx.Style {
+	narrowest := math.Inf(1)
+	whole := true
+	for i := range runs {
+		for _, iv := range runs[i].Result.Timeline {
+			whole = whole && iv.Start == math.Trunc(iv.Start) && iv.End == math.Trunc(iv.End)
+			if w := iv.End - iv.Start; w > 0 {
+				narrowest = min(narrowest, w)
+			}
+		}
+	}
+	if whole {
+		return xlsx.Count
+	}
+	return xlsx.TimeStyle(xlsx.TimeDigits(narrowest, 4))
 }
 
 // Timeline columns (0-based) that the charts read.
@@ -39,9 +72,10 @@ const (
 func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 	u := unitSuffix(s.TimeUnit)
 	times, _ := timeStyles(s.Runs)
+	edges := edgeStyle(s.Runs)
 	cols := []xlsx.Column{
 		{Header: "Scenario"}, {Header: "Load"}, {Header: "Stable"},
-		{Header: "Interval", Format: xlsx.Count}, {Header: "From" + u, Format: xlsx.Count}, {Header: "To" + u, Format: xlsx.Count},
+		{Header: "Interval", Format: xlsx.Count}, {Header: "From" + u, Format: edges}, {Header: "To" + u, Format: edges},
 		{Header: "Completed", Format: xlsx.Count}, {Header: "Mean response" + u, Format: times},
 		{Header: "In system (mean)", Format: xlsx.Decimal2}, {Header: "App utilization", Format: xlsx.Share},
 		{Header: "Run"},
@@ -74,7 +108,12 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 			label += " (not stable)" // the legend of every chart it is in
 		}
 		end := run.Result.Timeline[len(run.Result.Timeline)-1].End
-		placed = append(placed, timelineRun{run: run, first: rows + 2, last: rows + len(run.Result.Timeline) + 1})
+		tr := timelineRun{run: run, first: rows + 2, last: rows + len(run.Result.Timeline) + 1}
+		tr.drawnLast = tr.last
+		if stubEnd(run.Result.Timeline) {
+			tr.drawnLast--
+		}
+		placed = append(placed, tr)
 		byRow = append(byRow, runRows{cells: runCells(run), label: label, end: end})
 		rows += len(run.Result.Timeline)
 	}
@@ -171,7 +210,7 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		c := timelineChart(sheet, "Timeline of the unstable runs: requests in the system", "In system", tlColInSystem, unstable, u)
 		// Runs stopped at different times: each drawn over its own length.
 		for i := range c.Series {
-			c.Series[i].Categories = xlsx.AbsRange(sheet, tlColShare, unstable[i].first, unstable[i].last)
+			c.Series[i].Categories = xlsx.AbsRange(sheet, tlColShare, unstable[i].first, unstable[i].drawnLast)
 		}
 		c.XTitle, c.XFormat, c.XMax, c.AltText = "Share of the run's simulated time, end of interval (each run to where it was stopped)", "0%", 1, c.Title+" over each run's own length, a line per run"
 		c.Note = "Each run is drawn over its own length, to where it was stopped (100%)"
@@ -207,10 +246,10 @@ func timelineChart(sheet, title, axis string, col int, runs []timelineRun, u str
 	for _, tr := range runs {
 		series = append(series, xlsx.Series{
 			Name:       xlsx.AbsRange(sheet, tlColRun, tr.first, tr.first),
-			Categories: xlsx.AbsRange(sheet, tlColTo, tr.first, tr.last),
-			Values:     xlsx.AbsRange(sheet, col, tr.first, tr.last),
+			Categories: xlsx.AbsRange(sheet, tlColTo, tr.first, tr.drawnLast),
+			Values:     xlsx.AbsRange(sheet, col, tr.first, tr.drawnLast),
 		})
-		for _, iv := range tr.run.Result.Timeline {
+		for _, iv := range tr.run.Result.Timeline[:tr.drawnLast-tr.first+1] {
 			v := iv.InSystem
 			if col == tlColResponse {
 				v = iv.MeanResponse()
