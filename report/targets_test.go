@@ -39,7 +39,7 @@ func TestSummaryShowsTargets(t *testing.T) {
 		return i
 	}
 	value, hw, verdict := col("mean response of all requests ≤ 108 (ms)"), col("mean response of all requests ≤ 108: ± 95% (ms)"), col("Verdict: mean response of all requests ≤ 108")
-	failed, all, why := col("Verdict: failed share of all requests ≤ 0.05"), col("Verdict: all targets"), col("Targets: why")
+	failed, all, why := col("Verdict: failed share of all requests ≤ 5%"), col("Verdict: all targets"), col("Targets: why")
 	tight := col("Verdict: mean response of all requests ≤ 102.5")
 	want := []struct {
 		mean, hw               string
@@ -74,7 +74,7 @@ func TestSummaryShowsTargets(t *testing.T) {
 			}
 		}
 	}
-	if w := rows[5][why]; w != "mean response of all requests ≤ 108: no request completed; failed share of all requests ≤ 0.05: its 95% interval, 0.998 ± 0, lies above the limit 0.05; mean response of all requests ≤ 102.5: no request completed" {
+	if w := rows[5][why]; w != "mean response of all requests ≤ 108: no request completed; failed share of all requests ≤ 5%: its 95% interval, 99.8% ± 0%, lies above the limit 5%; mean response of all requests ≤ 102.5: no request completed" {
 		t.Errorf("why at P10 L2: %q", w)
 	}
 	if w := rows[6][why]; w == "" {
@@ -114,7 +114,7 @@ func TestEntitiesShowTargets(t *testing.T) {
 	}
 	want := []string{
 		"mean response of A ≤ 10 (ms)", "mean response of A ≤ 10: ± 95% (ms)", "Verdict: mean response of A ≤ 10",
-		"failed share of B ≤ 0.1", "failed share of B ≤ 0.1: ± 95%", "Verdict: failed share of B ≤ 0.1",
+		"failed share of B ≤ 10%", "failed share of B ≤ 10%: ± 95%", "Verdict: failed share of B ≤ 10%",
 		"Verdict: the entity's targets", "Targets: why",
 	}
 	first := slices.Index(rows[0], want[0])
@@ -132,7 +132,7 @@ func TestEntitiesShowTargets(t *testing.T) {
 	if got, want := cells(1), []string{"8", "1", "holds", "", "", "", "holds", ""}; !slices.Equal(got, want) {
 		t.Errorf("A's row %q, want %q", got, want)
 	}
-	if got, want := cells(2), []string{"", "", "", "0.5", "0.05", "fails", "fails", "failed share of B ≤ 0.1: its 95% interval, 0.5 ± 0.05, lies above the limit 0.1"}; !slices.Equal(got, want) {
+	if got, want := cells(2), []string{"", "", "", "0.5", "0.05", "fails", "fails", "failed share of B ≤ 10%: its 95% interval, 50% ± 5%, lies above the limit 10%"}; !slices.Equal(got, want) {
 		t.Errorf("B's row %q, want %q", got, want)
 	}
 	for _, c := range []struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/stats"
@@ -62,7 +63,7 @@ type Target struct {
 }
 
 // String describes the target as a user would say it: "p95 response of
-// ASUM ≤ 1000", "failed share of all requests ≤ 0.01".
+// ASUM ≤ 1000", "failed share of all requests ≤ 1%".
 func (t Target) String() string {
 	who := "all requests"
 	if t.Entity != "" {
@@ -72,7 +73,17 @@ func (t Target) String() string {
 	if t.Measure.IsShare() {
 		what = "share"
 	}
-	return fmt.Sprintf("%s %s of %s ≤ %g", t.Measure, what, who, t.Limit)
+	return fmt.Sprintf("%s %s of %s ≤ %s", t.Measure, what, who, t.amount(t.Limit, 6))
+}
+
+// amount writes a figure of the target's measure to sig significant
+// digits: a time as a number, a share in percent (0.05 as 5%), as the
+// sheets show it.
+func (t Target) amount(x float64, sig int) string {
+	if t.Measure.IsShare() {
+		return strconv.FormatFloat(x*100, 'g', sig, 64) + "%"
+	}
+	return strconv.FormatFloat(x, 'g', sig, 64)
 }
 
 // Verdict says whether a target is met at a run, with 95% confidence.
@@ -231,9 +242,9 @@ func judge(t Target, run *Run) TargetResult {
 	tr.Verdict = decide(value, hw, t.Limit)
 	switch tr.Verdict {
 	case Fails:
-		tr.Why = fmt.Sprintf("its 95%% interval, %.4g ± %.3g, lies above the limit %.4g", value, hw, t.Limit)
+		tr.Why = fmt.Sprintf("its 95%% interval, %s ± %s, lies above the limit %s", t.amount(value, 4), t.amount(hw, 3), t.amount(t.Limit, 4))
 	case Undecided:
-		tr.Why = fmt.Sprintf("its 95%% interval, %.4g ± %.3g, contains the limit %.4g: more observations or replications would decide", value, hw, t.Limit)
+		tr.Why = fmt.Sprintf("its 95%% interval, %s ± %s, contains the limit %s: more observations or replications would decide", t.amount(value, 4), t.amount(hw, 3), t.amount(t.Limit, 4))
 	}
 	return tr
 }

@@ -193,7 +193,7 @@ func ExampleTarget_String() {
 	fmt.Println(Target{Measure: MeasureFailed, Limit: 0.01})
 	// Output:
 	// p95 response of ASUM ≤ 1000
-	// failed share of all requests ≤ 0.01
+	// failed share of all requests ≤ 1%
 }
 
 // TestSpreadPercentileUndecidedInOneRun: response times spread over more
