@@ -153,7 +153,10 @@ func styleDef(s Style) *excelize.Style {
 	case Time6:
 		return numFmt("#,##0.000000")
 	case Share:
-		return numFmt("0.0%")
+		// One decimal, and three below 0.1%, so that a small share (a
+		// failure share's half-width of 0.003%, 3 requests of 200,000)
+		// does not read as 0.0%; zero and negative shares keep one.
+		return numFmt(shareFormat)
 	case Number:
 		return numFmt("General")
 	case Date:
@@ -170,6 +173,9 @@ func styleDef(s Style) *excelize.Style {
 	}
 	return nil
 }
+
+// shareFormat is the Share style's number format.
+const shareFormat = "[>=0.001]0.0%;[>0]0.000%;0.0%"
 
 // NumFormat returns the number format code of a number style ("0.0%"), or
 // "" for the others.

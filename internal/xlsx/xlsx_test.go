@@ -215,7 +215,7 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	if l, _ := b.LookOf("Summary", "A1"); !l.Bold || l.Fill != "DDEBF7" {
 		t.Errorf("header look %+v", l)
 	}
-	if l, _ := b.LookOf("Summary", "C3"); l.NumFormat != "0.0%" {
+	if l, _ := b.LookOf("Summary", "C3"); l.NumFormat != shareFormat {
 		t.Errorf("share look %+v", l)
 	}
 	if w, _ := b.ColWidth("Summary", 2); w != 9 {
@@ -244,8 +244,8 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	if l, _ := b.LookOf("Summary", "A3"); !l.Wrap {
 		t.Errorf("a short text in a tall row is not top-aligned: %+v", l)
 	}
-	if l, _ := b.LookOf("Summary", "C4"); !l.Wrap || l.NumFormat != "0.0%" {
-		t.Errorf("a share in a tall row: %+v, want wrapped in 0.0%%", l)
+	if l, _ := b.LookOf("Summary", "C4"); !l.Wrap || l.NumFormat != shareFormat {
+		t.Errorf("a share in a tall row: %+v, want wrapped in the share format", l)
 	}
 	if l, _ := b.LookOf("Summary", "A2"); l.Wrap {
 		t.Errorf("a short text in a row of one line is wrapped: %+v", l)
