@@ -61,6 +61,8 @@ func WriteResults(b *xlsx.Book, r *Report) (ResultNames, error) {
 	if placeholder != "" {
 		b.DeleteSheet(placeholder)
 	}
+	// The workbook opens on the results, not on the parameters.
+	b.SetActiveSheet(slices.Index(b.Sheets(), names.Summary))
 	if err := b.Err(); err != nil {
 		return names, err
 	}
@@ -254,7 +256,9 @@ func writeChart(w *xlsx.Book, s string, r *Report) {
 			Values:     xlsx.AbsRange(s, j+1, 4, lastRow),
 		})
 	}
-	w.AddChart(s, xlsx.ColumnName(len(p.Types)+2)+"3", xlsx.Chart{
+	// Below the frozen rows, which would hold its top while the rest
+	// scrolls.
+	w.AddChart(s, xlsx.ColumnName(len(p.Types)+2)+"4", xlsx.Chart{
 		Kind: xlsx.ColumnChart, Series: series, Width: 720, Height: 400, Legend: "bottom",
 		Title: "Requests that waited, per type and server", XTitle: "Server", YTitle: "Waited (share of requests)",
 		YFormat: shareFormat(waited), Note: overloadNote(r),

@@ -33,6 +33,9 @@ func TestResultsWorkbookGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	if got := b.ActiveSheet(); got != SummarySheet {
+		t.Errorf("the workbook opens on %s, want %s", got, SummarySheet)
+	}
 	var out strings.Builder
 	for _, sh := range []string{SummarySheet, PerServerSheet, ChartSheet} {
 		rows, _ := b.FrozenRows(sh)

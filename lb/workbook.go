@@ -66,6 +66,7 @@ func writeParameters(b *xlsx.Book, p Params) error {
 		Title: "method", Message: "Choose roundrobin or busyness."})
 	b.ColWidths(SettingsSheet, 0, 30, 14, 100)
 	b.FreezeRows(SettingsSheet, 1)
+	b.PrintOneWide(SettingsSheet) // the notes' column, not a page of its own
 
 	headers := append([]string{typeColumn}, typeKeys...)
 	for i, h := range headers {

@@ -261,6 +261,10 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 
 // printOneWide prints a sheet landscape, fitted to one page wide and as
 // many pages tall as it takes.
+// PrintOneWide sets sheet up to print landscape, fitted to one page wide
+// and as many pages tall as it takes.
+func (b *Book) PrintOneWide(sheet string) error { return b.printOneWide(sheet) }
+
 func (b *Book) printOneWide(sheet string) error {
 	landscape, wide, tall, fit := "landscape", 1, 0, true
 	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall})); err != nil {

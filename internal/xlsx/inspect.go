@@ -80,6 +80,9 @@ func (b *Book) Validations(sheet string) ([]Validation, error) {
 	return out, err
 }
 
+// ActiveSheet is the sheet the workbook opens on.
+func (b *Book) ActiveSheet() string { return b.f.GetSheetName(b.f.GetActiveSheetIndex()) }
+
 // FrozenRows returns how many top rows of a sheet are frozen (0: none).
 func (b *Book) FrozenRows(sheet string) (int, error) {
 	p, err := b.f.GetPanes(sheet)
