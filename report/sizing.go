@@ -104,8 +104,14 @@ func sizingColumns(sz *study.Sizing) []column {
 		{"Answer", fWords}, {"Probes", fCount}, {"Runs", fCount}, {"Min", fCount}, {"Max", fCount},
 	}
 	for _, at := range []string{"at size", "at size − 1"} {
+		value := sz.Setting + " " + at
+		if at == "at size" {
+			// Without an answer (outcome none or undecided) the probe
+			// shown is the one at Max: its value says so.
+			value += " (Max when none)"
+		}
 		cols = append(cols,
-			column{sz.Setting + " " + at, fCount}, column{"Verdict " + at, fText}, column{"Stable " + at, fText},
+			column{value, fCount}, column{"Verdict " + at, fText}, column{"Stable " + at, fText},
 			column{"Observations " + at, fCount}, column{"Replications " + at, fCount},
 			column{"Mean " + at + u, fTime}, column{"P95 " + at + u, fTime},
 			column{"Failure share " + at, fShare}, column{"App utilization " + at, fShare},
