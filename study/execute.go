@@ -313,10 +313,11 @@ func finish(st *Study) {
 }
 
 // RunWarning reports whether a warning of a Study or Sizing was given by
-// its runs (TargetPrecision not reached, a Count past its limit) rather
-// than by the reading of the model, which the CLI prints before the runs.
+// its runs (TargetPrecision not reached, a Count past its limit) or by the
+// search of size (a varied setting that Experiments set), rather than by
+// the reading of the model, which the CLI prints before the runs.
 func RunWarning(w string) bool {
-	return strings.HasPrefix(w, PrecisionWarning) || strings.Contains(w, countLimitWarning)
+	return strings.HasPrefix(w, PrecisionWarning) || strings.Contains(w, countLimitWarning) || strings.Contains(w, varyOverrideWarning)
 }
 
 // labelledResult is a run's figures with the words that name the run.

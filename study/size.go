@@ -290,6 +290,9 @@ func Size(ctx context.Context, p *Plan, opts SizeOptions) (*Sizing, error) {
 		Seed: p.Scenarios[0].Run.Seed, Setting: opts.Setting.Name, Targets: p.Targets,
 		Settings: p.Settings, Inputs: p.Inputs, Warnings: p.Warnings,
 	}
+	if w := varyOverridesExperiments(p, opts.Setting); w != "" {
+		sz.Warnings = append(slices.Clone(sz.Warnings), w)
+	}
 	type job struct{ scenario, load int }
 	var jobs []job
 	loadSeen := map[string]bool{}
@@ -374,6 +377,29 @@ feed:
 	}
 	return sz, nil
 }
+
+// varyOverridesExperiments is the warning, "" when none is due, for a
+// varied setting that scenarios of the Experiments sheet set: size sets
+// it at every probe, so what the scenarios set there is lost, and
+// scenarios that differ only there get the same answers.
+func varyOverridesExperiments(p *Plan, s SizeSetting) string {
+	var set []string
+	for _, sc := range p.Scenarios {
+		for _, o := range sc.Overrides {
+			if strings.EqualFold(o.Name, s.Name) {
+				set = append(set, fmt.Sprintf("%s (%s)", sc.Name, o.Value))
+			}
+		}
+	}
+	if len(set) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("--vary %s %s %s sets in %s: each probe takes the value size tries, so those scenarios are sized as if they left it alone, and scenarios that differ only there get the same answers",
+		s.Name, varyOverrideWarning, s.Name, strings.Join(set, ", "))
+}
+
+// varyOverrideWarning is in the warning of varyOverridesExperiments.
+const varyOverrideWarning = "sets what the Experiments column"
 
 // warnPrecision adds to sz's warnings the answers whose probe at the size
 // or below it was a run that TargetPrecision could not bring to its

@@ -452,3 +452,26 @@ func TestSizeWarnsOfPrecisionNotReachedAcrossReplications(t *testing.T) {
 		t.Errorf("warnings %q, want one naming the probe at 7 alone", sz.Warnings)
 	}
 }
+
+// A varied setting that an Experiments column sets is overridden at every
+// probe: size warns, naming the scenarios and what they set.
+func TestSizeWarnsWhenVaryOverridesExperiments(t *testing.T) {
+	for _, tc := range []struct {
+		overrides []Setting
+		want      string
+	}{
+		{[]Setting{{Name: "AppCapacity", Value: "22", Source: "SvcData.xlsx!Experiments!B2"}}, "--vary AppCapacity sets what the Experiments column AppCapacity sets in Base (22)"},
+		{[]Setting{{Name: "AppServers", Value: "2"}}, ""},
+	} {
+		p := mmcSizePlan(4, 1, 1_000, Target{Measure: MeasureMean, Limit: 1.09})
+		p.Scenarios[0].Overrides = tc.overrides
+		sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 9, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := strings.Join(sz.Warnings, "\n")
+		if tc.want == "" && strings.Contains(joined, "--vary") || tc.want != "" && !strings.Contains(joined, tc.want) {
+			t.Errorf("overrides %v: warnings %q, want %q", tc.overrides, sz.Warnings, tc.want)
+		}
+	}
+}
