@@ -234,11 +234,19 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 		row(b, FitSheet, header+1+i, i+1, fit.Cell, num(fit.AIC), num(fit.AIC-r.Fits[0].AIC), fit.KS, num(fit.PValue))
 	}
 	last := header + len(r.Fits)
+	// The rank stands at the left of its column, apart from the
+	// distribution beside it ("1  Weibull(...)", not "1Weibull(...)").
+	b.SetStyle(FitSheet, cell("A", header+1), cell("A", last), xlsx.Left)
 	b.SetStyle(FitSheet, cell("C", header+1), cell("D", last), xlsx.Decimal2)
 	b.SetStyle(FitSheet, cell("E", header+1), cell("F", last), xlsx.Decimal4)
 	next := last + 2
 	for _, s := range r.Skipped {
+		// The reason, wrapped over columns C to F: left to run on, it
+		// would pass under the histogram.
 		row(b, FitSheet, next, "Not ranked", s.Family, s.Reason)
+		b.MergeCells(FitSheet, cell("C", next), cell("F", next))
+		b.SetStyle(FitSheet, cell("C", next), cell("F", next), xlsx.Plain|xlsx.Wrapped)
+		b.RowHeight(FitSheet, next, float64(max(1, (len([]rune(s.Reason))+reasonWidth-1)/reasonWidth))*lineHeight)
 		next++
 	}
 	row(b, FitSheet, next+1, "Best fit", r.Fits[0].Cell, "paste it into a cell of the model")
@@ -313,7 +321,7 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 
 	// Q-Q plot of the best fit, with the line y = x.
 	qq := QQPoints(r.Values, &r.Fits[0], 200)
-	row(b, FitDataSheet, 1, cellsAt(8, "Probability", r.Fits[0].Cell+" quantile", "Measured quantile", "Line y = x")...)
+	row(b, FitDataSheet, 1, cellsAt(8, "Probability", r.Fits[0].Cell+" quantile", "Measured quantile", "Line y = x", "Line y = x: y")...)
 	for i, p := range qq {
 		row(b, FitDataSheet, 2+i, cellsAt(8, (float64(i)+0.5)/float64(len(qq)), p.Fitted, p.Measured)...)
 	}
@@ -338,9 +346,30 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 	for col := range labelColumn {
 		b.ColWidths(FitDataSheet, col, 16)
 	}
+	// Headers, frozen, and numbers to the digits they need: the bins'
+	// ends and the quantiles in the data's, densities to three figures.
+	b.SetStyle(FitDataSheet, "A1", xlsx.CellName(labelColumn-1, 1), xlsx.Header)
+	b.FreezeRows(FitDataSheet, 1)
+	b.RowHeight(FitDataSheet, 1, 2*lineHeight) // a fit's cell on two lines
+	values := xlsx.TimeStyle(xlsx.TimeDigits(h.Width, 3))
+	b.SetStyle(FitDataSheet, "A2", xlsx.CellName(2, lastBin), values)
+	maxDensity := 0.0
+	for i := range h.Counts {
+		maxDensity = max(maxDensity, h.Density(i))
+	}
+	b.SetStyle(FitDataSheet, "D2", xlsx.CellName(3+len(best), lastBin), xlsx.TimeStyle(xlsx.TimeDigits(maxDensity, 3)))
+	b.SetStyle(FitDataSheet, "H2", xlsx.CellName(7, lastQQ), xlsx.Decimal4)
+	b.SetStyle(FitDataSheet, "I2", xlsx.CellName(11, lastQQ), values)
 }
 
 var dashes = []xlsx.Dash{xlsx.Solid, xlsx.Dashed, xlsx.Dotted}
+
+// reasonWidth is about the characters a line of a Not ranked reason holds
+// over columns C to F, and lineHeight the points a line takes.
+const (
+	reasonWidth = 50
+	lineHeight  = 15
+)
 
 // cellsAt pads values with nils so that they start at column col (from 1).
 func cellsAt(col int, values ...any) []any {

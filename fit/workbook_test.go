@@ -2,10 +2,14 @@ package fit
 
 import (
 	"archive/zip"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // The Fit workbook holds the ranking as printed, the charts' numbers, and
@@ -41,8 +45,28 @@ func TestWriteWorkbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if data[0][3] != "Measured density" || data[0][4] != res.Fits[0].Cell || data[0][9] != "Measured quantile" {
+	if data[0][3] != "Measured density" || data[0][4] != res.Fits[0].Cell || data[0][9] != "Measured quantile" || data[0][11] != "Line y = x: y" {
 		t.Errorf("FitData header %q", data[0])
+	}
+	// FitData reads as a table: its header frozen, its numbers formatted;
+	// a Not ranked reason wraps over C:F, clear of the histogram at H1.
+	b, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if n, _ := b.FrozenRows(FitDataSheet); n != 1 {
+		t.Errorf("FitData freezes %d rows, want 1", n)
+	}
+	if l, _ := b.LookOf(FitDataSheet, "D2"); l.NumFormat == "" {
+		t.Errorf("FitData D2 (a density) in General format")
+	}
+	for i, r := range rows {
+		if len(r) > 0 && r[0] == "Not ranked" {
+			if l, _ := b.LookOf(FitSheet, fmt.Sprintf("C%d", i+1)); !l.Wrap {
+				t.Errorf("Fit C%d, a Not ranked reason, does not wrap", i+1)
+			}
+		}
 	}
 	z, err := zip.OpenReader(path)
 	if err != nil {
@@ -81,5 +105,47 @@ func TestHistogramIsADensity(t *testing.T) {
 	}
 	if len(h.Counts) < 10 || len(h.Counts) > 50 || h.Above > h.N/100 {
 		t.Errorf("%d bins, %d values above", len(h.Counts), h.Above)
+	}
+}
+
+// A family left unranked says why in a cell that wraps over C:F, clear of
+// the histogram at H1 (left to run on, the reason passed under it).
+func TestNotRankedReasonWraps(t *testing.T) {
+	// Exponential quantiles: Erlang's best whole k is 1, which is Exp.
+	d := &Data{Source: "exp.csv", Column: "t"}
+	for i := range 1000 {
+		d.Values = append(d.Values, -40*math.Log(1-(float64(i)+0.5)/1000))
+	}
+	res, err := Distributions(d.Values, Options{Seed: 1, Replicates: 19})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "Fit.xlsx")
+	if err := WriteWorkbook(path, d, res); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := readSheet(path, FitSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	found := false
+	for i, r := range rows {
+		if len(r) > 2 && r[0] == "Not ranked" {
+			found = true
+			if l, _ := b.LookOf(FitSheet, fmt.Sprintf("C%d", i+1)); !l.Wrap {
+				t.Errorf("Fit C%d, the reason %q, does not wrap", i+1, r[2])
+			}
+			if h, _ := b.RowHeightOf(FitSheet, i+1); h < 15*float64((len([]rune(r[2]))+49)/50) {
+				t.Errorf("Fit row %d is %v points tall for a reason of %d characters", i+1, h, len([]rune(r[2])))
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no family left unranked: the test needs one")
 	}
 }

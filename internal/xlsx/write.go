@@ -595,6 +595,12 @@ func (b *Book) RowHeight(sheet string, row int, height float64) error {
 // FreezeRows freezes the top rows of a sheet, so they stay in view.
 func (b *Book) FreezeRows(sheet string, rows int) error { return b.FreezePanes(sheet, 0, rows) }
 
+// MergeCells merges the cells from..to (A1 names) into one, which shows
+// the value of from.
+func (b *Book) MergeCells(sheet, from, to string) error {
+	return b.keep(b.f.MergeCell(sheet, from, to))
+}
+
 // FreezePanes freezes the left cols columns and the top rows of a sheet,
 // so they stay in view however far it scrolls.
 func (b *Book) FreezePanes(sheet string, cols, rows int) error {
