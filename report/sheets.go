@@ -89,7 +89,13 @@ func runTable(b *xlsx.Book, sheet string, cols []column, rows [][]any, unstable 
 func runTableFunc(b *xlsx.Book, sheet string, cols []column, n int, row func(int) []any, unstable []bool) error {
 	t := tableOf(cols, nil)
 	t.NumRows, t.RowFunc = n, row
-	return writeRunTable(b, sheet, cols, t, unstable)
+	if err := writeRunTable(b, sheet, cols, t, unstable); err != nil {
+		return err
+	}
+	// The table prints, and no more: its last column's text (Targets:
+	// why), which runs on to the right on screen, is cut at the table's
+	// edge, where it printed as pages of fragments beside the key columns.
+	return b.PrintArea(sheet, "A1", xlsx.CellName(len(cols)-1, n+1))
 }
 
 // writeRunTable writes t, whose columns are cols, as runTable does.

@@ -244,10 +244,6 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 	if err := b.printOneWide(sheet); err != nil {
 		return err
 	}
-	abs := func(ref string) string {
-		col, row, _ := excelize.SplitCellName(ref)
-		return fmt.Sprintf("$%s$%d", col, row)
-	}
 	// The charts print alone: no titles of a table beside them.
 	for _, dn := range b.f.GetDefinedName() {
 		if dn.Name == "_xlnm.Print_Titles" && dn.Scope == sheet {
@@ -256,15 +252,26 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 			}
 		}
 	}
+	return b.PrintArea(sheet, from, to)
+}
+
+// PrintArea prints the cells from..to (A1 names) of sheet and nothing
+// else: a text that runs on past to's column, the last column's say,
+// prints cut at the area's edge rather than on pages of its own.
+func (b *Book) PrintArea(sheet, from, to string) error {
+	abs := func(ref string) string {
+		col, row, _ := excelize.SplitCellName(ref)
+		return fmt.Sprintf("$%s$%d", col, row)
+	}
 	return b.Define(DefinedName{Name: "_xlnm.Print_Area", RefersTo: QuoteSheet(sheet) + "!" + abs(from) + ":" + abs(to), Scope: sheet})
 }
 
-// printOneWide prints a sheet landscape, fitted to one page wide and as
-// many pages tall as it takes.
 // PrintOneWide sets sheet up to print landscape, fitted to one page wide
 // and as many pages tall as it takes.
 func (b *Book) PrintOneWide(sheet string) error { return b.printOneWide(sheet) }
 
+// printOneWide prints a sheet landscape, fitted to one page wide and as
+// many pages tall as it takes.
 func (b *Book) printOneWide(sheet string) error {
 	landscape, wide, tall, fit := "landscape", 1, 0, true
 	if err := b.keep(b.f.SetPageLayout(sheet, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall})); err != nil {

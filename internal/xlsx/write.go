@@ -754,8 +754,14 @@ func (t *Table) row(i int) []any {
 }
 
 // maxFittedWidth is the widest, in characters, that WriteTable makes a
-// column to fit its content; longer texts wrap over lines.
-const maxFittedWidth = 60
+// column to fit its content; longer texts wrap over lines. A column of
+// Wrapped format stops at maxWrappedWidth: a reason as wide as 60 did not
+// fit a portrait page beside the key columns that print on every page, so
+// their first page printed with nothing else.
+const (
+	maxFittedWidth  = 60
+	maxWrappedWidth = 45
+)
 
 // MaxRowHeight is the tallest row Excel takes, in points.
 const MaxRowHeight = 409
@@ -843,7 +849,8 @@ func (pt *pendingTable) applyEdits(row int, cells *[]any, styles *[]Style, heigh
 // WriteTable writes t to a sheet (which must exist and hold no cells) from
 // A1: the header in the Header style with its comments, frozen, as tall as
 // its longest header wraps; the rows with their columns' number formats;
-// widths set or fitted to the content, up to 60 characters: in a column of
+// widths set or fitted to the content, up to 60 characters (45 in a column of
+// Wrapped format): in a column of
 // Wrapped format, a text wider than the column wraps over lines, and its
 // row is as tall as its longest text (elsewhere a longer text is cut).
 //
@@ -871,7 +878,11 @@ func (b *Book) WriteTable(sheet string, t Table) error {
 	for r := range t.rows() {
 		for i, v := range t.row(r) {
 			if i < len(widths) {
-				widths[i] = max(widths[i], min(displayWidth(v, t.Columns[i].Format), maxFittedWidth))
+				widest := maxFittedWidth
+				if t.Columns[i].Format&Wrapped != 0 {
+					widest = maxWrappedWidth
+				}
+				widths[i] = max(widths[i], min(displayWidth(v, t.Columns[i].Format), widest))
 			}
 		}
 	}
