@@ -36,8 +36,10 @@ cell), all at once; nothing is written then.
 
 EXIT STATUS:
    0  done
-   1  a failure while writing (see the message)
-   2  the data are invalid; every problem is printed, nothing was written`,
+   1  a failure while writing (a read-only folder, a full disk: see the
+      message)
+   2  the data or the command line are invalid (an --out whose folder does
+      not exist, say); every problem is printed, nothing was written`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "column", Usage: "the column to read: by its header (case, spaces and underscores do not count), or, in a file without a header line, by its number from 1 or its letter (--column 2, --column B)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the ranking as one JSON document"},
