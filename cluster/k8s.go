@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"path"
@@ -104,13 +106,21 @@ func Kubernetes(w io.Writer, j KubernetesJob) error {
 	// $(JOB_COMPLETION_INDEX) in the arguments; $$ is a $ for the shell.
 	// The count is written beside and moved into place, so that the merge
 	// never reads a file half written.
-	shard := fmt.Sprintf(`%s --partial %s/part-$(JOB_COMPLETION_INDEX).wsp || { status=$$?; f=%s/failed-$(JOB_COMPLETION_INDEX); n=$$(cat "$$f" 2>/dev/null); echo $$(( $${n:-0} + 1 )) > "$$f.$$$$"; mv "$$f.$$$$" "$$f"; exit $$status; }`,
-		shellWords(run), partsDir, partsDir)
+	// The parts and failure counts carry the study's token: parts an
+	// earlier study left on the volume (its Jobs deleted, the claim kept)
+	// are not this study's, and the merge would otherwise take a whole
+	// set of them at once, before any new shard had run.
+	study := j.token()
+	shard := fmt.Sprintf(`%s --partial %s/part-%s-$(JOB_COMPLETION_INDEX).wsp || { status=$$?; f=%s/failed-%s-$(JOB_COMPLETION_INDEX); n=$$(cat "$$f" 2>/dev/null); echo $$(( $${n:-0} + 1 )) > "$$f.$$$$"; mv "$$f.$$$$" "$$f"; exit $$status; }`,
+		shellWords(run), partsDir, study, partsDir, study)
+	// The merge's warnings go to a file on the volume, so that its log
+	// (kubectl logs job/NAME-merge > OutPut.json) is the JSON alone; on a
+	// failure they go to the log too.
 	merge := fmt.Sprintf(`set -e
 n=%d
-until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do
+until [ "$(ls %s/part-%s-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do
   failed=0
-  for f in %s/failed-[0-9]*; do
+  for f in %s/failed-%s-[0-9]*; do
     case "${f##*/}" in *.*) continue ;; esac
     c=$(cat "$f" 2>/dev/null || true); failed=$((failed + ${c:-0}))
   done
@@ -120,7 +130,13 @@ until [ "$(ls %s/part-*.wsp 2>/dev/null | wc -l)" -ge "$n" ]; do
   fi
   sleep 10
 done
-exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, partsDir, j.Shards, name, shellQuote(j.Websim), shellQuote(path.Join(partsDir, path.Base(j.Results))), partsDir)
+if %s merge --json --out %s %s/part-%s-*.wsp 2>%s/merge.log; then
+  exit 0
+else
+  status=$?
+  cat %s/merge.log >&2
+  exit $status
+fi`, j.Shards, partsDir, study, partsDir, study, j.Shards, name, shellQuote(j.Websim), shellQuote(path.Join(partsDir, path.Base(j.Results))), partsDir, study, partsDir, partsDir)
 	var fileNames []string
 	for _, f := range j.Files {
 		fileNames = append(fileNames, f.Name)
@@ -133,6 +149,20 @@ exec %s merge --json --out %s %s/part-*.wsp`, j.Shards, partsDir, partsDir, j.Sh
 		"Results": path.Join(partsDir, path.Base(j.Results)), "ModelPVC": j.ModelPVC, "ModelName": j.name(),
 	}
 	return k8sTemplate.Execute(w, data)
+}
+
+// token names the study in the parts' files: a digest of what makes the
+// study (the model's workbooks or claim, the run's flags, the shards, the
+// program), so that a manifest written again for the same study finds its
+// parts, and another study's are passed over.
+func (j KubernetesJob) token() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %q %d %q %q\n", j.Model, j.ModelPVC, j.RunFlags, j.Shards, j.Image, j.Websim)
+	for _, f := range j.Files {
+		fmt.Fprintf(h, "%q %d\n", f.Name, len(f.Data))
+		h.Write(f.Data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:10]
 }
 
 func indent(s, pad string) string {

@@ -279,8 +279,9 @@ func TestKubernetesManifest(t *testing.T) {
 	}
 	c := s.Template.Spec.Containers[0]
 	args := strings.Join(c.Args, " ")
-	if want := "websim run /models/asum --observations 3000 --loads L1,L5 --shard auto --shards 4 --jobs 1 --quiet --partial /parts/part-$(JOB_COMPLETION_INDEX).wsp ||"; len(c.Command) != 2 || c.Command[0] != "/bin/sh" || !strings.HasPrefix(args, want) {
-		t.Errorf("shard command %q args %q, want /bin/sh -c and a script that starts %q", c.Command, args, want)
+	study := studyToken.FindStringSubmatch(args)
+	if want := "websim run /models/asum --observations 3000 --loads L1,L5 --shard auto --shards 4 --jobs 1 --quiet --partial /parts/part-"; len(c.Command) != 2 || c.Command[0] != "/bin/sh" || !strings.HasPrefix(args, want) || study == nil {
+		t.Fatalf("shard command %q args %q, want /bin/sh -c and a script that starts %q and writes part-TOKEN-$(JOB_COMPLETION_INDEX).wsp", c.Command, args, want)
 	}
 	if len(c.Env) != 1 || c.Env[0].Name != "JOB_COMPLETION_INDEX" || c.Env[0].ValueFrom == nil || c.Env[0].ValueFrom.FieldRef == nil ||
 		c.Env[0].ValueFrom.FieldRef.FieldPath != "metadata.annotations['batch.kubernetes.io/job-completion-index']" {
@@ -295,11 +296,16 @@ func TestKubernetesManifest(t *testing.T) {
 	}
 	mc := merge.Spec.Template.Spec.Containers[0]
 	script := strings.Join(mc.Args, "\n")
+	// The merge takes this study's parts only, and its log is the JSON
+	// alone (the warnings go to a file on the volume).
 	if merge.Spec.CompletionMode != "" || !strings.Contains(script, `-ge "$n"`) || !strings.Contains(script, "n=4\n") ||
-		!strings.Contains(script, "exec websim merge --json --out /parts/OutPut.xlsx /parts/part-*.wsp") {
+		!strings.Contains(script, "websim merge --json --out /parts/OutPut.xlsx /parts/part-"+study[1]+"-*.wsp 2>/parts/merge.log") {
 		t.Errorf("merge Job script:\n%s", script)
 	}
 }
+
+// studyToken finds the study's token in a shard's part name.
+var studyToken = regexp.MustCompile(`part-([0-9a-f]{10})-\$\(JOB_COMPLETION_INDEX\)\.wsp`)
 
 // With --model-pvc the model is read from an existing claim, mounted
 // read-only at /models: no ConfigMap, and the shards run /models/asum.
@@ -402,6 +408,11 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	study := studyToken.FindStringSubmatch(strings.Join(m.jobs[0].Spec.Template.Spec.Containers[0].Args, "\n"))
+	if study == nil {
+		t.Fatal("no study token in the shards' part names")
+	}
+	name := func(s string) string { return strings.Replace(s, "-", "-"+study[1]+"-", 1) } // part-0.wsp: part-TOKEN-0.wsp
 	script := func(j int, index string) string {
 		s := strings.Join(m.jobs[j].Spec.Template.Spec.Containers[0].Args, "\n")
 		s = strings.ReplaceAll(s, "$(JOB_COMPLETION_INDEX)", index)
@@ -419,7 +430,7 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 	if _, err := sh(script(0, "2")); err == nil {
 		t.Fatal("a failing shard's script ended with 0")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "part-0.wsp"), nil, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name("part-0.wsp")), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	wait := strings.ReplaceAll(script(1, ""), "sleep 10", "sleep 0.1") // many rounds in the test's time
@@ -436,21 +447,21 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 		waiting.Process.Kill()
 		<-exited
 	}
-	os.Remove(filepath.Join(dir, "part-0.wsp"))
-	os.Remove(filepath.Join(dir, "failed-2"))
+	os.Remove(filepath.Join(dir, name("part-0.wsp")))
+	os.Remove(filepath.Join(dir, name("failed-2")))
 	// Five failed pods over two indexes: more than the backoffLimit of 4.
 	for _, index := range []string{"1", "1", "1", "2", "2"} {
 		if _, err := sh(script(0, index)); err == nil {
 			t.Fatal("a failing shard's script ended with 0")
 		}
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, "failed-1")); strings.TrimSpace(string(got)) != "3" {
+	if got, _ := os.ReadFile(filepath.Join(dir, name("failed-1"))); strings.TrimSpace(string(got)) != "3" {
 		t.Errorf("failed-1 holds %q, want 3", got)
 	}
 	// A count being written (empty, or the temporary beside it) does not
 	// break the merge's sum.
-	for _, name := range []string{"failed-3", "failed-0.123"} {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+	for _, n := range []string{"failed-3", "failed-0.123"} {
+		if err := os.WriteFile(filepath.Join(dir, name(n)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -464,5 +475,39 @@ func TestKubernetesMergeGivesUpOnFailedShards(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the merge kept waiting after the shards' Job failed")
+	}
+}
+
+// Each study names its parts with a token of its own: a manifest written
+// again for the same study finds its parts, and parts another study left
+// on the volume (another model, other flags, another count of shards) are
+// passed over by the merge rather than taken whole.
+func TestKubernetesPartsCarryTheStudy(t *testing.T) {
+	token := func(change func(*KubernetesJob)) string {
+		j := KubernetesJob{Job: sampleJob, Image: "websim:test", Files: []File{{Name: "SvcData.xlsx", Data: []byte("x")}}}
+		j.RunFlags = slices.Clone(j.RunFlags)
+		change(&j)
+		var b bytes.Buffer
+		if err := Kubernetes(&b, j); err != nil {
+			t.Fatal(err)
+		}
+		m := studyToken.FindStringSubmatch(b.String())
+		if m == nil {
+			t.Fatal("no study token in the manifest")
+		}
+		return m[1]
+	}
+	same := token(func(*KubernetesJob) {})
+	if again := token(func(*KubernetesJob) {}); again != same {
+		t.Errorf("the same study twice: tokens %s and %s", same, again)
+	}
+	for what, change := range map[string]func(*KubernetesJob){
+		"other observations": func(j *KubernetesJob) { j.RunFlags[1] = "5000" },
+		"another model":      func(j *KubernetesJob) { j.Files[0].Data = []byte("y") },
+		"more shards":        func(j *KubernetesJob) { j.Shards = 5 },
+	} {
+		if got := token(change); got == same {
+			t.Errorf("%s: the same token %s as the study before", what, got)
+		}
 	}
 }
