@@ -167,6 +167,18 @@ func TestRunScript(t *testing.T) {
 	if err == nil || !strings.Contains(string(outb), "websim was not found") {
 		t.Errorf("run.sh without websim: %v\n%s", err, outb)
 	}
+	// Beside it but not executable (copied from mail or a share): said so,
+	// with the command that mends it.
+	if err := os.WriteFile(filepath.Join(model, "websim"), []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command("/bin/sh", filepath.Join(model, "run.sh"))
+	cmd.Env = []string{"PATH=" + empty, "WEBSIM_NO_PAUSE=1"}
+	outb, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(outb), "may not be run") || !strings.Contains(string(outb), `chmod +x "`+model+`/websim"`) {
+		t.Errorf("run.sh with a websim that may not be run: %v\n%s", err, outb)
+	}
+	os.Remove(filepath.Join(model, "websim"))
 
 	// The loadbalancer folder runs websim lb on its Parameters.xlsx.
 	lbDir := filepath.Join(t.TempDir(), "lb")

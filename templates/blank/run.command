@@ -20,6 +20,13 @@ if [ -x "$here/websim" ]; then
 	websim="$here/websim"
 elif command -v websim >/dev/null 2>&1; then
 	websim=$(command -v websim)
+elif [ -f "$here/websim" ]; then
+	echo "websim is in $here but may not be run: it lost its permission to run"
+	echo "(copied from mail, a download or a Windows share). Give it back with"
+	echo "  chmod +x \"$here/websim\""
+	echo "and run this again."
+	pause
+	exit 1
 else
 	echo "websim was not found next to this script or on the PATH."
 	echo "Put the websim program for your system in $here and run this again."
