@@ -108,6 +108,10 @@ func runCluster(c *cli.Context, kind, model string, stdout, stderr io.Writer) er
 	case "slurm":
 		err = cluster.Slurm(&buf, job)
 	case "k8s":
+		if p := c.Int("parallelism"); c.IsSet("parallelism") && p < 1 {
+			// 0 and below read as "all" before, without a word.
+			return invalidInput(fmt.Errorf("--parallelism %d: expected a whole number of at least 1, the shards that run at once (leave it out for all)", p))
+		}
 		kj := cluster.KubernetesJob{Job: job, Image: c.String("image"), Parallelism: c.Int("parallelism"), Storage: c.String("storage"),
 			StorageClass: c.String("storage-class"), ModelPVC: c.String("model-pvc")}
 		if kj.Results == "" {

@@ -46,12 +46,14 @@ func TestClusterRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		"no kind":       {[]string{"cluster", dir, "--shards", "2"}, "websim cluster needs slurm or k8s"},
-		"no shards":     {[]string{"cluster", "slurm", dir}, "websim cluster needs --shards N"},
-		"zero shards":   {[]string{"cluster", "slurm", dir, "--shards", "0"}, "--shards 0: expected a whole number of at least 1"},
-		"unknown load":  {[]string{"cluster", "slurm", dir, "--shards", "2", "--loads", "L77"}, `--loads: no load "L77"`},
-		"invalid model": {[]string{"cluster", "k8s", broken, "--shards", "2"}, "ProcData.xlsx"},
-		"out workbook":  {[]string{"cluster", "slurm", dir, "--shards", "2", "--out", filepath.Join(dir, "SvcData.xlsx")}, "not a workbook"},
+		"no kind":        {[]string{"cluster", dir, "--shards", "2"}, "websim cluster needs slurm or k8s"},
+		"no shards":      {[]string{"cluster", "slurm", dir}, "websim cluster needs --shards N"},
+		"zero shards":    {[]string{"cluster", "slurm", dir, "--shards", "0"}, "--shards 0: expected a whole number of at least 1"},
+		"unknown load":   {[]string{"cluster", "slurm", dir, "--shards", "2", "--loads", "L77"}, `--loads: no load "L77"`},
+		"invalid model":  {[]string{"cluster", "k8s", broken, "--shards", "2"}, "ProcData.xlsx"},
+		"out workbook":   {[]string{"cluster", "slurm", dir, "--shards", "2", "--out", filepath.Join(dir, "SvcData.xlsx")}, "not a workbook"},
+		"parallelism 0":  {[]string{"cluster", "k8s", dir, "--shards", "2", "--parallelism", "0"}, "--parallelism 0: expected a whole number of at least 1"},
+		"parallelism -3": {[]string{"cluster", "k8s", dir, "--shards", "2", "--parallelism", "-3"}, "--parallelism -3: expected"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, c.args...)
