@@ -107,7 +107,29 @@ func valueNode(c Cell) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 }
 
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+func str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if yaml11Other(s) {
+		n.Style = yaml.SingleQuotedStyle
+	}
+	return n
+}
+
+// yaml11Other reports whether a text, which YAML 1.2 reads bare as text,
+// is something else to a YAML 1.1 reader (PyYAML, many tools): a boolean
+// (yes, No, on, OFF, y), a number in base 60 (12:30) or in binary (0b101).
+// Such a text is written quoted, so that the model reads the same in
+// either.
+func yaml11Other(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "yes", "n", "no", "on", "off":
+		return true
+	}
+	return yaml11Number.MatchString(s)
+}
+
+// yaml11Number matches YAML 1.1's sexagesimal and binary numbers.
+var yaml11Number = regexp.MustCompile(`^[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0b[01_]+)$`)
 
 // Parse reads a model's text, as WriteText writes it. name names the file
 // in problems. It reports every problem it finds, each located by line and
