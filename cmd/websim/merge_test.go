@@ -181,6 +181,7 @@ func TestShardAndMergeRefusals(t *testing.T) {
 		{"partial without shard", []string{"run", dir, "--partial", part}, nil, "--partial and --shards go with --shard K/N (or --shard auto)"},
 		{"shard without partial", []string{"run", dir, "--shard", "0/2"}, nil, "--shard 0/2: add --partial FILE"},
 		{"shard with out", []string{"run", dir, "--shard", "0/2", "--partial", part, "--out", "x.xlsx", "--json"}, nil, "--shard writes its results to --partial only; --out, --json belong to websim merge"},
+		{"shard with write-back", []string{"run", dir, "--shard", "0/2", "--partial", part, "--write-back"}, nil, "--write-back cannot go with a sharded study (websim merge --out FILE writes its workbook"},
 		{"bad shard", []string{"run", dir, "--shard", "2/2", "--partial", part}, nil, "K is 2, expected 0..1"},
 		{"shards disagree", []string{"run", dir, "--shard", "0/2", "--shards", "3", "--partial", part}, nil, "--shard 0/2 and --shards 3 disagree"},
 		{"auto without env", []string{"run", dir, "--shard", "auto", "--partial", part}, map[string]string{"SLURM_ARRAY_TASK_ID": "", "JOB_COMPLETION_INDEX": ""}, "neither SLURM_ARRAY_TASK_ID"},

@@ -58,11 +58,29 @@ func runShard(ctx context.Context, plan *study.Plan, o runOptions, stdout, stder
 		return invalidInput(fmt.Errorf("--shard %s: add --partial FILE, the file this share's results go to (for websim merge)", o.shard))
 	}
 	if bad := shardConflicts(o); len(bad) > 0 {
-		verb := "belongs"
-		if len(bad) > 1 {
-			verb = "belong"
+		// --out and --json are merge's; --write-back and --trace have no
+		// place in a sharded study (merge has no --write-back: its --out
+		// writes the workbook; a trace follows one run).
+		var toMerge, none []string
+		for _, f := range bad {
+			if f == "--out" || f == "--json" {
+				toMerge = append(toMerge, f)
+			} else {
+				none = append(none, f)
+			}
 		}
-		return invalidInput(fmt.Errorf("--shard writes its results to --partial only; %s %s to websim merge", strings.Join(bad, ", "), verb))
+		var says []string
+		if len(toMerge) > 0 {
+			verb := "belongs"
+			if len(toMerge) > 1 {
+				verb = "belong"
+			}
+			says = append(says, fmt.Sprintf("%s %s to websim merge", strings.Join(toMerge, ", "), verb))
+		}
+		if len(none) > 0 {
+			says = append(says, fmt.Sprintf("%s cannot go with a sharded study (websim merge --out FILE writes its workbook; run without --shard for --write-back or --trace)", strings.Join(none, ", ")))
+		}
+		return invalidInput(fmt.Errorf("--shard writes its results to --partial only; %s", strings.Join(says, "; ")))
 	}
 	shard, err := resolveShard(o, os.Getenv)
 	if err != nil {
