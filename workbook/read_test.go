@@ -812,38 +812,29 @@ func TestScenarioMakesAnExpressionOutOfRange(t *testing.T) {
 	}
 }
 
-// A load header with a comma can be run only with Loads all, since --loads
-// and Loads read commas as separators: a warning at its cell, with a label
-// to use instead.
-func TestLoadHeaderWithAComma(t *testing.T) {
-	m := wbtest.Valid()
-	m.Set(t, "SvcData.xlsx", "Arrivals", "D1", "L3,peak")
-	dir := t.TempDir()
-	m.Write(t, dir)
-	plan, err := Read(dir)
-	if plan == nil {
-		t.Fatalf("Read: %v", err)
-	}
-	want := `SvcData.xlsx!Arrivals!D1: load "L3,peak" holds a comma, which --loads and the Loads setting read as a separator: this load runs only with Loads all; expected a label without commas (L3_peak, say)`
-	if joined := strings.Join(plan.Warnings, "\n"); !strings.Contains(joined, want) {
-		t.Errorf("warnings lack %q:\n%s", want, joined)
-	}
-}
-
-// Patience 0 is taken as typed, every request abandoned unless answered at
-// once, with a warning at its cell: like a time limit of 0, it may have
-// been meant as none.
-func TestPatienceZeroWarned(t *testing.T) {
-	m := wbtest.Valid()
-	m.Set(t, "SvcData.xlsx", "Arrivals", "E2", 0)
-	dir := t.TempDir()
-	m.Write(t, dir)
-	plan, err := Read(dir)
-	if plan == nil {
-		t.Fatalf("Read: %v", err)
-	}
-	want := `SvcData.xlsx!Arrivals!E2: Patience 0: every request not answered the instant it arrives is abandoned by its user`
-	if joined := strings.Join(plan.Warnings, "\n"); !strings.Contains(joined, want) {
-		t.Errorf("warnings lack %q:\n%s", want, joined)
+// Cells that read, but likely not as meant, are taken with a warning at
+// their cell: a load header with a comma runs only with Loads all (--loads
+// and Loads read commas as separators); Patience 0 abandons every request
+// not answered at once (like a time limit of 0, it may have meant none).
+func TestCellWarnings(t *testing.T) {
+	for _, c := range []struct {
+		cell  string
+		value any
+		want  string
+	}{
+		{"D1", "L3,peak", `SvcData.xlsx!Arrivals!D1: load "L3,peak" holds a comma, which --loads and the Loads setting read as a separator: this load runs only with Loads all; expected a label without commas (L3_peak, say)`},
+		{"E2", 0, `SvcData.xlsx!Arrivals!E2: Patience 0: every request not answered the instant it arrives is abandoned by its user`},
+	} {
+		m := wbtest.Valid()
+		m.Set(t, "SvcData.xlsx", "Arrivals", c.cell, c.value)
+		dir := t.TempDir()
+		m.Write(t, dir)
+		plan, err := Read(dir)
+		if plan == nil {
+			t.Fatalf("Arrivals!%s %v: Read: %v", c.cell, c.value, err)
+		}
+		if joined := strings.Join(plan.Warnings, "\n"); !strings.Contains(joined, c.want) {
+			t.Errorf("Arrivals!%s %v: warnings lack %q:\n%s", c.cell, c.value, c.want, joined)
+		}
 	}
 }
