@@ -1,8 +1,11 @@
 package fit
 
 import (
+	"archive/zip"
+	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -264,5 +267,62 @@ func TestReadWorkbookUnsavedFormulas(t *testing.T) {
 	}
 	if !ok || strings.Join(where, " ") != "B7 B9" || !strings.Contains(ps[0].What, "=NOSUCHFUNCTION(A7)") || !strings.Contains(ps[1].What, "#DIV/0!") {
 		t.Errorf("got %v, want problems at B7 (a function websim cannot compute) and B9 (#DIV/0!)", err)
+	}
+}
+
+// A sheet cut short inside a whole zip would stream as its first rows; the
+// measured times are refused, at the sheet, instead of fitted short.
+func TestReadWorkbookCutShort(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cut.xlsx")
+	b := xlsx.New()
+	b.SetRow("Sheet1", 1, "ms")
+	for r := 2; r <= 200; r++ {
+		b.SetRow("Sheet1", r, float64(r))
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	cut := false
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		part, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at := bytes.Index(part, []byte(`<row r="150"`)); at > 0 {
+			part, cut = part[:at], true
+		}
+		w, err := zw.Create(f.Name)
+		if err == nil {
+			_, err = w.Write(part)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil || !cut {
+		t.Fatalf("no row 150 to cut the sheet at (%v)", err)
+	}
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read(path+"!Sheet1!ms", "")
+	ps, ok := err.(Problems)
+	if !ok || len(ps) != 1 || ps[0].Where != path+"!Sheet1" || !strings.Contains(ps[0].What, "stops before its end") {
+		t.Errorf("Read: %v; want the sheet %s!Sheet1 refused as cut short", err, path)
 	}
 }

@@ -31,7 +31,8 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	if err != nil {
 		var p xlsx.Problem
 		if errors.As(err, &p) {
-			return nil, Problems{{book, p.Msg}}
+			p.File = book // the path as the user gave it, then the sheet and cell
+			return nil, Problems{{p.Where(), p.Msg}}
 		}
 		return nil, Problems{{book, fmt.Sprintf("cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)}}
 	}

@@ -113,7 +113,7 @@ func open(path string, limit int64) (*Book, error) {
 	if cause, msg := checkZip(data, limit); msg != "" {
 		return fail(cause, "%s", msg)
 	}
-	if ps := checkSharedStrings(data, name); len(ps) > 0 {
+	if ps := checkSheets(data, name); len(ps) > 0 {
 		return nil, ps[0] // the first damaged cell says the file is damaged
 	}
 	// Parts left unreachable, or numbered with gaps (a package saved by

@@ -595,15 +595,13 @@ func (b *Book) ScanShownRows(sheet string, fn func(num int, cells []string) bool
 }
 
 func (b *Book) scanRows(sheet string, opts excelize.Options, fn func(num int, cells []string) bool) error {
-	if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
-		return err
-	}
 	rows, err := b.f.Rows(sheet)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	for n := 1; rows.Next(); n++ {
+	n := 1
+	for ; rows.Next(); n++ {
 		cells, err := rows.Columns(opts)
 		if err != nil {
 			return fmt.Errorf("row %d: %w", n, err)
@@ -612,7 +610,19 @@ func (b *Book) scanRows(sheet string, opts excelize.Options, fn func(num int, ce
 			break
 		}
 	}
-	return rows.Error()
+	if err := rows.Error(); err != nil {
+		return err
+	}
+	if n == 1 {
+		// No rows: the sheet is read whole once, which finds the damage a
+		// truncated sheet hides from the stream. A sheet with rows is
+		// never read whole (the library would then keep it in memory and
+		// stream from a copy it writes back out).
+		if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RawGrid returns a sheet's non-empty rows as ScanRows reads them, for

@@ -5,19 +5,24 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// checkSharedStrings finds the first cell of each sheet that refers to a
-// shared text the package does not hold (an index past the end of
-// xl/sharedStrings.xml, or none at all). The library reads such a cell as
-// blank, so a damaged workbook would pass for a valid one whose setting
-// takes its default: each is a located problem instead. Parts it cannot
-// find or read are left to the library's own checks.
-func checkSharedStrings(data []byte, file string) []Problem {
+// checkSheets finds the damage in each sheet's XML that the library would
+// read past in silence, so that a damaged workbook would pass for a valid
+// one: a sheet cut short (its rows are streamed, and the stream ends at
+// the cut without an error, so a column read for fit would lose its last
+// rows), and the first cell that refers to a shared text the package does
+// not hold (an index past the end of xl/sharedStrings.xml, or none at
+// all), which the library reads as blank, so that a setting would take its
+// default. Each is a located problem. Parts it cannot find or read are
+// left to the library's own checks.
+func checkSheets(data []byte, file string) []Problem {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil
@@ -41,11 +46,15 @@ func checkSharedStrings(data []byte, file string) []Problem {
 		if f == nil {
 			continue
 		}
-		b, err := readPart(f)
+		ref, index, bad, cut, err := scanSheet(f, count)
 		if err != nil {
 			continue
 		}
-		ref, index, bad := firstBadSharedString(b, count)
+		if cut {
+			out = append(out, Problem{File: file, Sheet: s.name, Err: ErrDamaged,
+				Msg: "the sheet's XML stops before its end (the file was cut short when it was written): the file is damaged; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)"})
+			continue
+		}
 		if !bad {
 			continue
 		}
@@ -57,6 +66,65 @@ func checkSharedStrings(data []byte, file string) []Problem {
 			Msg: fmt.Sprintf("the cell refers to shared text number %d, but %s: the file is damaged; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)", index, held)})
 	}
 	return out
+}
+
+// sheetPiece is the size of the pieces scanSheet reads a sheet in.
+const sheetPiece = 1 << 20
+
+// scanSheet reads the XML of a sheet's part in pieces that end after a
+// row's end tag, so that a sheet of a million rows is never held whole,
+// and finds in it the first cell whose shared text the package does not
+// hold (firstBadSharedString, with count) and whether the XML is cut
+// short (cutShort, on its last piece).
+func scanSheet(f *zip.File, count int) (ref string, index int64, bad, cut bool, err error) {
+	rc, err := f.Open()
+	if err != nil {
+		return "", 0, false, false, err
+	}
+	defer rc.Close()
+	buf := make([]byte, 0, sheetPiece)
+	for {
+		n, err := io.ReadFull(rc, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		last := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !last {
+			return "", 0, false, false, err
+		}
+		end := len(buf)
+		if !last {
+			if end = afterLastRow(buf); end < 0 {
+				buf = slices.Grow(buf, cap(buf)) // a row longer than the piece
+				continue
+			}
+		}
+		if !bad {
+			ref, index, bad = firstBadSharedString(buf[:end], count)
+		}
+		if last {
+			return ref, index, bad, cutShort(buf), nil
+		}
+		buf = buf[:copy(buf, buf[end:])]
+	}
+}
+
+// afterLastRow returns the index just after the last end tag of a row in
+// b (</row>, with or without a namespace prefix), -1 when there is none:
+// a cell never spans it.
+func afterLastRow(b []byte) int {
+	for end := len(b); ; {
+		i := bytes.LastIndex(b[:end], []byte("row>"))
+		if i < 0 {
+			return -1
+		}
+		name := b[:i]
+		if j := bytes.LastIndexByte(name, '<'); j >= 0 && j+1 < len(name) && name[j+1] == '/' {
+			prefix := name[j+2:]
+			if len(prefix) == 0 || (prefix[len(prefix)-1] == ':' && bytes.IndexAny(prefix, " <>/") < 0) {
+				return i + len("row>")
+			}
+		}
+		end = i
+	}
 }
 
 // sharedRoot matches the root element of the shared strings part, and the
@@ -225,4 +293,35 @@ func attr(tag []byte, name string) string {
 		return string(v[:j])
 	}
 	return ""
+}
+
+// cutShort reports whether the XML of a sheet stops before the end tag of
+// its root element: what is left after the root may only be white space,
+// comments and processing instructions, which end in ">" too, so the
+// last tag is looked at only when it is not one of those.
+func cutShort(b []byte) bool {
+	b = bytes.TrimRight(b, " \t\r\n")
+	if !bytes.HasSuffix(b, []byte(">")) {
+		return true
+	}
+	if bytes.HasSuffix(b, []byte("-->")) || bytes.HasSuffix(b, []byte("?>")) {
+		return false
+	}
+	open := bytes.LastIndexByte(b, '<')
+	if open < 0 {
+		return true
+	}
+	name := b[open+1 : len(b)-1]
+	if !bytes.HasPrefix(name, []byte("/")) {
+		return true // a start tag or an empty element last: the root is not closed
+	}
+	name = bytes.TrimSpace(name[1:])
+	if _, local, ok := bytes.Cut(name, []byte(":")); ok {
+		name = local
+	}
+	switch string(name) {
+	case "worksheet", "chartsheet", "dialogsheet", "macrosheet":
+		return false
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,32 +54,13 @@ func TestOpenRefusesASharedStringPastTheTable(t *testing.T) {
 	}
 	// B2's number becomes shared text number 999, of the three the table
 	// holds (Name, Value, Seed).
-	data, err := os.ReadFile(path)
-	must(t, err)
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	must(t, err)
-	var out bytes.Buffer
-	zw := zip.NewWriter(&out)
-	changed := false
-	for _, f := range zr.File {
-		part, err := readPart(f)
-		must(t, err)
-		if f.Name == "xl/worksheets/sheet1.xml" {
-			fixed := bytes.Replace(part, []byte(`<c r="B2"><v>7</v></c>`), []byte(`<c r="B2" t="s"><v>999</v></c>`), 1)
-			changed = !bytes.Equal(fixed, part)
-			part = fixed
-		}
-		w, err := zw.Create(f.Name)
-		must(t, err)
-		_, err = w.Write(part)
-		must(t, err)
-	}
-	must(t, zw.Close())
+	changed := damage(t, path, func(part []byte) []byte {
+		return bytes.Replace(part, []byte(`<c r="B2"><v>7</v></c>`), []byte(`<c r="B2" t="s"><v>999</v></c>`), 1)
+	})
 	if !changed {
 		t.Fatal("no cell B2 of 7 to damage in the sheet")
 	}
-	must(t, os.WriteFile(path, out.Bytes(), 0o644))
-	_, err = Open(path)
+	_, err := Open(path)
 	var p Problem
 	if !errors.As(err, &p) || !errors.Is(err, ErrDamaged) || p.Where() != "B.xlsx!Sheet1!B2" || !strings.Contains(p.Msg, "shared text number 999, but the workbook holds 3") {
 		t.Errorf("Open: %v; want ErrDamaged at B.xlsx!Sheet1!B2", err)
@@ -98,4 +80,142 @@ func TestSharedItems(t *testing.T) {
 			t.Errorf("sharedItems(%s) = %d, want %d", c.part, got, c.want)
 		}
 	}
+}
+
+func TestCutShort(t *testing.T) {
+	for _, c := range []struct {
+		name, part string
+		cut        bool
+	}{
+		{"whole", `<?xml version="1.0"?><worksheet xmlns="x"><sheetData><row r="1"/></sheetData></worksheet>`, false},
+		{"whole, white space after", "<worksheet><sheetData/></worksheet>\r\n", false},
+		{"whole, a prefix", `<x:worksheet xmlns:x="x"><x:sheetData/></x:worksheet >`, false},
+		{"whole, a comment after", `<worksheet/><!-- saved by hand -->`, false},
+		{"a chart sheet", `<chartsheet><drawing/></chartsheet>`, false},
+		{"cut after a row", `<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c></row>`, true},
+		{"cut after a start tag", `<worksheet><sheetData><row r="2">`, true},
+		{"cut in a value", `<worksheet><sheetData><row r="1"><c r="A1"><v>12`, true},
+		{"cut in a tag", `<worksheet><sheetData><row r="1"><c r="A1" t=`, true},
+		{"nothing", ``, true},
+	} {
+		if got := cutShort([]byte(c.part)); got != c.cut {
+			t.Errorf("%s: cutShort(%q) = %v, want %v", c.name, c.part, got, c.cut)
+		}
+	}
+}
+
+// A sheet cut short in a package whose zip is whole streams as its first
+// rows without an error; Open refuses the workbook instead, at the sheet.
+func TestOpenRefusesASheetCutShort(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "C.xlsx")
+	b := New()
+	must(t, b.NewSheet("Data"))
+	for r := 1; r <= 50; r++ {
+		must(t, b.SetRow("Data", r, float64(r)))
+	}
+	must(t, b.Save(path))
+	b.Close()
+	cut := damage(t, path, func(part []byte) []byte {
+		if at := bytes.Index(part, []byte(`<row r="30"`)); at > 0 {
+			return part[:at]
+		}
+		return part
+	})
+	if !cut {
+		t.Fatal("no row 30 to cut the sheet at")
+	}
+	_, err := OpenData(path)
+	var p Problem
+	if !errors.As(err, &p) || !errors.Is(err, ErrDamaged) || p.Where() != "C.xlsx!Data" || !strings.Contains(p.Msg, "stops before its end") {
+		t.Errorf("OpenData: %v; want ErrDamaged at C.xlsx!Data", err)
+	}
+}
+
+func TestAfterLastRow(t *testing.T) {
+	for _, c := range []struct {
+		b    string
+		want int
+	}{
+		{`<row r="1"><c r="A1"><v>1</v></c></row><row r="2"><c`, len(`<row r="1"><c r="A1"><v>1</v></c></row>`)},
+		{`<x:row r="1"></x:row><x:row r="2">`, len(`<x:row r="1"></x:row>`)},
+		{`<row r="1"><c r="A1"><is><t>row></t></is></c>`, -1},
+		{`<row r="1"/><row r="2"/>`, -1},
+		{``, -1},
+	} {
+		if got := afterLastRow([]byte(c.b)); got != c.want {
+			t.Errorf("afterLastRow(%q) = %d, want %d", c.b, got, c.want)
+		}
+	}
+}
+
+// A sheet several pieces long is scanned whole: a bad cell past the first
+// piece is found, and so is a cut in the last one.
+func TestScanSheetInPieces(t *testing.T) {
+	var sheet bytes.Buffer
+	sheet.WriteString(`<?xml version="1.0"?><x:worksheet xmlns:x="x"><x:sheetData>`)
+	const rows = 100_000
+	for r := 1; r <= rows; r++ {
+		v := 0
+		if r == rows-10 {
+			v = 7 // of 3 shared texts
+		}
+		fmt.Fprintf(&sheet, `<x:row r="%d"><x:c r="A%d" t="s"><x:v>%d</x:v></x:c><x:c r="B%d"><x:v>%d.5</x:v></x:c></x:row>`, r, r, v, r, r)
+	}
+	sheet.WriteString(`</x:sheetData></x:worksheet>`)
+	if sheet.Len() < 3*sheetPiece {
+		t.Fatalf("the sheet is %d bytes, not several pieces", sheet.Len())
+	}
+	whole := sheet.Bytes()
+	for _, c := range []struct {
+		name string
+		part []byte
+		ref  string
+		cut  bool
+	}{
+		{"whole", whole, fmt.Sprintf("A%d", rows-10), false},
+		{"cut", whole[:len(whole)-40], fmt.Sprintf("A%d", rows-10), true},
+	} {
+		var zipped bytes.Buffer
+		zw := zip.NewWriter(&zipped)
+		w, err := zw.Create("xl/worksheets/sheet1.xml")
+		must(t, err)
+		_, err = w.Write(c.part)
+		must(t, err)
+		must(t, zw.Close())
+		zr, err := zip.NewReader(bytes.NewReader(zipped.Bytes()), int64(zipped.Len()))
+		must(t, err)
+		ref, index, bad, cut, err := scanSheet(zr.File[0], 3)
+		if err != nil || ref != c.ref || index != 7 || !bad || cut != c.cut {
+			t.Errorf("%s: scanSheet = %q %d %v cut %v, %v; want %q 7 true cut %v", c.name, ref, index, bad, cut, err, c.ref, c.cut)
+		}
+	}
+}
+
+// damage rewrites the workbook at path with each part passed through
+// change, and reports whether any part changed: the zip stays whole, so
+// the damage is in the XML alone.
+func damage(t *testing.T, path string, change func(part []byte) []byte) bool {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	must(t, err)
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	must(t, err)
+	var out bytes.Buffer
+	zw := zip.NewWriter(&out)
+	changed := false
+	for _, f := range zr.File {
+		part, err := readPart(f)
+		must(t, err)
+		if got := change(part); !bytes.Equal(got, part) {
+			part, changed = got, true
+		}
+		w, err := zw.Create(f.Name)
+		must(t, err)
+		_, err = w.Write(part)
+		must(t, err)
+	}
+	must(t, zw.Close())
+	must(t, os.WriteFile(path, out.Bytes(), 0o644))
+	return changed
 }
