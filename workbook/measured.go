@@ -95,16 +95,16 @@ func (r *reader) readMeasured() []study.Measured {
 			i := suggest.IndexOf(servers, name)
 			switch {
 			case name == "":
-				bad(mc.ref, "utilization without a server; expected utilization:SERVER with a server of ServerInfo (%s) or App, e.g. utilization:%s", strings.Join(servers[1:], ", "), servers[len(servers)-1])
+				bad(mc.ref, "utilization without a server; expected utilization:SERVER with %s, e.g. utilization:%s", serverChoice(servers), servers[len(servers)-1])
 			case i < 0:
-				bad(mc.ref, "unknown server %q in %q%s; expected utilization:SERVER with a server of ServerInfo (%s) or App", name, text, suggest.DidYouMean(name, servers), strings.Join(servers[1:], ", "))
+				bad(mc.ref, "unknown server %q in %q%s; expected utilization:SERVER with %s", name, text, suggest.DidYouMean(name, servers), serverChoice(servers))
 			case m.Entity != "":
 				bad(mc.ref, "a utilization is of a server, not of the entity %s; expected Entity blank on this row", m.Entity)
 			default:
 				m.Measure, m.Server = study.MeasureUtilization, servers[i]
 			}
 		case !isUtil && lower == string(study.MeasureUtilization):
-			bad(mc.ref, "utilization without a server; expected utilization:SERVER with a server of ServerInfo (%s) or App, e.g. utilization:%s", strings.Join(servers[1:], ", "), servers[len(servers)-1])
+			bad(mc.ref, "utilization without a server; expected utilization:SERVER with %s, e.g. utilization:%s", serverChoice(servers), servers[len(servers)-1])
 		case isUtil || suggest.IndexOf(measures, lower) < 0:
 			bad(mc.ref, "unknown measure %q%s; expected one of %s", text, suggest.DidYouMean(lower, append(measures, string(study.MeasureUtilization))), measureList)
 		default:
@@ -167,4 +167,14 @@ func measuredExpected(m study.Measured, unit string) string {
 		return "a share from 0 to 1 (0.5 or 50%)"
 	}
 	return "a time in " + unit + ", 0 or more"
+}
+
+// serverChoice names the servers a utilization may be of: those of
+// ServerInfo (servers[1:], after App), or App alone in a model without
+// external servers.
+func serverChoice(servers []string) string {
+	if len(servers) < 2 {
+		return "App, the application servers (the model has no server in ServerInfo)"
+	}
+	return "a server of ServerInfo (" + strings.Join(servers[1:], ", ") + ") or App"
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/report"
 	"github.com/websim/websim/study"
 	"github.com/websim/websim/workbook"
@@ -147,6 +148,9 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	} else if err := checkOut(out, o.model); err != nil {
 		return invalidInput(err)
 	}
+	if err := checkSizingOut(out); err != nil {
+		return err
+	}
 	paths, err := resultPaths(out, o.model, o.writeBack)
 	if err != nil {
 		return err
@@ -231,4 +235,19 @@ func unitOf(t study.Target, unit string) string {
 		return ""
 	}
 	return " " + unit
+}
+
+// checkSizingOut opens the workbook out, when there is one, before the
+// search: the Sizing sheet is added to it, so one that cannot be opened
+// (damaged, or not a workbook) is invalid input, told at once rather than
+// after a search that may take hours.
+func checkSizingOut(out string) error {
+	if _, err := os.Stat(out); err != nil {
+		return nil // a new file, checked as run checks it
+	}
+	b, err := xlsx.Open(out)
+	if err != nil {
+		return invalidInput(fmt.Errorf("--out %s: the Sizing sheet is added to this workbook, which cannot be opened: %w; expected an Excel workbook, or the name of a new file", out, err))
+	}
+	return b.Close()
 }

@@ -137,6 +137,8 @@ func TestSizeBadInput(t *testing.T) {
 			"Error: --vary: missing; expected the setting to size: AppServers, AppCapacity or Capacity:SERVER"},
 		{"min zero", "mmc", true, []string{"--vary", "AppServers", "--min", "0"},
 			"Error: --min 0: expected a whole number of at least 1"},
+		{"out not a workbook", "mmc", true, []string{"--vary", "AppCapacity", "--out", "MODEL/notes.xlsx"},
+			"Error: --out MODEL/notes.xlsx: the Sizing sheet is added to this workbook, which cannot be opened: notes.xlsx: the file is damaged or not a workbook (zip: not a valid zip file); expected an Excel workbook saved as .xlsx (open it in Excel and save it again); expected an Excel workbook, or the name of a new file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,7 +146,17 @@ func TestSizeBadInput(t *testing.T) {
 			if tc.targets && tc.sample == "mmc" {
 				withTargets(t, dir, []any{nil, "mean", 2})
 			}
-			code, stdout, stderr := runCLI(t, append([]string{"size", dir}, tc.args...)...)
+			args := slices.Clone(tc.args)
+			for i, a := range args {
+				if rest, ok := strings.CutPrefix(a, "MODEL/"); ok {
+					// A file the user keeps there, which is not a workbook.
+					args[i] = filepath.Join(dir, rest)
+					if err := os.WriteFile(args[i], []byte("not a workbook\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			code, stdout, stderr := runCLI(t, append([]string{"size", dir}, args...)...)
 			if code != 2 {
 				t.Errorf("exit %d, want 2", code)
 			}
@@ -230,5 +242,33 @@ func TestSizeWriteBack(t *testing.T) {
 	}
 	if code, stdout, stderr := runCLI(t, "validate", dir); code != 0 {
 		t.Fatalf("validate after write-back: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// In a model without external servers, a utilization of an unknown server
+// says that App is the only server there is, not "ServerInfo ()".
+func TestMeasuredUtilizationWithoutServers(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.NewSheet("Measured"); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range [][]any{{"Entity", "Load", "Measure", "Value"}, {nil, "rho0.8", "utilization:GWy", 0.5}} {
+		if err := f.SetRow("Measured", i+1, r...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, stderr := runCLI(t, "validate", dir)
+	want := `SvcData.xlsx!Measured!C2: unknown server "GWy" in "utilization:GWy"; expected utilization:SERVER with App, the application servers (the model has no server in ServerInfo)`
+	if code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr\n%s\nwant a line\n%s", code, stderr, want)
 	}
 }
