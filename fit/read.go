@@ -15,6 +15,9 @@ import (
 	"strings"
 	"unicode"
 
+	xunicode "golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+
 	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
 )
@@ -113,8 +116,9 @@ func ReadCSVFile(path, column string) (*Data, error) {
 // and so is a first line of two whole numbers without a header (1,50: a
 // decimal comma or two columns?). The
 // first line is a header when one of its fields is not a
-// number. Fields may be quoted ("1,5" is one field); a quoted field may not
-// span lines. Blank lines and blank cells are skipped. A field that is not
+// number. Fields may be quoted ("1,5" is one field), and a quoted field
+// may hold line breaks. Lines end in "\n", "\r\n" or "\r"; a file in
+// UTF-16 with a byte order mark (Excel's "Unicode Text") is read too. Blank lines and blank cells are skipped. A field that is not
 // a number, or a number that is not above 0, is a problem at its line;
 // every such line is reported (the first hundred one by one). Memory is the
 // values and one line: 10^7 values take 80 MB.
@@ -139,9 +143,12 @@ type csvReader struct {
 	// noColumn is set when the first data line has no number to read.
 	noColumn bool
 
-	line  int // current line, from 1
-	bytes int64
-	field []byte
+	line int // current line, from 1
+	// recordLine is the line the current record starts on: a quoted field
+	// may hold line breaks.
+	recordLine int
+	bytes      int64
+	field      []byte
 	collector
 }
 
@@ -212,17 +219,25 @@ func (c *collector) take(t []byte, where func() string) {
 		c.decimalComma = true
 	}
 	switch {
+	case !ok && outOfRange(t):
+		c.bad(where(), fmt.Sprintf("%s is outside the times fit works with, %g to %g (squares and sums of such times leave the range of numbers); expected the times in another unit", t, MinValue, MaxValue))
 	case !ok:
 		what := fmt.Sprintf("%q is not a number", t)
 		switch {
 		case c.comma && europeanThousands.Match(t):
 			what += "; write it without thousands separators (1234,5, not 1.234,5)"
+		case thousandsOrDecimal.Match(t):
+			what += fmt.Sprintf(": a number with a thousands separator (%s) or with a decimal comma (%s)?; write it without thousands separators, and with a decimal point (1234.5)", bytes.ReplaceAll(t, []byte(","), nil), bytes.Replace(t, []byte(","), []byte("."), 1))
+		case !c.comma && decimalComma(t):
+			what += fmt.Sprintf(": a decimal comma, where the comma separates the fields; write %s, or save the CSV with ; as its separator", bytes.Replace(t, []byte(","), []byte("."), 1))
 		case bytes.IndexByte(t, ',') >= 0 && thousands(t):
 			what += "; write it without thousands separators (1234.5, not 1,234.5)"
 		default:
 			what += "; expected a time such as 12.5"
 		}
 		c.bad(where(), what)
+	case v == 0 && bytes.ContainsAny(t, "123456789"):
+		c.bad(where(), fmt.Sprintf("%s is outside the times fit works with, %g to %g (squares and sums of such times leave the range of numbers); expected the times in another unit", t, MinValue, MaxValue))
 	case v == 0:
 		c.bad(where(), fmt.Sprintf("%s is not above 0; expected a measured time, above 0 (a time too short for the clock: write half its resolution)", t))
 	case v < 0:
@@ -297,18 +312,59 @@ func (c *collector) finish(where, column string) ([]float64, error) {
 }
 
 func (rd *csvReader) read(r io.Reader) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return Problems{{rd.name, "is a workbook (or another zip file), not CSV text; expected a CSV file, or a column of a workbook as Book.xlsx!Sheet!Column (save the workbook with the .xlsx extension)"}}
+	case bytes.HasPrefix(head, []byte{0xD0, 0xCF, 0x11, 0xE0}):
+		return Problems{{rd.name, "is an old Excel workbook (.xls), not CSV text; expected a CSV file (save the sheet as CSV UTF-8), or a column of an .xlsx workbook as Book.xlsx!Sheet!Column"}}
+	}
+	var in io.Reader = br
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		// Excel's "Unicode Text" (tab-separated UTF-16, with a byte order
+		// mark): read as the UTF-8 it stands for.
+		in = transform.NewReader(br, xunicode.UTF16(xunicode.LittleEndian, xunicode.UseBOM).NewDecoder())
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	sc.Split(scanLines)
 	sawLine := false
+	// record gathers the lines of a record whose quoted field holds line
+	// breaks ("first line\nsecond line"), from line recordStart.
+	var record []byte
+	recordStart := 0
 	for sc.Scan() {
 		rd.line++
-		rd.lineNo = rd.line
 		b := sc.Bytes()
 		rd.bytes += int64(len(b)) + 1
 		if rd.line == 1 {
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 		}
-		b = bytes.TrimSuffix(b, []byte("\r"))
+		delims := string(rd.delim)
+		if !sawLine {
+			delims = "\t;," // the first line sets the delimiter
+		} else if rd.delim == 0 {
+			delims = ""
+		}
+		if record != nil || openQuote(b, delims) {
+			if record == nil {
+				recordStart = rd.line
+			} else {
+				record = append(record, '\n')
+			}
+			record = append(record, b...)
+			if openQuote(record, delims) {
+				if len(record) > maxLine {
+					return Problems{{fmt.Sprintf("%s:%d", rd.name, recordStart), "a quoted field opened on this line is not closed within 1 MB; expected a closing quote (\") at the field's end"}}
+				}
+				continue // the quoted field goes on in the next line
+			}
+			b, record = record, nil
+		} else {
+			recordStart = rd.line
+		}
+		rd.recordLine, rd.lineNo = recordStart, recordStart
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
@@ -329,10 +385,85 @@ func (rd *csvReader) read(r io.Reader) error {
 		}
 		return Problems{{rd.name, fmt.Sprintf("cannot read the file (%v)", err)}}
 	}
+	if record != nil {
+		// A quote never closed took every line after it into its field.
+		rd.recordLine, rd.lineNo = recordStart, recordStart
+		rd.bad(rd.where(), fmt.Sprintf("a quoted field opened on this line is never closed, so the %d lines after it were read as part of it; expected a closing quote (\") at the field's end", rd.line-recordStart))
+		return nil
+	}
 	if !sawLine {
 		return Problems{{rd.name, "the file is empty; expected a column of numbers, with or without a header line"}}
 	}
 	return nil
+}
+
+// openQuote reports whether line b ends inside a quoted field: one that
+// starts with a quote (after spaces) at the line's start or after one of
+// delims, and whose closing quote is not in b ("" stands for a quote). A
+// quote inside an unquoted field (12" screen) opens nothing.
+func openQuote(b []byte, delims string) bool {
+	if bytes.IndexByte(b, '"') < 0 {
+		return false
+	}
+	for i := 0; i < len(b); {
+		for i < len(b) && b[i] == ' ' {
+			i++
+		}
+		if i < len(b) && b[i] == '"' {
+			closed := false
+			for i++; i < len(b); i++ {
+				if b[i] == '"' {
+					if i+1 < len(b) && b[i+1] == '"' {
+						i++
+						continue
+					}
+					closed = true
+					i++
+					break
+				}
+			}
+			if !closed {
+				return true
+			}
+		}
+		for i < len(b) && strings.IndexByte(delims, b[i]) < 0 {
+			i++
+		}
+		if i < len(b) {
+			i++ // past the delimiter
+		}
+	}
+	return false
+}
+
+// maxLine is the longest line (or record of lines) read.
+const maxLine = 1 << 20
+
+// scanLines splits lines at "\n", "\r\n" or a lone "\r" (Excel for Mac's
+// "CSV (Macintosh)"), leaving the line end out.
+func scanLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		if data[i] == '\n' {
+			return i + 1, data[:i], nil
+		}
+		if i+1 < len(data) {
+			if data[i+1] == '\n' {
+				return i + 2, data[:i], nil
+			}
+			return i + 1, data[:i], nil
+		}
+		if atEOF {
+			return i + 1, data[:i], nil
+		}
+		return 0, nil, nil // a "\r" last: is a "\n" next?
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // first reads the first non-blank line: it sets the delimiter, and the
@@ -363,8 +494,14 @@ func (rd *csvReader) first(b []byte) error {
 			}
 		}
 	}
-	where := fmt.Sprintf("%s:%d", rd.name, rd.line)
+	where := fmt.Sprintf("%s:%d", rd.name, rd.recordLine)
 	if !isHeader {
+		// "1,50": one value with a decimal comma, or two columns? Only a
+		// header line tells, whatever column is asked for.
+		if rd.delim == ',' && len(fields) == 2 && wholeNumber(fields[0]) && wholeNumber(fields[1]) {
+			return Problems{{where, fmt.Sprintf("%q is one value with a decimal comma (%s.%s) or two columns (%s and %s)?; add a header line: one name (ms) for a column of values with decimal commas, a name per column (id,ms) for two columns",
+				b, strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]), strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]))}}
+		}
 		if rd.column != "" {
 			// Without a header a column is named by its number (from 1)
 			// or its letter, as a spreadsheet shows it.
@@ -373,13 +510,6 @@ func (rd *csvReader) first(b []byte) error {
 				return Problems{{where, fmt.Sprintf("the file has no header line (its first line holds numbers only), so it has no column %q; expected --column with the column's number from 1 or its letter (--column 2 or --column B, of %d)", rd.column, len(fields))}}
 			}
 			rd.col, rd.colName = i, fmt.Sprintf("%d", i+1)
-			return nil
-		}
-		// "1,50": one value with a decimal comma, or two columns? Only a
-		// header line tells.
-		if rd.delim == ',' && len(fields) == 2 && wholeNumber(fields[0]) && wholeNumber(fields[1]) {
-			return Problems{{where, fmt.Sprintf("%q is one value with a decimal comma (%s.%s) or two columns (%s and %s)?; add a header line: one name (ms) for a column of values with decimal commas, a name per column (id,ms) for two columns",
-				b, strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]), strings.TrimSpace(fields[0]), strings.TrimSpace(fields[1]))}}
 		}
 		return nil
 	}
@@ -573,7 +703,7 @@ func wholeNumber(t string) bool {
 }
 
 // where is the current line: "data.csv:17".
-func (rd *csvReader) where() string { return fmt.Sprintf("%s:%d", rd.name, rd.line) }
+func (rd *csvReader) where() string { return fmt.Sprintf("%s:%d", rd.name, rd.recordLine) }
 
 // grow presizes the values once a thousand lines tell the bytes a line.
 func (rd *csvReader) grow() {
@@ -645,6 +775,29 @@ var thousandsOrDecimal = regexp.MustCompile(`^[1-9][0-9]{0,2},[0-9]{3}$`)
 // europeanThousands is a number with dots between thousands and a decimal
 // comma: 1.234,5.
 var europeanThousands = regexp.MustCompile(`^[-+]?[0-9]{1,3}(\.[0-9]{3})+(,[0-9]+)?$`)
+
+// decimalComma reports whether b is a number with one comma that cannot
+// separate thousands (12,5; 0,042; 11,06).
+func decimalComma(b []byte) bool {
+	i := bytes.IndexByte(b, ',')
+	if i < 0 || bytes.Count(b, []byte(",")) != 1 || bytes.IndexByte(b, '.') >= 0 {
+		return false
+	}
+	if _, ok := parseNumber(string(bytes.Replace(b, []byte(","), []byte("."), 1))); !ok {
+		return false
+	}
+	return !thousandsOrDecimal.Match(b)
+}
+
+// outOfRange reports whether b is a decimal number too large for a
+// float64 (1e400), which parseNumber refuses.
+func outOfRange(b []byte) bool {
+	if len(b) == 0 || !(b[0] >= '0' && b[0] <= '9' || b[0] == '.' || b[0] == '+') {
+		return false
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	return errors.Is(err, strconv.ErrRange) && math.IsInf(v, 1)
+}
 
 func thousands(b []byte) bool {
 	_, ok := parseNumber(string(bytes.ReplaceAll(b, []byte(","), nil)))

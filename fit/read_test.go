@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/websim/websim/internal/xlsx"
 )
@@ -79,6 +80,12 @@ func TestReadGoodCSV(t *testing.T) {
 		{"no header, the second column named by its letter", strings.Repeat("7;12,5\n", 35), "b", "2", 12.5, 35},
 		{"decimal commas in one column, no header, a first value without", strings.Join(append(numbers(1), slices.Repeat([]string{"12,5"}, 39)...), "\n"), "", "1", 10, 40},
 		{"exponents", column("s", slices.Repeat([]string{"1.25e-3"}, 35)...), "", "s", 0.00125, 35},
+		{"lines ended by CR alone (Excel for Mac)", "ms\r" + strings.Repeat("12.5\r", 35), "", "ms", 12.5, 35},
+		{"lines ended by CR alone, the last line without", "ms\r" + strings.Repeat("12.5\r", 34) + "12.5", "", "ms", 12.5, 35},
+		{"UTF-16, little-endian, with tabs (Excel's Unicode Text)", utf16Text("id\tms\r\n"+strings.Repeat("3\t12.5\r\n", 35), false), "ms", "ms", 12.5, 35},
+		{"UTF-16, big-endian", utf16Text("ms\n"+strings.Repeat("12.5\n", 35), true), "", "ms", 12.5, 35},
+		{"a quote inside an unquoted field", "id,screen,ms\n" + strings.Repeat("1,12\" wide,12.5\n", 35), "ms", "ms", 12.5, 35},
+		{"a quoted field with line breaks", "id,message,ms\n" + strings.Repeat("1,\"first line\nsecond, \"\"quoted\"\" line\",12.5\n", 35), "ms", "ms", 12.5, 35},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,6 +132,13 @@ func TestBadData(t *testing.T) {
 		{"no numeric field", "id,host\na,b\nc,d\n", ""},
 		{"a row without the column", "id,ms\n" + strings.Repeat("1,12.5\n", 35) + "2\n", "ms"},
 		{"more bad rows than are listed", column("ms", append(numbers(40), many...)...), ""},
+		{"a decimal comma, quoted, in a comma file", "id,ms\n" + strings.Repeat("1,12.5\n", 35) + "2,\"11,06\"\n3,\"11,677\"\n", "ms"},
+		{"numbers past the range of numbers", column("ms", append(numbers(40), "1e400", "1e-400")...), ""},
+		{"a decimal comma or two columns, without a header, the first asked for", strings.Repeat("25,610\n", 40), "1"},
+		{"a bad value after records of two lines", "id,note,ms\n" + strings.Repeat("1,\"a\nb\",12.5\n", 35) + "2,\"c\nd\",abc\n3,e,12.5\n", "ms"},
+		{"a quote never closed", "id,note,ms\n" + strings.Repeat("1,a,12.5\n", 35) + "2,\"b,12.5\n" + strings.Repeat("1,a,12.5\n", 5), "ms"},
+		{"a workbook saved as .csv", "PK\x03\x04\x14\x00\x06\x00", ""},
+		{"an old .xls saved as .csv", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", ""},
 	}
 	var b strings.Builder
 	for _, tc := range csv {
@@ -325,4 +339,19 @@ func TestReadWorkbookCutShort(t *testing.T) {
 	if !ok || len(ps) != 1 || ps[0].Where != path+"!Sheet1" || !strings.Contains(ps[0].What, "stops before its end") {
 		t.Errorf("Read: %v; want the sheet %s!Sheet1 refused as cut short", err, path)
 	}
+}
+
+// utf16Text is text in UTF-16 with its byte order mark, as Excel's
+// "Unicode Text" saves it (little-endian).
+func utf16Text(text string, bigEndian bool) string {
+	units := utf16.Encode([]rune("\ufeff" + text))
+	b := make([]byte, 0, 2*len(units))
+	for _, u := range units {
+		if bigEndian {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
 }
