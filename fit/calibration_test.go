@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -39,20 +40,30 @@ func TestBootstrapPValueIsUniformUnderTheNull(t *testing.T) {
 		cell  string
 		n     int
 		heavy bool
+		// step, when set, rounds the data to it, as a clock logs them
+		// (whole milliseconds: 1): the bootstrap must round its draws alike.
+		step float64
 	}{
-		{"Gamma(2.5,4)", 100, false},
-		{"Normal(2,2)", 100, false},
-		{"Exp(3)", 100, true},
-		{"Erlang(3,6)", 100, true},
-		{"LogNormal(23.1,8.4)", 100, true},
-		{"Weibull(1.7,10)", 100, true},
-		{"Uniform(2,10)", 100, true},
-		{"Triangular(1,3,10)", 50, true}, // its fit costs a pass over the values per trial point
+		{"Gamma(2.5,4)", 100, false, 0},
+		{"Normal(2,2)", 100, false, 0},
+		{"Exp(3)", 100, true, 0},
+		{"Erlang(3,6)", 100, true, 0},
+		{"LogNormal(23.1,8.4)", 100, true, 0},
+		{"Weibull(1.7,10)", 100, true, 0},
+		{"Uniform(2,10)", 100, true, 0},
+		{"Triangular(1,3,10)", 50, true, 0}, // its fit costs a pass over the values per trial point
+		{"Erlang(4,10)", 100, false, 1},     // whole milliseconds, about 20 distinct values
+		{"LogNormal(23.1,8.4)", 100, true, 1},
+		{"Gamma(2.5,4)", 100, true, 0.5},
 	}
 	lo10, hi10 := binomialInterval(seeds, 0.1, 0.001)
 	lo50, hi50 := binomialInterval(seeds, 0.5, 0.001)
 	for _, tc := range cases {
-		t.Run(tc.cell, func(t *testing.T) {
+		name := tc.cell
+		if tc.step > 0 {
+			name += fmt.Sprintf(" logged to %g", tc.step)
+		}
+		t.Run(name, func(t *testing.T) {
 			if tc.heavy && testing.Short() {
 				t.Skip("-short: two families only")
 			}
@@ -62,6 +73,11 @@ func TestBootstrapPValueIsUniformUnderTheNull(t *testing.T) {
 			below10, below50 := 0, 0
 			for seed := range uint64(seeds) {
 				xs := draw(t, tc.cell, tc.n, 1000+seed)
+				if tc.step > 0 {
+					for i, x := range xs {
+						xs[i] = roundTo(x, tc.step)
+					}
+				}
 				slices.Sort(xs)
 				m, _, err := fam.fit(newSample(xs, nil))
 				if err != nil {
@@ -101,6 +117,25 @@ func TestBootstrapPValueRejectsWrongFamilies(t *testing.T) {
 			t.Errorf("%s: p = %v, want it rejected", f.Cell, f.PValue)
 		case f.Family == "LogNormal" && f.PValue < 0.01:
 			t.Errorf("%s: p = %v on its own data", f.Cell, f.PValue)
+		}
+	}
+}
+
+func TestResolution(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{3, 17, 8}, 1},
+		{[]float64{0.5, 17, 8}, 0.5}, // a 0 written as half the resolution
+		{[]float64{10, 35, 120}, 5},
+		{[]float64{12.345, 1.001, 7}, 0.001},
+		{[]float64{0.1, 0.3, 0.7}, 0.1}, // not exact in binary
+		{[]float64{2000, 6000, 14000}, 2000},
+		{[]float64{23.114527315, math.Pi}, 0},
+	} {
+		if got := resolution(c.xs); math.Abs(got-c.want) > 1e-12*c.want {
+			t.Errorf("resolution(%v) = %v, want %v", c.xs, got, c.want)
 		}
 	}
 }

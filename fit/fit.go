@@ -211,6 +211,12 @@ func unfit(m model, digits int) string {
 // sampler of m (engine/dist), each is refitted, and the share of refitted
 // distances at least the observed one is p. A refit that fails counts as
 // at least as far (conservative).
+//
+// Times logged at a clock's resolution (whole milliseconds) are steps, and
+// their distance to any continuous fit is larger than that of exact times:
+// compared with exact draws, the true family would be rejected for the
+// rounding alone. So each draw is rounded as the data were (resolution),
+// and the test asks whether the data are the fit, as measured.
 func bootstrapP(fam family, xs []float64, m model, replicates int, seed, stream uint64) float64 {
 	d0 := ksDistance(xs, m)
 	sampler, err := dist.Parse(exactText(m))
@@ -219,10 +225,14 @@ func bootstrapP(fam family, xs []float64, m model, replicates int, seed, stream 
 	}
 	r := rand.New(rand.NewPCG(seed, stream))
 	buf := make([]float64, len(xs))
+	step := resolution(xs)
 	atLeast := 0
 	for range replicates {
 		for i := range buf {
 			buf[i] = sampler.Sample(r)
+			if step > 0 {
+				buf[i] = roundTo(buf[i], step)
+			}
 		}
 		slices.Sort(buf)
 		bm, _, err := fam.fit(newSample(buf, nil))
@@ -231,6 +241,43 @@ func bootstrapP(fam family, xs []float64, m model, replicates int, seed, stream 
 		}
 	}
 	return float64(1+atLeast) / float64(1+replicates)
+}
+
+// resolution is the coarsest step of 1, 2 or 5 times a power of ten
+// (from 10^-9 to 10^6) of which every value of xs is a whole multiple, to
+// a millionth of the step (and the rounding of x): the resolution the times were logged at; 0 when there
+// is none (times with all their digits).
+func resolution(xs []float64) float64 {
+	for e := 6; e >= -9; e-- {
+		for _, m := range []float64{5, 2, 1} {
+			step := m * math.Pow(10, float64(e))
+			if onGrid(xs, step) {
+				return step
+			}
+		}
+	}
+	return 0
+}
+
+// onGrid reports whether every value of xs is a whole multiple of step.
+func onGrid(xs []float64, step float64) bool {
+	for _, x := range xs {
+		k := math.Round(x / step)
+		if k == 0 || math.Abs(x-k*step) > max(1e-6*step, 1e-15*x) {
+			return false
+		}
+	}
+	return true
+}
+
+// roundTo rounds x to a multiple of step; what rounds to 0 is written as
+// half the step, as the data are asked to write a time below the clock's
+// resolution (a value of 0 is refused).
+func roundTo(x, step float64) float64 {
+	if r := math.Round(x/step) * step; r > 0 {
+		return r
+	}
+	return step / 2
 }
 
 func cmpFloat(a, b float64) int {
