@@ -695,7 +695,11 @@ func (pt *SizePoint) describe(tried map[int]Probe) {
 		// The answer holds with 95% confidence, the value below does not
 		// (nor fails): the size is the smallest that holds, and the text
 		// says the one below may do.
-		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s, so %d may be enough: more observations or replications at %d would tell", smallest, smallest-1, undecidedWhy(below), smallest-1, smallest-1)
+		more := "more observations or replications"
+		if below.Extended {
+			more = "more replications, or a run longer still,"
+		}
+		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s, so %d may be enough: %s at %d would tell", smallest, smallest-1, undecidedWhy(below), smallest-1, more, smallest-1)
 	case ok:
 		pt.Text = fmt.Sprintf("%d: every target holds; at %d %s", smallest, smallest-1, failingWhy(below))
 		if below.Run != nil && below.Run.Result.Deadlocked {
@@ -733,8 +737,14 @@ func undecidedWhy(pr Probe) string {
 	for _, t := range pr.Targets {
 		if t.Verdict == Undecided {
 			why := t.Why
-			if why == "" {
-				why = interval(t) + fmt.Sprintf(" after %d observations", pr.Observations)
+			switch {
+			case why == "":
+				why = interval(t) + fmt.Sprintf(" after %s observations", numtext.Group(int64(pr.Observations)))
+				if pr.Extended {
+					why += ", a run longer than the model's"
+				}
+			case pr.Extended:
+				why += fmt.Sprintf("; still so after a run longer than the model's, %s observations", numtext.Group(int64(pr.Observations)))
 			}
 			return t.Target.String() + " is undecided (" + why + ")"
 		}

@@ -113,6 +113,10 @@ func TestSizeUndecidedAtTheLimit(t *testing.T) {
 	if !strings.HasPrefix(pt.Text, "7: every target holds; at 6 mean response") || !strings.Contains(pt.Text, "so 6 may be enough") {
 		t.Errorf("text %q", pt.Text)
 	}
+	// It says that 6 was run longer already, and how long.
+	if !strings.Contains(pt.Text, "a run longer than the model's, 160,000 observations") || !strings.HasSuffix(pt.Text, "more replications, or a run longer still, at 6 would tell") {
+		t.Errorf("text %q does not say that 6 was run 8 times longer", pt.Text)
+	}
 }
 
 func TestSizeDoesNotDependOnJobs(t *testing.T) {
