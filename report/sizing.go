@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
@@ -194,8 +195,38 @@ func writeSizingSheet(b *xlsx.Book, sheet string, sz *study.Sizing) error {
 	if err != nil {
 		return err
 	}
-	return sizingAbout(b, sheet, sz, next+1)
+	end, err := sizingAbout(b, sheet, sz, next+1)
+	if err != nil {
+		return err
+	}
+	// The sheet prints as the answer: the columns up to Max, one page
+	// wide, with the chart and how it was made. The columns of each
+	// probe's figures (39 with two targets) are for the screen: printed,
+	// they made 65 pages of a few columns each for 10 rows.
+	return b.PrintPage(sheet, "A1", cellName(answerColumns, end))
 }
+
+// sizingChartWidth is the Sizing chart's width in pixels, at most: the
+// printed answer is fitted to a page wide, and the chart as wide as it
+// within the printed columns.
+const sizingChartWidth = 800
+
+// areaPixels is the width in pixels of the first cols columns of sheet.
+func areaPixels(b *xlsx.Book, sheet string, cols int) int {
+	px := 0
+	for col := range cols {
+		w, err := b.ColWidth(sheet, col)
+		if err != nil {
+			break
+		}
+		px += int(7*w + 5) // Excel's pixels for a width in characters
+	}
+	return px
+}
+
+// answerColumns is how many of the Sizing sheet's first columns print:
+// Scenario to Max.
+const answerColumns = 9
 
 // styleVerdicts colours verdict cells: green holds, red fails, amber
 // undecided, so that the answer reads at a glance.
@@ -265,7 +296,7 @@ func sizingChart(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 		if err := b.AddChart(sheet, anchor, xlsx.Chart{
 			Kind: xlsx.LineChart, Series: series, Markers: true,
 			Title: title, Note: sizingGaps(sz), XTitle: sizingLoadTitle(sz), YTitle: sz.Setting, YFormat: "0",
-			Width: uint(printedWidth(b, sheet, chartWidth)), Height: chartHeight, Legend: "right",
+			Width: uint(min(areaPixels(b, sheet, answerColumns)-10, sizingChartWidth)), Height: chartHeight, Legend: "right",
 			AltText: title + ", one line per scenario; a gap where no size meets the targets",
 		}); err != nil {
 			return 0, fmt.Errorf("chart %q: %w", title, err)
@@ -320,8 +351,9 @@ func sizingGaps(sz *study.Sizing) string {
 	return "Gaps: " + strings.Join(notes, "; ")
 }
 
-// sizingAbout writes what produced the sheet, from row top.
-func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) error {
+// sizingAbout writes what produced the sheet, from row top, and returns
+// its last row.
+func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, error) {
 	rows := [][2]string{
 		{"websim version", sz.Version}, {"Model", sz.Model}, {"Seed", strconv.FormatUint(sz.Seed, 10)},
 		{"Setting varied", sz.Setting},
@@ -343,8 +375,34 @@ func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) error {
 	for i, r := range rows {
 		b.SetCell(sheet, cellName(1, top+1+i), r[0])
 		b.SetCell(sheet, cellName(2, top+1+i), r[1])
+		wrapAcross(b, sheet, top+1+i, 2, answerColumns, r[1])
 	}
-	return b.Err()
+	return top + len(rows), b.Err()
+}
+
+// wrapAcross lets a text in row's column from (1-based) that is longer
+// than the columns from..to are wide wrap within them: merged and taller,
+// it is read whole on screen and in print, where it ran on past to and
+// was cut at the print area's edge.
+func wrapAcross(b *xlsx.Book, sheet string, row, from, to int, text string) {
+	chars := 0.0
+	for col := from - 1; col < to; col++ {
+		w, err := b.ColWidth(sheet, col)
+		if err != nil {
+			return
+		}
+		chars += w
+	}
+	// A width counts digits; words of a proportional font take about as
+	// many characters, a little over: a tenth's margin.
+	lines := math.Ceil(float64(utf8.RuneCountInString(text)) / (0.9 * chars))
+	if lines <= 1 {
+		return
+	}
+	b.MergeCells(sheet, cellName(from, row), cellName(to, row))
+	// The label in the column before from is top-aligned beside it.
+	b.SetStyle(sheet, cellName(from-1, row), cellName(to, row), xlsx.Text|xlsx.Wrapped)
+	b.RowHeight(sheet, row, 15*lines)
 }
 
 // JSONSizing is the document `websim size --json` prints (contract

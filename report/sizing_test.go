@@ -284,3 +284,47 @@ func TestTimesHaveSummarysFormatEverywhere(t *testing.T) {
 		t.Fatal("no time in the Charts data blocks")
 	}
 }
+
+// TestSizingPrintsTheAnswer: the Sizing sheet prints its answer columns
+// (Scenario to Max) one page wide, the header row on each page and not
+// the key columns, down to its last line; a warning too long for a line
+// wraps across the printed columns.
+func TestSizingPrintsTheAnswer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	sz := testSizing()
+	sz.Warnings = []string{strings.Repeat("a warning long enough to wrap over lines ", 8)}
+	if err := WriteSizing(path, sz); err != nil {
+		t.Fatal(err)
+	}
+	b, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	rows, err := b.Rows(SizingSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(rows)
+	if got := rows[last-1][0]; got != "Warning" {
+		t.Fatalf("last row starts %q, want the warning", got)
+	}
+	names := map[string]string{}
+	for _, dn := range b.DefinedNames() {
+		if dn.Scope == SizingSheet {
+			names[dn.Name] = dn.RefersTo
+		}
+	}
+	if want := "'Sizing'!$A$1:$I$" + strconv.Itoa(last); names["_xlnm.Print_Area"] != want {
+		t.Errorf("print area %q, want %q", names["_xlnm.Print_Area"], want)
+	}
+	if want := "'Sizing'!$1:$1"; names["_xlnm.Print_Titles"] != want {
+		t.Errorf("print titles %q, want %q (the header row alone)", names["_xlnm.Print_Titles"], want)
+	}
+	if h, _ := b.RowHeightOf(SizingSheet, last); h < 30 {
+		t.Errorf("the warning's row is %g points tall, want two lines or more", h)
+	}
+	if l, _ := b.LookOf(SizingSheet, "B"+strconv.Itoa(last)); !l.Wrap {
+		t.Error("the warning does not wrap")
+	}
+}

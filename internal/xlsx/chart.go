@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -248,6 +249,37 @@ func (b *Book) PrintCharts(sheet, from, to string) error {
 	for _, dn := range b.f.GetDefinedName() {
 		if dn.Name == "_xlnm.Print_Titles" && dn.Scope == sheet {
 			if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: dn.Name, Scope: sheet})); err != nil {
+				return err
+			}
+		}
+	}
+	return b.PrintArea(sheet, from, to)
+}
+
+// PrintPage prints the cells from..to (A1 names) of sheet landscape,
+// fitted to one page wide and as many pages tall as it takes, the frozen
+// header rows repeated on each page but not the frozen columns: one page
+// wide, they would print twice. It suits a sheet whose first columns say
+// what a reader needs and whose further columns are detail for the screen.
+func (b *Book) PrintPage(sheet, from, to string) error {
+	if err := b.printOneWide(sheet); err != nil {
+		return err
+	}
+	for _, dn := range b.f.GetDefinedName() {
+		if dn.Name != "_xlnm.Print_Titles" || dn.Scope != sheet {
+			continue
+		}
+		var rows []string
+		for _, ref := range strings.Split(dn.RefersTo, ",") {
+			if _, r, ok := strings.Cut(ref, "!"); ok && !strings.HasPrefix(r, "$A:") {
+				rows = append(rows, ref)
+			}
+		}
+		if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: dn.Name, Scope: sheet})); err != nil {
+			return err
+		}
+		if len(rows) > 0 {
+			if err := b.Define(DefinedName{Name: dn.Name, RefersTo: strings.Join(rows, ","), Scope: sheet}); err != nil {
 				return err
 			}
 		}

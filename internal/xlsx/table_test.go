@@ -39,6 +39,7 @@ func TestWriteTableTakesChangesUntilSaved(t *testing.T) {
 	b.SetStyle("T", "B2", "B2", Share)      // a style in the table
 	b.SetCell("T", "A7", "Below the table") // a row below it
 	b.SetStyle("T", "A7", "A7", Title)      //
+	b.MergeCells("T", "A7", "C7")           // merged below it
 	b.SetRow("T", 8, "x", 2.0)              //
 	b.RowHeight("T", 8, 40)                 //
 	b.ColWidths("T", 5, 31)                 // a column beside it
@@ -75,6 +76,9 @@ func TestWriteTableTakesChangesUntilSaved(t *testing.T) {
 		if got := text(c.row, c.col); got != c.want {
 			t.Errorf("row %d column %d = %q, want %q", c.row, c.col, got, c.want)
 		}
+	}
+	if mc, err := b.f.GetMergeCells("T"); err != nil || len(mc) != 1 || mc[0].GetStartAxis() != "A7" || mc[0].GetEndAxis() != "C7" {
+		t.Errorf("merged cells %v (%v), want A7:C7", mc, err)
 	}
 	if l, _ := b.LookOf("T", "A1"); !l.Bold {
 		t.Error("the header is not in the Header style")

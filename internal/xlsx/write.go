@@ -598,6 +598,13 @@ func (b *Book) FreezeRows(sheet string, rows int) error { return b.FreezePanes(s
 // MergeCells merges the cells from..to (A1 names) into one, which shows
 // the value of from.
 func (b *Book) MergeCells(sheet, from, to string) error {
+	if err := b.streamedError(sheet); err != nil {
+		return err
+	}
+	if pt := b.table(sheet); pt != nil {
+		pt.merges = append(pt.merges, [2]string{from, to})
+		return nil
+	}
 	return b.keep(b.f.MergeCell(sheet, from, to))
 }
 
@@ -781,6 +788,9 @@ type pendingTable struct {
 	// (SetCell, SetStyle, RowHeight), by row (1-based): applied over the
 	// table's cells as it streams, and rows below it streamed after.
 	edits map[int]*rowEdit
+	// merges are the ranges merged after WriteTable (from, to A1 names),
+	// merged as the sheet streams: merged before, the stream dropped them.
+	merges [][2]string
 }
 
 // rowEdit is what was changed in a row of a table's sheet after
@@ -1032,6 +1042,11 @@ func (b *Book) streamTable(pt *pendingTable) error {
 		}
 		cells, styles = cells[:0], styles[:0]
 		if err := put(row, 0); err != nil {
+			return err
+		}
+	}
+	for _, m := range pt.merges {
+		if err := sw.MergeCell(m[0], m[1]); err != nil {
 			return err
 		}
 	}
