@@ -92,6 +92,12 @@ type Result struct {
 	// (stats.Growth): a statistical verdict, which a longer run may
 	// overturn, rather than a deadlock or a backstop threshold.
 	Growing bool
+	// Untested is true when the run was too short for the statistical
+	// tests of a steady state (fewer than MinSteadyObservations requests
+	// finished after the warm-up): it is stable as far as the deadlock
+	// checks and the backstop thresholds go, and its figures are what it
+	// saw, settled or not; after Merge, when any replication was.
+	Untested bool
 	// Deadlocked is true when the run is unstable by a deadlock (resource
 	// locking): a matter of chance, which a longer run at the same
 	// settings may meet too although this one did not; after Merge, when
@@ -393,6 +399,7 @@ func (r *Result) add(o *Result) {
 	r.SimTime = avg(r.SimTime, o.SimTime)
 	r.WarmUp = avg(r.WarmUp, o.WarmUp)
 	r.Deadlocked = r.Deadlocked || o.Deadlocked
+	r.Untested = r.Untested || o.Untested
 	if n == 1 && !r.Stable {
 		// The pool's reason says which replication gave it: the others
 		// may have run to their end.

@@ -537,8 +537,18 @@ func (s *sim) failRequest(r int32, cell string, err error) {
 // run (stats.Growth's trend test), the run is unstable, and its reason
 // says what the test saw. The fixed thresholds (MaxInSystem, MaxQueue)
 // and the deadlock checks stay as a backstop that stops a run early.
+//
+// A run of fewer than MinSteadyObservations is not tested (Untested): so
+// short a window cannot tell a queue that grows from one that wanders
+// (an M/M/20 at 90% over 100 observations, about 6 service times, was
+// called growing or saturated in 65 of 300 seeds, with p-values as low as
+// 1e-6), and its figures are marked as untested instead.
 func (s *sim) checkGrowth() {
 	if !s.res.Stable || !s.measuring || s.finished < s.cfg.Observations {
+		return
+	}
+	// A run extended past it (TargetPrecision) is tested after all.
+	if s.res.Untested = s.finished < MinSteadyObservations; s.res.Untested {
 		return
 	}
 	v := s.growth.Verdict()
@@ -556,6 +566,12 @@ func (s *sim) checkGrowth() {
 	}
 	s.checkSaturated()
 }
+
+// MinSteadyObservations is the fewest requests finished after the warm-up
+// over which a run is tested for a steady state (checkGrowth). Below it
+// the tests' false alarms on stable queues pass a few percent (an M/M/20
+// at 90%: 7 of 300 at 1,000 observations, 39 of 300 at 300).
+const MinSteadyObservations = 1000
 
 // bottleneck says where a growing run's requests pile up: the servers
 // whose units were busy at least bottleneckUtilization of the measured

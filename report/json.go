@@ -59,7 +59,10 @@ type JSONRun struct {
 	Events         int64                 `json:"events"`
 	WallSeconds    Number                `json:"wallSeconds"`
 
-	Unstable            string                `json:"unstable,omitempty"`
+	Unstable string `json:"unstable,omitempty"`
+	// Untested is true for a stable run too short to be tested for a
+	// steady state (engine.Result.Untested).
+	Untested            bool                  `json:"untested,omitempty"`
 	AttemptResponseTime JSONSummary           `json:"attemptResponseTime"`
 	DiffFromBase        *JSONDiff             `json:"diffFromBase,omitempty"`
 	FailureShare        *Number               `json:"failureShare"`
@@ -191,6 +194,7 @@ func jsonRun(run *study.Run) JSONRun {
 		Stable:         r.Stable, Events: r.Events, WallSeconds: Number(run.WallSeconds),
 
 		Unstable:            r.Unstable,
+		Untested:            r.Stable && r.Untested,
 		AttemptResponseTime: jsonSummary(&r.AttemptResponse),
 		FailureShare:        shareNumber(r.Failed, finished(r)),
 		InstantCaptureShare: shareNumber(r.InstantCaptures, r.Captures),

@@ -1,12 +1,14 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
 )
@@ -164,7 +166,17 @@ func runCells(run *study.Run) []any {
 		return []any{run.Scenario, run.Load, xlsx.Styled{Value: "no", Style: xlsx.Warning},
 			xlsx.Styled{Value: run.Result.Unstable, Style: xlsx.Plain}}
 	}
+	if run.Result.Untested {
+		return []any{run.Scenario, run.Load, "untested", UntestedReason(&run.Result)}
+	}
 	return []any{run.Scenario, run.Load, "yes", run.Result.Unstable}
+}
+
+// UntestedReason says why a stable run was not tested for a steady state
+// (engine.Result.Untested): it was too short.
+func UntestedReason(r *engine.Result) string {
+	return fmt.Sprintf("too short to test for a steady state: %s requests finished after the warm-up, %s needed; its figures are what it saw, settled or not",
+		numtext.Group(finished(r)), numtext.Group(engine.MinSteadyObservations))
 }
 
 // share is num/den, or nil when den is 0.

@@ -154,7 +154,10 @@ func probeCells(pr *study.Probe, targets int) []any {
 }
 
 func stableText(r *engine.Result) string {
-	if r.Stable {
+	switch {
+	case r.Stable && r.Untested:
+		return "untested: " + UntestedReason(r)
+	case r.Stable:
 		return "yes"
 	}
 	return "NO: " + r.Unstable

@@ -286,6 +286,15 @@ func finish(st *Study) {
 		labelled[i] = labelledResult{fmt.Sprintf("%s at %s", r.Scenario, r.Load), &r.Result}
 	}
 	st.Warnings = append(st.Warnings, countLimitWarnings(labelled)...)
+	var untested []string
+	for _, r := range st.Runs {
+		if r.Result.Stable && r.Result.Untested {
+			untested = append(untested, fmt.Sprintf("%s at %s", r.Scenario, r.Load))
+		}
+	}
+	if len(untested) > 0 {
+		st.Warnings = append(st.Warnings, untestedWarning(untested))
+	}
 	var missed, across []string
 	for _, r := range st.Runs {
 		resp := r.Result.Response
@@ -317,7 +326,7 @@ func finish(st *Study) {
 // search of size (a varied setting that Experiments set), rather than by
 // the reading of the model, which the CLI prints before the runs.
 func RunWarning(w string) bool {
-	return strings.HasPrefix(w, PrecisionWarning) || strings.Contains(w, countLimitWarning) || strings.Contains(w, varyOverrideWarning)
+	return strings.HasPrefix(w, PrecisionWarning) || strings.HasPrefix(w, UntestedWarning) || strings.Contains(w, countLimitWarning) || strings.Contains(w, varyOverrideWarning)
 }
 
 // labelledResult is a run's figures with the words that name the run.
@@ -373,6 +382,16 @@ func someOf(items []string) string {
 func (r *Run) missedAcross() bool {
 	return r.TargetPrecision > 0 && r.Replications > 1 && !r.PrecisionCapHit && r.Result.Stable &&
 		r.Result.Response.N > 0 && !precise(&r.Result, r.TargetPrecision)
+}
+
+// UntestedWarning begins the warning that names the runs too short to be
+// tested for a steady state (engine.Result.Untested).
+const UntestedWarning = "Too short to test for a steady state"
+
+// untestedWarning is the warning naming the runs (labels) that were too
+// short to be tested for a steady state.
+func untestedWarning(labels []string) string {
+	return fmt.Sprintf("%s (fewer than %s requests finished after the warm-up): %s; their figures are what each run saw, settled or not, and a queue that grows without end would not show as one: raise Observations", UntestedWarning, numtext.Group(engine.MinSteadyObservations), someOf(labels))
 }
 
 // PrecisionWarning begins the warning of a study whose runs

@@ -417,6 +417,17 @@ func warnPrecision(sz *Sizing) {
 			}
 		}
 	}
+	var untested []string
+	for _, pt := range sz.Points {
+		for _, pr := range []*Probe{pt.At, pt.Below} {
+			if pr != nil && pr.Run != nil && pr.Run.Result.Stable && pr.Run.Result.Untested {
+				untested = append(untested, fmt.Sprintf("%s at %s (%s %d)", pt.Scenario, pt.Load, sz.Setting, pr.Value))
+			}
+		}
+	}
+	if len(untested) > 0 {
+		sz.Warnings = append(slices.Clone(sz.Warnings), untestedWarning(untested))
+	}
 	if len(missed) > 0 {
 		sz.Warnings = append(slices.Clone(sz.Warnings), fmt.Sprintf("%s within %d times Observations in the probes the answers rest on, so their intervals are wider than asked: %s", PrecisionWarning, precisionCap, someOf(missed)))
 	}

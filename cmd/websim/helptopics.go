@@ -188,7 +188,9 @@ no value (no completed request) is null.
       differencePercent, inside, note, cell}]: the Measured sheet's rows of
       this load beside the simulated figures (the Validation sheet);
       ciHalfWidth95 and inside are null where the run has no interval
-    stable (false: no steady state), unstable (why, which server, when)
+    stable (false: no steady state), unstable (why, which server, when),
+      untested (true: stable, but under 1,000 observations, too short to
+      be tested for a steady state; absent otherwise)
     diffFromBase: {mean, halfWidth95} of mean response against the first
       scenario at the same load (paired); absent for the first scenario
     failureShare, instantCaptureShare, parallelShare, attemptsPerRequest

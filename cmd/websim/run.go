@@ -455,7 +455,10 @@ func printSummary(w io.Writer, st *study.Study) {
 		r := &st.Runs[i]
 		res := &r.Result
 		mean, hw, p95, util, stable := "-", "-", "-", "-", "NO"
-		if res.Stable {
+		switch {
+		case res.Stable && res.Untested:
+			stable = "untested" // too short: the warning below says so
+		case res.Stable:
 			stable = "yes"
 		}
 		if res.Stable && res.Completed > 0 { // no completed request: no response figure
