@@ -40,7 +40,9 @@ package report
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/study"
@@ -93,6 +95,9 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 		return fmt.Errorf("opening %s for write-back: %w", svcDataPath, err)
 	}
 	defer b.Close()
+	if err := sameAsRead(b, svcDataPath, s.Inputs); err != nil {
+		return err
+	}
 	placeholder, err := b.ReplaceOwned(append(baseNames[:], ValidationSheet)...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", svcDataPath, err)
@@ -108,6 +113,19 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 		}
 	}
 	return save(b, svcDataPath)
+}
+
+// sameAsRead refuses (*xlsx.ChangedError) to add results to the input
+// workbook b, read from path, when it is no longer the workbook the
+// results were computed from (inputs): saved by Excel during the run, its
+// settings would stand beside figures they did not make.
+func sameAsRead(b *xlsx.Book, path string, inputs []study.Input) error {
+	for _, in := range inputs {
+		if strings.EqualFold(in.Name, filepath.Base(path)) && in.SHA256 != "" && in.SHA256 != b.SHA256 {
+			return &xlsx.ChangedError{Path: path}
+		}
+	}
+	return nil
 }
 
 // ResultSheets returns the sheets of b that websim wrote as results and

@@ -44,7 +44,7 @@ func WriteSizing(path string, sz *study.Sizing) error {
 		}
 		return save(b, path)
 	}
-	return addSizing(path, sz, true)
+	return addSizing(path, sz, true, nil)
 }
 
 // WriteSizingBack adds the Sizing sheet to the model's own SvcData.xlsx at
@@ -59,17 +59,20 @@ func WriteSizingBack(svcDataPath string, sz *study.Sizing) error {
 	if sz == nil {
 		return errors.New("no sizing to write")
 	}
-	return addSizing(svcDataPath, sz, false)
+	return addSizing(svcDataPath, sz, false, sz.Inputs)
 }
 
 // addSizing adds the Sizing sheet to the existing workbook at path; show
 // makes it the active sheet.
-func addSizing(path string, sz *study.Sizing, show bool) error {
+func addSizing(path string, sz *study.Sizing, show bool, inputs []study.Input) error {
 	b, err := xlsx.Open(path)
 	if err != nil {
 		return fmt.Errorf("opening %s to add the %s sheet: %w", path, SizingSheet, err)
 	}
 	defer b.Close()
+	if err := sameAsRead(b, path, inputs); err != nil {
+		return err
+	}
 	placeholder, err := b.ReplaceOwned(SizingSheet)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -155,7 +155,7 @@ func TestValidationWriteBack(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "SvcData.xlsx")
 	userWorkbook(t, path)
 	for range 2 {
-		if err := WriteBack(path, st); err != nil {
+		if err := WriteBack(path, readFrom(t, path, st)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,14 +2,19 @@ package report
 
 import (
 	"archive/zip"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/study"
 
 	"github.com/websim/websim/templates"
 )
@@ -100,14 +105,14 @@ func TestWriteBackKeepsTheUsersWork(t *testing.T) {
 	}
 
 	outPath := filepath.Join(dir, "OutPut.xlsx")
-	if err := Write(outPath, testStudy()); err != nil {
-		t.Fatal(err)
-	}
-	want := dumpSheets(t, outPath, "Summary", "Servers", "Entities", "Charts", "Timeline", "Run")
-
 	wantSheets := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run"}
 	for i := 1; i <= 2; i++ {
-		s := testStudy()
+		// The study as read from the workbook as it is (its hash in Run).
+		s := readFrom(t, path, testStudy())
+		if err := Write(outPath, s); err != nil {
+			t.Fatal(err)
+		}
+		want := dumpSheets(t, outPath, "Summary", "Servers", "Entities", "Charts", "Timeline", "Run")
 		if err := WriteBack(path, s); err != nil {
 			t.Fatalf("write-back %d: %v", i, err)
 		}
@@ -158,7 +163,7 @@ func TestWriteBackKeepsRenamedAndCopiedResultSheets(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "SvcData.xlsx")
 	userWorkbook(t, path)
-	if err := WriteBack(path, testStudy()); err != nil {
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
 	f, err := xlsx.Open(path)
@@ -183,7 +188,7 @@ func TestWriteBackKeepsRenamedAndCopiedResultSheets(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if err := WriteBack(path, testStudy()); err != nil {
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
 	f, err = xlsx.Open(path)
@@ -205,7 +210,7 @@ func TestWriteBackOnlyResultSheets(t *testing.T) {
 	if err := Write(path, testStudy()); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteBack(path, testStudy()); err != nil {
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
 	f, err := xlsx.Open(path)
@@ -256,7 +261,7 @@ func TestWriteBackIntoTemplate(t *testing.T) {
 	}
 	before := userSheets()
 	for i := 0; i < 3; i++ {
-		if err := WriteBack(path, testStudy()); err != nil {
+		if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 			t.Fatal(err)
 		}
 		if after := userSheets(); after != before {
@@ -324,11 +329,11 @@ func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
 		defer f.Close()
 		return f.Sheets()
 	}
-	if err := WriteBack(path, testStudy()); err != nil {
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
 	dropProperty()
-	if err := WriteSizingBack(path, testSizing()); err != nil {
+	if err := WriteSizingBack(path, sizingReadFrom(t, path, testSizing())); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run", "Sizing"}
@@ -336,7 +341,7 @@ func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
 		t.Fatalf("after size: sheets %q, want %q", got, want)
 	}
 	dropProperty()
-	if err := WriteBack(path, testStudy()); err != nil {
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
 	want = []string{"Settings", "Notes", "Summary", "Sizing", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run"}
@@ -344,11 +349,65 @@ func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
 		t.Errorf("after run: sheets %q, want %q (the results replaced, Sizing kept)", got, want)
 	}
 	dropProperty()
-	if err := WriteSizingBack(path, testSizing()); err != nil {
+	if err := WriteSizingBack(path, sizingReadFrom(t, path, testSizing())); err != nil {
 		t.Fatal(err)
 	}
 	want = append(slices.Delete(want, 3, 4), "Sizing")
 	if got := sheets(); !slices.Equal(got, want) {
 		t.Errorf("after size again: sheets %q, want %q", got, want)
+	}
+}
+
+// readFrom gives s the SHA-256 of the SvcData.xlsx at path as its input's,
+// as if its runs had read that workbook (WriteBack refuses another).
+func readFrom(t *testing.T, path string, s *study.Study) *study.Study {
+	s.Inputs = inputsAsRead(t, path, s.Inputs)
+	return s
+}
+
+// sizingReadFrom is readFrom for a sizing.
+func sizingReadFrom(t *testing.T, path string, sz *study.Sizing) *study.Sizing {
+	sz.Inputs = inputsAsRead(t, path, sz.Inputs)
+	return sz
+}
+
+func inputsAsRead(t *testing.T, path string, inputs []study.Input) []study.Input {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	out := slices.Clone(inputs)
+	for i := range out {
+		if out[i].Name == filepath.Base(path) {
+			out[i].SHA256 = hex.EncodeToString(sum[:])
+		}
+	}
+	return out
+}
+
+// A workbook saved during the run (by Excel, say) is left as it is: the
+// results are not added beside settings that did not make them.
+func TestWriteBackRefusesAWorkbookChangedDuringTheRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "SvcData.xlsx")
+	userWorkbook(t, path)
+	st := readFrom(t, path, testStudy())
+	sz := sizingReadFrom(t, path, testSizing())
+	userWorkbook(t, path) // saved again: other bytes (its time stamps)
+	b := xlsx.New()
+	b.SetCell("Sheet1", "A1", "the user's change")
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(path)
+	if err := WriteBack(path, st); !errors.Is(err, xlsx.ErrChanged) {
+		t.Errorf("write-back: %v, want xlsx.ErrChanged", err)
+	}
+	if err := WriteSizingBack(path, sz); !errors.Is(err, xlsx.ErrChanged) {
+		t.Errorf("sizing write-back: %v, want xlsx.ErrChanged", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(want) {
+		t.Error("the changed workbook was written")
 	}
 }

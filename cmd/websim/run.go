@@ -275,7 +275,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		outSaved = true
 		if o.writeBack {
 			if err := report.WriteBack(outputs[1], st); err != nil {
-				return fmt.Errorf("writing the results back into %s: %w", workbook.SvcDataFile, err)
+				return writeBackFailed("the results", out, err)
 			}
 		}
 		return nil

@@ -188,7 +188,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 		outSaved = true
 		if o.writeBack {
 			if err := report.WriteSizingBack(paths[1], sz); err != nil {
-				return fmt.Errorf("writing the Sizing sheet back into %s: %w", workbook.SvcDataFile, err)
+				return writeBackFailed("the Sizing sheet", out, err)
 			}
 		}
 		return nil

@@ -43,6 +43,9 @@ type Book struct {
 	Name string
 	// SHA256 is the hex SHA-256 of the file's bytes as read ("" for New).
 	SHA256 string
+	// path is the file it was read from ("" for New): saved over it, the
+	// file must still hold the bytes read (Save).
+	path string
 
 	f   *excelize.File
 	err error // the first write error
@@ -130,7 +133,7 @@ func open(path string, limit int64) (*Book, error) {
 		return fail(ErrDamaged, "cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)
 	}
 	sum := sha256.Sum256(data)
-	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), f: x}, nil
+	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), path: path, f: x}, nil
 }
 
 // Find finds name in dir, ignoring the case of the name when there is no

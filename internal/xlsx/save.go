@@ -3,6 +3,8 @@ package xlsx
 // Saving: never half written, and never over a file Excel has open.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +39,44 @@ func (e *LockedError) Error() string {
 		e.Path, saved, try)
 }
 
+// ErrChanged is the cause of a save refused because the file changed
+// since the workbook was read from it: saved over, the other program's
+// change would be lost.
+var ErrChanged = errors.New("changed since it was read")
+
+// ChangedError says that a workbook was not saved over its file because
+// the file no longer holds the bytes it was read from (saved by Excel in
+// the meantime, say): nothing was written.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("%s changed since websim read it (saved by another program meanwhile), so it was not replaced: that change is kept", e.Path)
+}
+
+func (e *ChangedError) Unwrap() error { return ErrChanged }
+
+// unchanged reports whether the file at path still holds the bytes with
+// the hex SHA-256 sum.
+func unchanged(path, sum string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == sum
+}
+
+// sameFile reports whether a and b name the same file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
 // WriteFunc writes a workbook's bytes to w (Book.Write, or a test's
 // replacement that fails mid-way).
 type WriteFunc func(b *Book, w io.Writer) error
@@ -47,7 +87,9 @@ type WriteFunc func(b *Book, w io.Writer) error
 // rename), the workbook is saved beside it under a new name ("OutPut
 // (2).xlsx") and a *LockedError says where.
 // A write error kept from the calls that built b is returned first, and
-// nothing is written. Temporary files that earlier saves in the folder
+// nothing is written. A book saved over the file it was read from is
+// not saved when that file changed since (*ChangedError), checked last,
+// just before the new file takes its place. Temporary files that earlier saves in the folder
 // left behind (a run killed mid-save) are removed once StaleAge old.
 func (b *Book) Save(path string) error {
 	return b.SaveWith(path, (*Book).Write)
@@ -70,6 +112,10 @@ func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
 	tmp, err := writeTemp(f, path, writeWorkbook)
 	if err != nil {
 		return err
+	}
+	if b.path != "" && sameFile(b.path, path) && !unchanged(path, b.SHA256) {
+		os.Remove(tmp)
+		return &ChangedError{Path: path}
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		if refused(err) {

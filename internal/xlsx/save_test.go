@@ -86,3 +86,43 @@ func TestSaveReadOnly(t *testing.T) {
 		t.Errorf("a writable file: %v", err)
 	}
 }
+
+// A workbook saved over the file it was read from is not saved when that
+// file changed since (saved by Excel meanwhile): the change is kept, and
+// no temporary file is left. Saved elsewhere, or over an unchanged file,
+// it is.
+func TestSaveRefusesAFileChangedSinceRead(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	must(t, New().Save(path))
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	edited := New()
+	edited.SetCell("Sheet1", "A1", "the user's edit")
+	must(t, edited.Save(path))
+	want, _ := os.ReadFile(path)
+	b.SetCell("Sheet1", "B1", "results")
+	err = b.Save(path)
+	var changed *ChangedError
+	if !errors.As(err, &changed) || !errors.Is(err, ErrChanged) || changed.Path != path {
+		t.Fatalf("err = %v, want a ChangedError for %s", err, path)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(want) {
+		t.Error("the changed file was replaced")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files: %v, want the workbook alone", entries)
+	}
+	must(t, b.Save(filepath.Join(dir, "Elsewhere.xlsx")))
+	// Read again, it saves over its file.
+	b2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b2.Close()
+	b2.SetCell("Sheet1", "B1", "results")
+	must(t, b2.Save(path))
+}
