@@ -58,16 +58,22 @@ func (e *ChangedError) Unwrap() error { return ErrChanged }
 // unchanged reports whether the file at path still holds the bytes with
 // the hex SHA-256 sum.
 func unchanged(path, sum string) bool {
+	got := fileSum(path)
+	return got != "" && got == sum
+}
+
+// fileSum is the hex SHA-256 of the file at path ("" when unreadable).
+func fileSum(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return false
+		return ""
 	}
-	return hex.EncodeToString(h.Sum(nil)) == sum
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sameFile reports whether a and b name the same file.
@@ -113,9 +119,14 @@ func (b *Book) SaveWith(path string, writeWorkbook WriteFunc) error {
 	if err != nil {
 		return err
 	}
-	if b.path != "" && sameFile(b.path, path) && !unchanged(path, b.SHA256) {
+	own := b.path != "" && sameFile(b.path, path)
+	if own && !unchanged(path, b.SHA256) {
 		os.Remove(tmp)
 		return &ChangedError{Path: path}
+	}
+	if own {
+		// Saved again, it is checked against what this save wrote.
+		defer func() { b.SHA256 = fileSum(path) }()
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		if refused(err) {

@@ -125,4 +125,7 @@ func TestSaveRefusesAFileChangedSinceRead(t *testing.T) {
 	defer b2.Close()
 	b2.SetCell("Sheet1", "B1", "results")
 	must(t, b2.Save(path))
+	// And again: its own save is no change by another program.
+	b2.SetCell("Sheet1", "B2", "more")
+	must(t, b2.Save(path))
 }
