@@ -175,6 +175,10 @@ func runCells(run *study.Run) []any {
 // UntestedReason says why a stable run was not tested for a steady state
 // (engine.Result.Untested): it was too short.
 func UntestedReason(r *engine.Result) string {
+	if r.Replications > 1 {
+		return fmt.Sprintf("too short to test for a steady state: fewer than %s requests finished after the warm-up in a replication (%s in its %d); its figures are what they saw, settled or not",
+			numtext.Group(engine.MinSteadyObservations), numtext.Group(finished(r)), r.Replications)
+	}
 	return fmt.Sprintf("too short to test for a steady state: %s requests finished after the warm-up, %s needed; its figures are what it saw, settled or not",
 		numtext.Group(finished(r)), numtext.Group(engine.MinSteadyObservations))
 }

@@ -330,3 +330,25 @@ func TestSizingPrintsTheAnswer(t *testing.T) {
 		t.Error("the warning does not wrap")
 	}
 }
+
+// A stable run too short to be tested says so where its Stable cell is,
+// for one run and for replications pooled.
+func TestUntestedRunCells(t *testing.T) {
+	for _, tc := range []struct {
+		reps int
+		want string
+	}{
+		{1, "too short to test for a steady state: 300 requests finished after the warm-up, 1,000 needed"},
+		{3, "fewer than 1,000 requests finished after the warm-up in a replication (300 in its 3)"},
+	} {
+		run := study.Run{Scenario: "S", Load: "L1"}
+		run.Result.Stable, run.Result.Untested, run.Result.Replications, run.Result.Completed = true, true, tc.reps, 300
+		cells := runCells(&run)
+		if cells[2] != "untested" || !strings.Contains(cells[3].(string), tc.want) {
+			t.Errorf("%d replications: cells %q, want untested and %q", tc.reps, cells, tc.want)
+		}
+		if got := stableText(&run.Result); !strings.HasPrefix(got, "untested: ") {
+			t.Errorf("Sizing's stable text %q", got)
+		}
+	}
+}
