@@ -271,7 +271,8 @@ func (b *Book) PrintPage(sheet, from, to string) error {
 		}
 		var rows []string
 		for _, ref := range strings.Split(dn.RefersTo, ",") {
-			if _, r, ok := strings.Cut(ref, "!"); ok && !strings.HasPrefix(r, "$A:") {
+			// The range after the last "!": a quoted sheet name may hold one.
+			if i := strings.LastIndex(ref, "!"); i >= 0 && !strings.HasPrefix(ref[i+1:], "$A:") {
 				rows = append(rows, ref)
 			}
 		}
