@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
@@ -381,34 +380,13 @@ func sizingAbout(b *xlsx.Book, sheet string, sz *study.Sizing, top int) (int, er
 	for i, r := range rows {
 		b.SetCell(sheet, cellName(1, top+1+i), r[0])
 		b.SetCell(sheet, cellName(2, top+1+i), r[1])
-		wrapAcross(b, sheet, top+1+i, 2, answerColumns, r[1])
+		// A long text (a warning) wraps across the printed columns, its
+		// label top-aligned beside it.
+		if wrapped, _ := b.WrapAcross(sheet, cellName(2, top+1+i), cellName(answerColumns, top+1+i), r[1]); wrapped {
+			b.SetStyle(sheet, cellName(1, top+1+i), cellName(1, top+1+i), xlsx.Text|xlsx.Wrapped)
+		}
 	}
 	return top + len(rows), b.Err()
-}
-
-// wrapAcross lets a text in row's column from (1-based) that is longer
-// than the columns from..to are wide wrap within them: merged and taller,
-// it is read whole on screen and in print, where it ran on past to and
-// was cut at the print area's edge.
-func wrapAcross(b *xlsx.Book, sheet string, row, from, to int, text string) {
-	chars := 0.0
-	for col := from - 1; col < to; col++ {
-		w, err := b.ColWidth(sheet, col)
-		if err != nil {
-			return
-		}
-		chars += w
-	}
-	// A width counts digits; words of a proportional font take about as
-	// many characters, a little over: a tenth's margin.
-	lines := math.Ceil(float64(utf8.RuneCountInString(text)) / (0.9 * chars))
-	if lines <= 1 {
-		return
-	}
-	b.MergeCells(sheet, cellName(from, row), cellName(to, row))
-	// The label in the column before from is top-aligned beside it.
-	b.SetStyle(sheet, cellName(from-1, row), cellName(to, row), xlsx.Text|xlsx.Wrapped)
-	b.RowHeight(sheet, row, 15*lines)
 }
 
 // JSONSizing is the document `websim size --json` prints (contract
@@ -522,28 +500,3 @@ func NewJSONSizing(sz *study.Sizing) *JSONSizing {
 // aboutLabelWidth is the width of column A of the Sizing sheet, for the
 // labels of "How this sheet was made".
 const aboutLabelWidth = 34
-
-// printablePixels is about the width of a landscape page within its
-// margins, in the pixels of column widths (9.4 inches at 96 dpi).
-const printablePixels = 900
-
-// printedWidth is a chart's width from column A, at most want pixels and
-// no wider than the columns that fit the first printed page of sheet:
-// wider, it would be cut where that page ends.
-func printedWidth(b *xlsx.Book, sheet string, want int) int {
-	px := 0
-	for col := 0; ; col++ {
-		w, err := b.ColWidth(sheet, col)
-		if err != nil {
-			break
-		}
-		next := px + int(7*w+5) // Excel's pixels for a width in characters
-		if next > printablePixels {
-			break
-		}
-		if px = next; px >= want {
-			return want
-		}
-	}
-	return min(want, max(px-10, 320))
-}

@@ -368,3 +368,24 @@ func TestSortDefaults(t *testing.T) {
 		}
 	}
 }
+
+// WrapAcross merges and wraps a text too long for its cells, and leaves a
+// short one alone.
+func TestWrapAcross(t *testing.T) {
+	b := New()
+	defer b.Close()
+	b.ColWidths("Sheet1", 0, 10, 10)
+	if wrapped, err := b.WrapAcross("Sheet1", "A1", "B1", "short"); wrapped || err != nil {
+		t.Errorf("a short text: wrapped %v (%v)", wrapped, err)
+	}
+	long := strings.Repeat("words that run on ", 4)
+	if wrapped, err := b.WrapAcross("Sheet1", "A2", "B2", long); !wrapped || err != nil {
+		t.Fatalf("a long text: wrapped %v (%v)", wrapped, err)
+	}
+	if h, _ := b.RowHeightOf("Sheet1", 2); h != float64(wrappedLines(long, 19)*lineHeight) {
+		t.Errorf("row height %g, want %d lines", h, wrappedLines(long, 19))
+	}
+	if mc, _ := b.f.GetMergeCells("Sheet1"); len(mc) != 1 || mc[0].GetStartAxis() != "A2" || mc[0].GetEndAxis() != "B2" {
+		t.Errorf("merged %v, want A2:B2", mc)
+	}
+}

@@ -608,6 +608,41 @@ func (b *Book) MergeCells(sheet, from, to string) error {
 	return b.keep(b.f.MergeCell(sheet, from, to))
 }
 
+// WrapAcross shows text, the value of cell from, across the cells from..to
+// (A1 names, one row) when it is longer than they are wide: merged,
+// wrapped, top-aligned, and the row as tall as its lines (wrapped as a
+// table's texts are). It reports whether it did; a shorter text is left
+// as it is.
+func (b *Book) WrapAcross(sheet, from, to, text string) (bool, error) {
+	c1, row, err := CellCoordinates(from)
+	if err != nil {
+		return false, b.keep(err)
+	}
+	c2, _, err := CellCoordinates(to)
+	if err != nil {
+		return false, b.keep(err)
+	}
+	chars := 0.0
+	for col := c1 - 1; col < c2; col++ {
+		w, err := b.ColWidth(sheet, col)
+		if err != nil {
+			return false, b.keep(err)
+		}
+		chars += w
+	}
+	lines := wrappedLines(text, int(chars)-1)
+	if lines <= 1 {
+		return false, nil
+	}
+	if err := b.MergeCells(sheet, from, to); err != nil {
+		return false, err
+	}
+	if err := b.SetStyle(sheet, from, to, Text|Wrapped); err != nil {
+		return false, err
+	}
+	return true, b.RowHeight(sheet, row, float64(lines*lineHeight))
+}
+
 // FreezePanes freezes the left cols columns and the top rows of a sheet,
 // so they stay in view however far it scrolls.
 func (b *Book) FreezePanes(sheet string, cols, rows int) error {
