@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/html/charset"
 )
 
 // checkSheets finds the damage in each sheet's XML that the library would
@@ -38,6 +41,11 @@ func checkSheets(data []byte, file string) []Problem {
 		if err != nil {
 			return nil
 		}
+		if _, syntax := firstSyntaxError(bytes.NewReader(b)); syntax != nil {
+			// Every text cell of every sheet would fail to read.
+			return []Problem{{File: file, Err: ErrDamaged,
+				Msg: fmt.Sprintf("the workbook's shared texts (%s) are damaged (line %d: %s): the file is damaged; %s", sst, syntax.Line, syntax.Msg, repairIt)}}
+		}
 		count = sharedItems(b)
 	}
 	var out []Problem
@@ -55,6 +63,10 @@ func checkSheets(data []byte, file string) []Problem {
 				Msg: "the sheet's XML stops before its end (the file was cut short when it was written): the file is damaged; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)"})
 			continue
 		}
+		if p, damaged := syntaxProblem(f, file, s.name); damaged {
+			out = append(out, p)
+			continue
+		}
 		if !bad {
 			continue
 		}
@@ -66,6 +78,57 @@ func checkSheets(data []byte, file string) []Problem {
 			Msg: fmt.Sprintf("the cell refers to shared text number %d, but %s: the file is damaged; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)", index, held)})
 	}
 	return out
+}
+
+// syntaxProblem decodes the sheet's XML as the library's row stream does
+// and returns the first syntax error as a problem located at the last cell
+// before it. The stream stops at such an error without one (a stray "<"
+// in row 4 reads as a sheet of three rows, and the settings below it
+// would take their defaults), so the whole part is read here once.
+func syntaxProblem(f *zip.File, file, sheet string) (Problem, bool) {
+	rc, err := f.Open()
+	if err != nil {
+		return Problem{}, false
+	}
+	defer rc.Close()
+	last, syntax := firstSyntaxError(rc)
+	if syntax == nil {
+		return Problem{}, false
+	}
+	where := "before its first cell"
+	if last != "" {
+		where = "just after this cell"
+	}
+	return Problem{File: file, Sheet: sheet, Cell: last, Err: ErrDamaged,
+		Msg: fmt.Sprintf("the sheet's XML is damaged %s (line %d: %s), so what follows cannot be read: the file is damaged; %s",
+			where, syntax.Line, syntax.Msg, repairIt)}, true
+}
+
+// repairIt is what a damaged package's problem expects.
+const repairIt = "expected an Excel workbook saved as .xlsx (open it in Excel, which offers to repair it, and save it again)"
+
+// firstSyntaxError decodes XML as the library does (encoding/xml, with
+// the library's reader of declared character sets) and returns its first
+// syntax error, nil when there is none, with the reference of the last
+// cell (c element) begun before it. Other errors (a character set not
+// known) are left to the library's own checks.
+func firstSyntaxError(r io.Reader) (lastCell string, syntax *xml.SyntaxError) {
+	d := xml.NewDecoder(r)
+	d.CharsetReader = charset.NewReaderLabel
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			errors.As(err, &syntax)
+			return lastCell, syntax
+		}
+		if e, ok := tok.(xml.StartElement); ok && e.Name.Local == "c" {
+			for _, a := range e.Attr {
+				if a.Name.Local == "r" {
+					lastCell = a.Value
+				}
+			}
+		}
+	}
 }
 
 // sheetPiece is the size of the pieces scanSheet reads a sheet in.

@@ -219,3 +219,61 @@ func damage(t *testing.T, path string, change func(part []byte) []byte) bool {
 	must(t, os.WriteFile(path, out.Bytes(), 0o644))
 	return changed
 }
+
+// A syntax error in a sheet's XML ends the library's row stream without an
+// error, so the rows before it would pass for the whole sheet; one in the
+// shared texts would fail every text cell. Open refuses either at once,
+// located, and reads a sheet in a declared character set as before.
+func TestOpenRefusesXMLSyntaxErrors(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		change  func(part []byte) []byte
+		where   string // "" when the workbook opens
+		message string
+	}{
+		{"stray < in row 30", replaceIn(`<row r="30"`, `<row r="30" <`), "D.xlsx!Data!B29", "damaged just after this cell (line 2: expected attribute name in element)"},
+		{"unclosed cell", replaceIn(`<c r="A12"><v>12</v></c>`, `<c r="A12"><v>12</v>`), "D.xlsx!Data!B12", "damaged just after this cell (line 2: element <c> closed by </row>)"},
+		{"stray < before the first cell", replaceIn(`<sheetData><row r="1"`, `<sheetData><<row r="1"`), "D.xlsx!Data", "damaged before its first cell"},
+		{"bare & in a shared text", replaceIn(`<t>Label</t>`, `<t>Label & more</t>`), "D.xlsx", "shared texts (xl/sharedStrings.xml) are damaged (line 2: invalid character entity & (no semicolon))"},
+		{"Latin-1 declared", func(part []byte) []byte {
+			return bytes.Replace(part, []byte(`encoding="UTF-8"`), []byte(`encoding="ISO-8859-1"`), 1)
+		}, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "D.xlsx")
+			b := New()
+			must(t, b.NewSheet("Data"))
+			must(t, b.SetRow("Data", 1, "Label", "Value"))
+			for r := 2; r <= 50; r++ {
+				must(t, b.SetRow("Data", r, float64(r), float64(2*r)))
+			}
+			must(t, b.Save(path))
+			b.Close()
+			if !damage(t, path, c.change) {
+				t.Fatal("the change found nothing to change")
+			}
+			got, err := OpenData(path)
+			if c.where == "" {
+				if err != nil {
+					t.Fatalf("OpenData: %v; want it open", err)
+				}
+				defer got.Close()
+				rows := 0
+				must(t, got.ScanRows("Data", func(int, []string) bool { rows++; return true }))
+				if rows != 50 {
+					t.Errorf("read %d rows, want 50", rows)
+				}
+				return
+			}
+			var p Problem
+			if !errors.As(err, &p) || !errors.Is(err, ErrDamaged) || p.Where() != c.where || !strings.Contains(p.Msg, c.message) {
+				t.Errorf("OpenData: %v; want ErrDamaged at %s saying %q", err, c.where, c.message)
+			}
+		})
+	}
+}
+
+// replaceIn returns a change that replaces the first old in a part with new.
+func replaceIn(old, new string) func(part []byte) []byte {
+	return func(part []byte) []byte { return bytes.Replace(part, []byte(old), []byte(new), 1) }
+}
