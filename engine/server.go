@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/websim/websim/engine/stats"
 )
 
 // extServer is an external server: Capacity jobs at once, first come first
@@ -53,6 +55,14 @@ type extServer struct {
 	busyAll, queueAll float64
 	// bgJobs counts the background jobs given so far.
 	bgJobs int64
+	// growth watches the jobs waiting, as each call sees them on arrival
+	// from the end of the warm-up on, for the stability test: a queue of
+	// calls that time out and go on (orphans) can grow without end while
+	// the requests in the system stay few, since the requests fail.
+	growth stats.Growth
+	// waiting is the jobs waiting that growth saw last: it is told of
+	// changes only (the time average is the same).
+	waiting int64
 	// jobs counts jobs given so far that finish after the warm-up
 	// (result takes off those not finished at the end).
 	jobs, timeouts  int64
@@ -103,6 +113,10 @@ func (s *sim) arrive(j int32) {
 		return
 	}
 	sv.place(s, i, s.now, d, s.measuring)
+	if q := int64(sv.starts.len()); q != sv.waiting && s.measuring {
+		sv.waiting = q
+		sv.growth.Observe(s.now, q)
+	}
 	jb.start = start
 	if start+d == s.now {
 		s.stillSrc, s.stillRef = srcJob, j

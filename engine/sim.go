@@ -365,6 +365,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		s.cal.scheduleP(cfg.WarmUp, 0, evWarmUp, 0, 0)
 	} else {
 		s.measuring = true
+		s.watchServerQueues()
 	}
 	return s, nil
 }
@@ -458,6 +459,17 @@ func (s *sim) startMeasuring() {
 		a.peakBusy = a.busy
 	}
 	s.backgroundAll()
+	s.watchServerQueues()
+}
+
+// watchServerQueues starts each external server's growth test afresh at
+// now, with the jobs waiting then.
+func (s *sim) watchServerQueues() {
+	for i := range s.servers {
+		sv := &s.servers[i]
+		sv.growth, sv.waiting = stats.Growth{Quantity: "jobs waiting"}, int64(sv.queuedAt(s.now))
+		sv.growth.Observe(s.now, sv.waiting)
+	}
 }
 
 // busyArea is the unit-time that AppRes units of every application server
@@ -557,6 +569,9 @@ func (s *sim) checkGrowth() {
 		s.res.Growing = true
 		return
 	}
+	if s.checkServerGrowth() {
+		return
+	}
 	if v.LevelsOff {
 		if u := s.lateAppUtilization(); u >= saturatedLateUtilization {
 			s.unstable("the requests in the system rose over the run (%s) while the application servers' units were busy %.2f%% of its second half: saturated, the queue has no steady state (run ended at %s)%s", v.Reason, 100*u, s.clock(), s.bottleneck())
@@ -565,6 +580,37 @@ func (s *sim) checkGrowth() {
 		}
 	}
 	s.checkSaturated()
+}
+
+// checkServerGrowth ends the run, growing, when the jobs waiting at an
+// external server keep growing, and reports whether it did. Calls that
+// time out go on to their end (orphans), so a server can fall behind for
+// good while its requests fail at their TimeLimits and the requests in the
+// system stay few: retries of failed calls push its load past capacity,
+// say. Each server is tested at GrowthAlpha divided by the servers tested,
+// so that a model of many servers is not called growing more often than
+// one of few; a server without calls after the warm-up is not tested (its
+// background load alone is the saturation test's).
+func (s *sim) checkServerGrowth() bool {
+	tested := 0
+	for i := range s.servers {
+		if s.servers[i].growth.Observations() > 0 {
+			tested++
+		}
+	}
+	for i := range s.servers {
+		sv := &s.servers[i]
+		if sv.growth.Observations() == 0 {
+			continue
+		}
+		if v := sv.growth.Test(stats.GrowthAlpha / float64(tested)); v.Growing {
+			s.unstable("the jobs waiting at server %s keep growing, calls that timed out included (run ended at %s): %s%s",
+				s.m.Servers[i].Name, s.clock(), v.Reason, s.bottleneck())
+			s.res.Growing = true
+			return true
+		}
+	}
+	return false
 }
 
 // MinSteadyObservations is the fewest requests finished after the warm-up
@@ -600,15 +646,15 @@ func (s *sim) bottleneck() string {
 		sv := &s.servers[i]
 		b, _, _ := sv.figures(s.now, s.measureFrom)
 		u, queued := b/float64(sv.capacity), sv.queuedAt(s.now)
-		consider(place{false, u, queued, fmt.Sprintf("server %s (units busy %.2f%% of the measured time, %d jobs queued at the end)", s.m.Servers[i].Name, 100*u, queued)})
+		consider(place{false, u, queued, fmt.Sprintf("server %s (units busy %.2f%% of the measured time, %s jobs queued at the end)", s.m.Servers[i].Name, 100*u, numtext.Group(int64(queued)))})
 	}
 	for i := range s.apps {
 		a := &s.apps[i]
 		u := a.busyAvg.Mean(s.now) / float64(a.capacity)
 		forUnit, toEnter := a.waiting(), a.accept.len()-int(a.acceptCancelled)
-		what := fmt.Sprintf("%d requests waiting for a unit", forUnit)
+		what := fmt.Sprintf("%s requests waiting for a unit", numtext.Group(int64(forUnit)))
 		if toEnter > 0 {
-			what = fmt.Sprintf("%d requests waiting to be admitted (MaxAdmitted %d) and %d for a unit", toEnter, s.m.App.MaxAdmitted, forUnit)
+			what = fmt.Sprintf("%s requests waiting to be admitted (MaxAdmitted %d) and %s for a unit", numtext.Group(int64(toEnter)), s.m.App.MaxAdmitted, numtext.Group(int64(forUnit)))
 		}
 		consider(place{true, u, forUnit + toEnter, fmt.Sprintf("application server App%d (units busy %.2f%% of the measured time, %s at the end)", i+1, 100*u, what)})
 	}

@@ -36,6 +36,10 @@ type Growth struct {
 	start, last float64
 	value       float64
 	n           int64
+
+	// Quantity names what is observed in a verdict's Reason; "number in
+	// system" when empty.
+	Quantity string
 }
 
 // GrowthAlpha is the false-alarm level of Verdict: the probability that a
@@ -217,8 +221,12 @@ func (g *Growth) testFrom(alpha float64, from int) GrowthVerdict {
 	} else if v.P < alpha {
 		verdict = "a rise of less than 1"
 	}
-	v.Reason = fmt.Sprintf("number in system %s from %s to %s (trend test over %d batch means: t = %.3g, p %s; %s)",
-		word, groupDigits(v.From), groupDigits(v.To), m, v.T, formatP(v.P), verdict)
+	what := g.Quantity
+	if what == "" {
+		what = "number in system"
+	}
+	v.Reason = fmt.Sprintf("%s %s from %s to %s (trend test over %d batch means: t = %.3g, p %s; %s)",
+		what, word, groupDigits(v.From), groupDigits(v.To), m, v.T, formatP(v.P), verdict)
 	return v
 }
 
