@@ -447,7 +447,7 @@ func TestStableServerQueuesAreNotGrowing(t *testing.T) {
 	}
 	m := oneService(expD(1/0.9),
 		Step{Name: "Slow", Kind: Call, Server: 0, ProcTime: expD(1)},
-		Step{Name: "Other", Kind: Call, Server: 1, ProcTime: expD(0.5/0.9)})
+		Step{Name: "Other", Kind: Call, Server: 1, ProcTime: expD(0.5 / 0.9)})
 	m.Servers = []Server{{Name: "Slow", Capacity: 1}, {Name: "Other", Capacity: 1}}
 	flagged := 0
 	for seed := uint64(1); seed <= 200; seed++ {
