@@ -102,6 +102,14 @@ var hostileCases = []struct {
 		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "true" is the built-in name true`}},
 	{name: "attribute Copy", change: set("SvcData.xlsx", "Attributes", "B3", "Copy"),
 		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "Copy" is the built-in name Copy`}},
+	{name: "attribute with a hyphen", change: set("SvcData.xlsx", "Attributes", "B3", "Cards-1"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "Cards-1" cannot be used in expressions; expected letters, digits and _, not starting with a digit (e.g. Cards_1)`}},
+	{name: "attribute starting with a digit", change: set("SvcData.xlsx", "Attributes", "B3", "2nd card"),
+		want: []string{`SvcData.xlsx!Attributes!B3: attribute name "2nd card" cannot be used in expressions; expected letters, digits and _, not starting with a digit (e.g. N2ndcard)`}},
+	{name: "parameter with a dot", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Switch.Util")
+		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)
+	}, want: []string{`SvcData.xlsx!Settings!A14: "Switch.Util" is not a setting; expected a built-in setting or a parameter name of letters, digits and _, not starting with a digit, that expressions can use (e.g. Switch_Util)`}},
 	{name: "parameter Now", change: func(t *testing.T, m *wbtest.Model) {
 		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Now")
 		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)

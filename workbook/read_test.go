@@ -838,3 +838,33 @@ func TestCellWarnings(t *testing.T) {
 		}
 	}
 }
+
+// Names of attributes and parameters may hold letters of any script, as
+// the expressions that read them do: the model reads as it does with ASCII
+// names, and its expressions see the values.
+func TestNamesInAnyScript(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Attributes", "B2", "Kärtchen")
+	m.Set(t, "SvcData.xlsx", "Attributes", "C3", "Kärtchen * 2")
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", "Kärtchen")
+	m.Set(t, "SvcData.xlsx", "Settings", "A14", "Schwelle_ü")
+	m.Set(t, "SvcData.xlsx", "Settings", "B14", 0.7)
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "G2", `AppUtil < Schwelle_ü ? "parallel" : "sequential"`)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	model := plan.Scenarios[0].Model
+	if !slices.Contains(model.Attributes, "Kärtchen") {
+		t.Errorf("attributes %q; want Kärtchen among them", model.Attributes)
+	}
+	found := false
+	for _, p := range model.Params {
+		found = found || p.Name == "Schwelle_ü" && p.Value == 0.7
+	}
+	if !found {
+		t.Errorf("no parameter Schwelle_ü = 0.7 in %+v", model.Params)
+	}
+}

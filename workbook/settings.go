@@ -72,7 +72,7 @@ func (r *reader) readSettings() {
 			b, builtin := builtinSetting(name)
 			if !builtin {
 				if !identifier.MatchString(name) {
-					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _ (e.g. SwitchUtil) that expressions can use", name, suggest.DidYouMean(name, builtinNames()))
+					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _, not starting with a digit, that expressions can use (e.g. %s)", name, suggest.DidYouMean(name, builtinNames()), asIdentifier(name))
 					continue
 				}
 				if w := reservedName(name); w != "" {

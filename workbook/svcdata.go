@@ -303,7 +303,7 @@ func (r *reader) readAttributeNames() []attrRow {
 			r.errorf(t.file, t.sheet, ac.ref, "an attribute without a name; expected a name of letters, digits and _ (e.g. Cards)")
 			continue
 		case !identifier.MatchString(aname):
-			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q cannot be used in expressions; expected letters, digits and _, starting with a letter (e.g. %s)", aname, strings.Join(strings.Fields(aname), ""))
+			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q cannot be used in expressions; expected letters, digits and _, not starting with a digit (e.g. %s)", aname, asIdentifier(aname))
 			continue
 		case reservedName(aname) != "":
 			r.errorf(t.file, t.sheet, ac.ref, "attribute name %q is the built-in name %s, which expressions read instead; expected another name (e.g. My%s)", aname, reservedName(aname), aname)

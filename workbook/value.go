@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/websim/websim/internal/xlsx"
 )
@@ -108,8 +109,32 @@ func isWhole(v float64) bool {
 	return math.Abs(v-math.Round(v)) < 1e-9 && math.Abs(v) <= math.MaxInt32
 }
 
-// identifier is a name an expression can use.
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// identifier is a name an expression can use: letters (of any script, as
+// expressions read them), digits and _, not starting with a digit.
+var identifier = regexp.MustCompile(`^[\p{L}_][\p{L}\p{Nd}_]*$`)
+
+// asIdentifier suggests a name an expression can use for name: spaces
+// left out, any other character that cannot be in one made _, and N put
+// before a leading digit ("Card count" → "Cardcount", "Cards-1" →
+// "Cards_1", "2nd" → "N2nd").
+func asIdentifier(name string) string {
+	var b strings.Builder
+	for _, r := range strings.Join(strings.Fields(name), "") {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_':
+			if b.Len() == 0 && unicode.IsDigit(r) {
+				b.WriteByte('N')
+			}
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "Name"
+	}
+	return b.String()
+}
 
 // callLike tells whether s is written as a function call, "Name(...", the
 // shape of a distribution.

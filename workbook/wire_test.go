@@ -229,6 +229,8 @@ func TestNearMissesOfBuiltinSettings(t *testing.T) {
 		{"5", "AppServer", `"AppServer" is not a setting; did you mean "AppServers"?`, ""},
 		{"13", "AppServer", "", `"AppServer" is a parameter of your own`},
 		{"13", "Rho", "", ""},
+		{"13", "Faktor_ü", "", ""}, // letters of any script, as expressions read them
+		{"13", "Größe", "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name+"/A"+tc.row, func(t *testing.T) {
