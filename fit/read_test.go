@@ -158,6 +158,7 @@ func TestBadData(t *testing.T) {
 		{"a workbook: no sheet named", "testdata/times.xlsx", ""},
 		{"a workbook: no column named", "testdata/times.xlsx!Times", ""},
 		{"a workbook: the column named twice", "testdata/times.xlsx!Times!B", "B"},
+		{"a workbook: a mistyped header that is also a column's letters", "testdata/times.xlsx!Times!Not", ""},
 		{"a missing workbook", "testdata/none.xlsx!Times!B", ""},
 		{"not a workbook", "testdata/response.csv.xlsx!Times!B", ""},
 	}

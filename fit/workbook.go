@@ -161,6 +161,7 @@ func findColumn(first []string, col, where string) (int, string, error) {
 			}
 		}
 	}
+	dym := suggest.DidYouMean(col, headers)
 	if n, _, err := xlsx.CellCoordinates(col + "1"); err == nil && len(col) <= 3 {
 		i := n - 1
 		if i < len(first) {
@@ -170,10 +171,16 @@ func findColumn(first []string, col, where string) (int, string, error) {
 				}
 			}
 		}
-		return i, "", nil
+		// A mistyped header ("tme" for "time") is also a column's letters:
+		// where the first row is headers and that column has none, the
+		// header is what was meant.
+		if dym == "" || (i < len(first) && strings.TrimSpace(first[i]) != "") {
+			return i, "", nil
+		}
+		return 0, "", Problems{{where, fmt.Sprintf("no column %q in the first row%s (column %s has no header)", col, dym, strings.ToUpper(col))}}
 	}
 	what := fmt.Sprintf("no column %q in the first row", col)
-	if dym := suggest.DidYouMean(col, headers); dym != "" {
+	if dym != "" {
 		what += dym
 	} else if len(headers) > 0 {
 		what += "; the headers are " + quoteList(headers) + ", or give a column letter such as B"
