@@ -65,7 +65,8 @@ func TestRunPrintsTargets(t *testing.T) {
 }
 
 // A figure so large that its digits would fill the console line is
-// printed with an exponent; others keep their decimals.
+// printed with an exponent, and so is one so small that six decimals would
+// show it as 0 or in one digit; others keep their decimals.
 func TestFixedKeepsHugeFiguresShort(t *testing.T) {
 	for _, c := range []struct {
 		d    int
@@ -77,6 +78,10 @@ func TestFixedKeepsHugeFiguresShort(t *testing.T) {
 		{0, 1e14, "100000000000000"},
 		{1, 1e300, "1e+300"},
 		{2, -2.5e17, "-2.5e+17"},
+		{6, 5.28e-06, "5.28e-06"},
+		{6, 1.75e-07, "1.75e-07"},
+		{6, 1.5e-05, "0.000015"},
+		{3, 0, "0.000"},
 	} {
 		if got := fixed(c.d, c.x); got != c.want {
 			t.Errorf("fixed(%d, %g) = %q, want %q", c.d, c.x, got, c.want)
