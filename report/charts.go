@@ -284,7 +284,10 @@ func allZero(xs []float64) bool {
 // as the step between axis labels (Excel takes about a fifth of the axis,
 // which is wider than the values: taken here as 2/5 of their span)
 // needs to tell the labels apart, no more: "#,##0" for response times of
-// hundreds of ms, "0.0%" for failure shares between 2% and 3%.
+// hundreds of ms, "0.0%" for failure shares between 2% and 3%. Times whose
+// labels would need more than four decimals take an exponent, with the
+// digits that tell the labels apart ("0.0E+00" for 5 to 15 µs in s),
+// where four decimals would label every line 0.0000.
 func axisFormat(values []float64, percent bool) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range values {
@@ -300,7 +303,15 @@ func axisFormat(values []float64, percent bool) string {
 	}
 	decimals := 0
 	if step > 0 && !math.IsInf(step, 0) {
-		decimals = min(max(0, int(math.Ceil(-math.Log10(step)))), 4)
+		decimals = max(0, int(math.Ceil(-math.Log10(step))))
+		if decimals > 4 && !percent {
+			digits := int(math.Ceil(math.Log10(max(math.Abs(lo), math.Abs(hi)) / step)))
+			if digits = min(max(digits, 0), 4); digits == 0 {
+				return "0E+00"
+			}
+			return "0." + strings.Repeat("0", digits) + "E+00"
+		}
+		decimals = min(decimals, 4)
 	}
 	frac := ""
 	if decimals > 0 {

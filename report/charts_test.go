@@ -23,6 +23,10 @@ func TestAxisFormat(t *testing.T) {
 		{[]float64{5, 5}, false, "#,##0"},
 		{[]float64{0.004, 0.004}, false, "#,##0.000"},
 		{nil, true, "0%"},
+		{[]float64{5.28e-06, 1.54e-05}, false, "0.0E+00"}, // not 0.0000 on every line
+		{[]float64{5.28e-06, 5.28e-06}, false, "0.0E+00"},
+		{[]float64{0.0004, 0.0009}, false, "#,##0.0000"},
+		{[]float64{0.000001, 0.000003}, true, "0.0000%"},
 	} {
 		if got := axisFormat(c.values, c.percent); got != c.want {
 			t.Errorf("axisFormat(%v, %v) = %q, want %q", c.values, c.percent, got, c.want)

@@ -373,15 +373,16 @@ func printProblems(w io.Writer, ps workbook.Problems) {
 func decimals(x float64) int { return xlsx.TimeDigits(math.Abs(x), 4) }
 
 // fixed is x with d decimals, or with an exponent when x is so large that
-// its digits would fill the line (four significant digits) or so small
-// that d decimals, at most 6, would leave fewer than two of its own (three
-// then: 5.01e-06, not 0.000005, and a half-width of 2.37e-08, not
-// 0.000000).
+// its digits would fill the line (four significant digits), when d is
+// xlsx.ExpDecimals (the sheets' exponent style), or when x is so small
+// that d decimals would leave fewer than two of its own (three
+// significant digits then: 5.28e-06, not 0.000005, and a half-width of
+// 1.75e-07, not 0.000000).
 func fixed(d int, x float64) string {
 	if text, ok := numtext.Huge(x); ok {
 		return text
 	}
-	if x != 0 && math.Abs(x) < math.Pow10(1-d) {
+	if x != 0 && (d >= xlsx.ExpDecimals || math.Abs(x) < math.Pow10(1-d)) {
 		return strconv.FormatFloat(x, 'e', 2, 64)
 	}
 	return fmt.Sprintf("%.*f", d, x)

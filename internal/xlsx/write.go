@@ -47,22 +47,38 @@ const (
 	Time4          // #,##0.0000: times of tenths
 	Time5          // #,##0.00000: times of hundredths
 	Time6          // #,##0.000000: shorter times
+	TimeExp        // 0.00E+00: times too short for six decimals (5.28E-06)
 )
 
-// timeStyles are the time styles by their decimals.
-var timeStyles = [...]Style{Time0, Time1, Time2, Time, Time4, Time5, Time6}
+// timeStyles are the time styles by their decimals; the last, TimeExp,
+// stands for more than 6 (ExpDecimals).
+var timeStyles = [...]Style{Time0, Time1, Time2, Time, Time4, Time5, Time6, TimeExp}
+
+// ExpDecimals is what TimeDigits returns for times too short to show in
+// six decimals: TimeStyle gives them TimeExp, with an exponent.
+const ExpDecimals = len(timeStyles) - 1
 
 // TimeDigits returns the number of decimals that shows a time of
 // magnitude typical (the usual figure of a column) to digits significant
-// digits, from 0 to 6: 4 digits of 325.4 is 1, of 0.0325 is 5.
+// digits, from 0 to 6 (4 digits of 325.4 is 1, of 0.0325 is 5), and 6
+// where it would take more but six show two digits (0.000325); below
+// 0.00001, where six would show one digit or none, ExpDecimals.
 func TimeDigits(typical float64, digits int) int {
 	if !(typical > 0) || math.IsInf(typical, 0) {
 		return 3
 	}
-	return min(max(digits-1-int(math.Floor(math.Log10(typical))), 0), len(timeStyles)-1)
+	d := max(digits-1-int(math.Floor(math.Log10(typical))), 0)
+	switch {
+	case d <= 6:
+		return d
+	case typical >= 1e-5:
+		return 6
+	}
+	return ExpDecimals
 }
 
-// TimeStyle is the time style with d decimals (0 to 6; Time is 3).
+// TimeStyle is the time style with d decimals (0 to 6; Time is 3), or
+// TimeExp for ExpDecimals and more.
 func TimeStyle(d int) Style { return timeStyles[min(max(d, 0), len(timeStyles)-1)] }
 
 // timeDecimals is the decimals of a time style, or -1 for another style.
@@ -152,6 +168,8 @@ func styleDef(s Style) *excelize.Style {
 		return numFmt("#,##0.00000")
 	case Time6:
 		return numFmt("#,##0.000000")
+	case TimeExp:
+		return numFmt("0.00E+00")
 	case Share:
 		// One decimal, and three below 0.1%, so that a small share (a
 		// failure share's half-width of 0.003%, 3 requests of 200,000)
@@ -1177,6 +1195,9 @@ func displayWidth(v any, fm Style) int {
 		switch fm {
 		case Share:
 			return 7
+		}
+		if fm == TimeExp {
+			return len(strconv.FormatFloat(x, 'E', 2, 64)) + 2
 		}
 		if d := timeDecimals(fm); d >= 0 {
 			return len(strconv.FormatFloat(x, 'f', d, 64)) + 2

@@ -498,7 +498,7 @@ func TestTimeDigits(t *testing.T) {
 		digits  int
 		want    int
 	}{
-		{325.4, 4, 1}, {1.234, 4, 3}, {12345, 4, 0}, {0.0325, 4, 5}, {1e-9, 4, 6}, {0, 4, 3},
+		{325.4, 4, 1}, {1.234, 4, 3}, {12345, 4, 0}, {0.0325, 4, 5}, {0.000325, 4, 6}, {0.0000325, 4, 6}, {0.00000528, 4, ExpDecimals}, {1e-9, 4, ExpDecimals}, {0, 4, 3},
 		{0.43, 2, 2}, {4.5, 2, 1}, {250, 2, 0},
 	} {
 		if got := TimeDigits(tt.typical, tt.digits); got != tt.want {
@@ -507,6 +507,11 @@ func TestTimeDigits(t *testing.T) {
 	}
 	if TimeStyle(3) != Time || TimeStyle(5).NumFormat() != "#,##0.00000" || TimeStyle(0).NumFormat() != "#,##0" {
 		t.Errorf("time styles %q %q", TimeStyle(5).NumFormat(), TimeStyle(0).NumFormat())
+	}
+	// Times too short for six decimals show with an exponent (5.28E-06),
+	// not as 0.000005 or 0.000000.
+	if TimeStyle(ExpDecimals).NumFormat() != "0.00E+00" || TimeStyle(9) != TimeExp {
+		t.Errorf("the style of times too short for six decimals is %q", TimeStyle(ExpDecimals).NumFormat())
 	}
 }
 
