@@ -36,6 +36,12 @@ func (r *reader) readExperiments() []scenarioRow {
 	if !t.has("Scenario") {
 		return nil
 	}
+	if len(t.rows) == 0 {
+		// Its rows cleared: as without the sheet, which the optional
+		// Targets and Measured sheets are too when only their header is left.
+		r.warnf(t.file, t.sheet, "", "no scenarios under the header: the base settings run alone, as scenario Base (delete the sheet, or add a row per scenario)")
+		return []scenarioRow{{name: "Base", st: r.base}}
+	}
 	type column struct {
 		extraColumn
 		name string

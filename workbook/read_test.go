@@ -868,3 +868,23 @@ func TestNamesInAnyScript(t *testing.T) {
 		t.Errorf("no parameter Schwelle_ü = 0.7 in %+v", model.Params)
 	}
 }
+
+// An Experiments sheet whose rows were all cleared runs the base settings
+// as scenario Base, as without the sheet, and says so.
+func TestExperimentsWithHeaderOnly(t *testing.T) {
+	m := wbtest.Valid()
+	s := m.Sheet(t, "SvcData.xlsx", "Experiments")
+	s.Rows = s.Rows[:1]
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if len(plan.Scenarios) != 1 || plan.Scenarios[0].Name != "Base" {
+		t.Errorf("%d scenarios, the first %q; want Base alone", len(plan.Scenarios), plan.Scenarios[0].Name)
+	}
+	if w := strings.Join(plan.Warnings, "\n"); !strings.Contains(w, "SvcData.xlsx!Experiments: no scenarios under the header: the base settings run alone, as scenario Base") {
+		t.Errorf("warnings %q; want one about the empty Experiments sheet", w)
+	}
+}
