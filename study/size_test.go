@@ -479,3 +479,43 @@ func TestSizeWarnsWhenVaryOverridesExperiments(t *testing.T) {
 		}
 	}
 }
+
+// A tail percentile is not decided by replications too short for their
+// own percentiles to count (MinReplicationTail): an M/M/c at λ 15 whose p99
+// is 5.022 at 17 units and 4.771 at 18, with a Limit of 5, was sized at 17
+// from 5 replications of 300 observations each (3 beyond p99 apiece).
+// Now those probes stay undecided and say why; at 2,000 observations the
+// extended probes decide, never below 18 (19 with this seed, where 18's
+// interval holds the Limit: "18 may be enough").
+func TestSizeThinReplicationsLeaveATailUndecided(t *testing.T) {
+	const lambda = 15.0
+	if q17, q18 := stats.MMcSojournQuantile(17, lambda, 1, 0.99), stats.MMcSojournQuantile(18, lambda, 1, 0.99); !(q17 > 5 && q18 < 5) {
+		t.Fatalf("p99 %.4f at 17 and %.4f at 18: the Limit 5 is not between them", q17, q18)
+	}
+	for _, tc := range []struct {
+		obs   int64
+		found bool
+	}{{300, false}, {2000, true}} {
+		t.Run(fmt.Sprint(tc.obs), func(t *testing.T) {
+			p := mmcSizePlan(lambda, 1, tc.obs, Target{Measure: MeasureP99, Limit: 5})
+			p.Scenarios[0].Run.Seed = 3
+			sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Min: 16, Max: 24, Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := sz.Points[0]
+			if tc.found {
+				if pt.Outcome != SizeFound || pt.Size < 18 {
+					t.Errorf("size %d (%s), want 18 or more: %s", pt.Size, pt.Outcome, pt.Text)
+				}
+				return
+			}
+			if pt.Outcome == SizeFound {
+				t.Errorf("size %d found from replications of 300 observations: %s", pt.Size, pt.Text)
+			}
+			if !strings.Contains(pt.Text, "no confidence interval for the p99 across 5 replications") {
+				t.Errorf("the answer does not say why: %s", pt.Text)
+			}
+		})
+	}
+}

@@ -339,7 +339,7 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 		}
 		return value, hw, true, ""
 	}
-	return percentileInterval(f, m)
+	return percentileInterval(f, reps, m)
 }
 
 // percentileOf is the point estimate of a percentile measure.
@@ -390,12 +390,23 @@ func runPercentileHalfWidth(s *engine.Summary, m Measure) float64 {
 // it has none Student t across the replications, set when they were
 // pooled: replicationPercentiles); without one it returns ok=false and
 // says why.
-func percentileInterval(f *basis, m Measure) (value, hw float64, ok bool, why string) {
+func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok bool, why string) {
 	value = percentileOf(&f.resp, m)
 	if h := runPercentileHalfWidth(&f.resp, m); !math.IsNaN(h) {
 		return value, h, true, ""
 	}
-	if q := m.quantile(); !stats.EnoughBeyond(f.resp.N, q) {
+	q := m.quantile()
+	if len(reps) >= 2 {
+		fewest := int64(math.MaxInt64)
+		for _, rep := range reps {
+			fewest = min(fewest, rep.completed)
+		}
+		if float64(fewest)*min(q, 1-q) < MinReplicationTail {
+			return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s across %d replications: one completed %s requests, too few for its own %s to count (%s are needed, %d beyond the %s, in each); more observations would decide",
+				m, len(reps), numtext.Group(fewest), m, numtext.Group(int64(math.Ceil(MinReplicationTail/min(q, 1-q)-1e-6))), MinReplicationTail, m)
+		}
+	}
+	if !stats.EnoughBeyond(f.resp.N, q) {
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
 			m, numtext.Group(int64(f.resp.N)), numtext.Group(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), numtext.Group(int64(stats.MinTailObservations)), m)
 	}
