@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/websim/websim/engine/dist"
 )
 
 // cellText prints m as a cell: its family and its parameters in the
@@ -43,6 +45,34 @@ func cellText(m model, digits int) string {
 	}
 	b.WriteByte(')')
 	return b.String()
+}
+
+// faithfulCell is cellText with the fewest significant digits, from digits
+// up, that keep the cell's mean within a hundredth of the fit's spread (sd)
+// of the exact fit's mean: digits significant digits of each parameter
+// suit times that spread about as widely as they are large, but times of
+// 1,234.5 ± 10 would print Normal(1230,10), its mean 0.45 sd off, and the
+// shape and scale of a Gamma each rounded on its own move its mean (their
+// product) as far. Uniform and Triangular keep cellText's rounding, to
+// digits of their range, outwards; and cellText stands where the model's
+// parser cannot read the cells (unfit says so).
+func faithfulCell(m model, digits int) string {
+	if f := m.family(); f == "Uniform" || f == "Triangular" || f == "Const" {
+		return cellText(m, digits)
+	}
+	exact, err := dist.Parse(exactText(m))
+	if err != nil {
+		return cellText(m, digits)
+	}
+	spread := (m.quantile(0.8413447460685429) - m.quantile(0.15865525393145707)) / 2
+	const most = 12
+	for d := digits; d < most; d++ {
+		text := cellText(m, d)
+		if r, err := dist.Parse(text); err == nil && math.Abs(r.Mean()-exact.Mean()) <= spread/100 {
+			return text
+		}
+	}
+	return cellText(m, most)
 }
 
 // exactText prints m with every parameter exact, for the bootstrap's

@@ -152,7 +152,7 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 				skipped[i] = reason
 				return
 			}
-			f := &Fitted{Family: fam.name, Params: m.params(), Cell: cellText(m, digits), LogLik: ll,
+			f := &Fitted{Family: fam.name, Params: m.params(), Cell: faithfulCell(m, digits), LogLik: ll,
 				AIC: 2*float64(fam.k) - 2*ll, KS: ksDistance(values, m), PValue: math.NaN(), model: m}
 			if res.Replicates > 0 {
 				s := all
@@ -193,14 +193,14 @@ func unfit(m model, digits int) string {
 	if g, ok := m.(gammaModel); ok && g.erlang && g.shape == 1 {
 		return "the best whole k is 1, which is Exp"
 	}
-	for _, text := range []string{cellText(m, digits), exactText(m)} {
+	for _, text := range []string{faithfulCell(m, digits), exactText(m)} {
 		if _, err := dist.Parse(text); err != nil {
 			msg := err.Error()
 			var se *dist.SyntaxError
 			if errors.As(err, &se) {
 				msg = se.Msg
 			}
-			return fmt.Sprintf("its best fit, %s, is not a cell the model accepts: %s", cellText(m, digits), msg)
+			return fmt.Sprintf("its best fit, %s, is not a cell the model accepts: %s", faithfulCell(m, digits), msg)
 		}
 	}
 	return ""
