@@ -34,7 +34,7 @@ func (r *Result) WriteText(w io.Writer, d *Data) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "rank\tdistribution\t%12s %9s %7s %7s\n", "AIC", "ΔAIC", "KS", "p-value")
 	for i, f := range r.Fits {
-		fmt.Fprintf(tw, "%4d\t%s\t%12s %9s %7.4f %7s\n", i+1, f.Cell, fixed(f.AIC, 1), fixed(f.AIC-r.Fits[0].AIC, 1), f.KS, fixed(f.PValue, 3))
+		fmt.Fprintf(tw, "%4d\t%s\t%12s %9s %7.4f %7s\n", i+1, f.Cell, fixed(f.AIC, 1), fixed(f.AIC-r.Fits[0].AIC, 1), f.KS, r.pText(f.PValue))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -43,8 +43,43 @@ func (r *Result) WriteText(w io.Writer, d *Data) error {
 		fmt.Fprintf(w, "not ranked: %s: %s\n", s.Family, s.Reason)
 	}
 	fmt.Fprintf(w, "\np-value: %s\n", pValueNote(r))
+	if r.noneFits() {
+		fmt.Fprintf(w, "none fits: %s\n", noneFitsText)
+	}
 	_, err := fmt.Fprintf(w, "best fit, to paste into a cell: %s\n", r.Fits[0].Cell)
 	return err
+}
+
+// rejectLevel is the p-value below which a fit is rejected.
+const rejectLevel = 0.05
+
+// noneFitsText says what it means when every fit is rejected.
+const noneFitsText = "every family's p-value is below 0.05 on the values tested, so the times are of none of these shapes exactly (a mix of fast and slow requests is often why); the best fit's cell may misstate their spread and tail: compare it with the data in the Q-Q plot (--out) before using it, or split the times by request type and fit each"
+
+// noneFits reports whether every fit with a p-value is rejected at
+// rejectLevel (false when none has one).
+func (r *Result) noneFits() bool {
+	tested := false
+	for _, f := range r.Fits {
+		if math.IsNaN(f.PValue) {
+			continue
+		}
+		if f.PValue >= rejectLevel {
+			return false
+		}
+		tested = true
+	}
+	return tested
+}
+
+// pText prints a p-value to three decimals, or "<=" the least the
+// bootstrap can give (1/(Replicates+1): no refit as far as the data) when
+// it is that.
+func (r *Result) pText(p float64) string {
+	if least := 1 / float64(r.Replicates+1); r.Replicates > 0 && p <= least*(1+1e-9) {
+		return "<=" + fixed(least, 3)
+	}
+	return fixed(p, 3)
 }
 
 func fixed(x float64, decimals int) string {

@@ -259,6 +259,14 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 	}
 	row(b, FitSheet, next+1, "Best fit", r.Fits[0].Cell, "paste it into a cell of the model")
 	b.SetStyle(FitSheet, cell("B", next+1), cell("B", next+1), xlsx.Bold)
+	if r.noneFits() {
+		// Beside the cell to paste, what it is worth.
+		row(b, FitSheet, next+2, "None fits", noneFitsText)
+		b.MergeCells(FitSheet, cell("B", next+2), cell("F", next+2))
+		b.SetStyle(FitSheet, cell("A", next+2), cell("A", next+2), xlsx.Warning)
+		b.SetStyle(FitSheet, cell("B", next+2), cell("F", next+2), xlsx.Plain|xlsx.Wrapped)
+		b.RowHeight(FitSheet, next+2, float64((len([]rune(noneFitsText))+2*reasonWidth-1)/(2*reasonWidth))*lineHeight)
+	}
 	b.ColWidths(FitSheet, 0, 14, 30, 12, 12, 12, 12)
 
 	if r.Fits[0].Family != "Const" {
