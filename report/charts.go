@@ -215,7 +215,7 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			if err := b.AddChart(sheet, anchor, xlsx.Chart{
 				Kind: xlsx.LineChart, Series: series, Markers: true,
 				Title: chartTitle, Note: chartNote(s, runs, g),
-				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: bl.m.axis, YFormat: axisFormat(drawn, bl.m.percent),
+				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: bl.m.axis, YFormat: axisFormat(axisSpan(drawn, bl.m.max), bl.m.percent),
 				XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
 				YFromZero: true, YMax: bl.m.max,
 				AltText: chartTitle + " against load, one line per scenario",
@@ -321,6 +321,17 @@ func axisFormat(values []float64, percent bool) string {
 		return "0" + frac + "%"
 	}
 	return "#,##0" + frac
+}
+
+// axisSpan is what axisFormat reads of an axis over values whose top is
+// fixed at top (a utilization's 100%), from 0: the labels step over the
+// whole axis, not over the values (utilizations of 0.01% would otherwise
+// label it 100.000%, 90.000% ...). With no fixed top it is values.
+func axisSpan(values []float64, top float64) []float64 {
+	if top > 0 {
+		return []float64{0, top}
+	}
+	return values
 }
 
 // rateAt is the arrival rate of the i-th load, NaN when not known.

@@ -32,6 +32,14 @@ func TestAxisFormat(t *testing.T) {
 			t.Errorf("axisFormat(%v, %v) = %q, want %q", c.values, c.percent, got, c.want)
 		}
 	}
+	// A utilization's axis ends at 100%: its labels need no decimals
+	// however small the utilizations drawn.
+	if got := axisFormat(axisSpan([]float64{0.0001, 0.00012}, 1), true); got != "0%" {
+		t.Errorf("tiny utilizations on an axis to 100%%: %q, want 0%%", got)
+	}
+	if got := axisFormat(axisSpan([]float64{0.0001, 0.00012}, 0), true); got == "0%" {
+		t.Errorf("tiny shares on an axis of their own: %q", got)
+	}
 }
 
 func TestLoadLabel(t *testing.T) {

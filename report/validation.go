@@ -259,7 +259,7 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 		if strings.HasPrefix(g.what, string(study.MeasureUtilization)) {
 			yMax = 1 // a utilization ends at 100%, as in Charts
 		}
-		yFmt := axisFormat(drawn, g.share)
+		yFmt := axisFormat(axisSpan(drawn, yMax), g.share)
 		if len(s.Loads) == 0 {
 			continue
 		}
