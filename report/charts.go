@@ -280,47 +280,58 @@ func allZero(xs []float64) bool {
 	return true
 }
 
-// axisFormat is a number format for an axis over values: as many decimals
-// as the step between axis labels (Excel takes about a fifth of the axis,
-// which is wider than the values: taken here as 2/5 of their span)
-// needs to tell the labels apart, no more: "#,##0" for response times of
-// hundreds of ms, "0.0%" for failure shares between 2% and 3%. Times whose
-// labels would need more than four decimals take an exponent, with the
-// digits that tell the labels apart ("0.0E+00" for 5 to 15 µs in s),
-// where four decimals would label every line 0.0000.
+// axisFormat is a number format for an axis from 0 over values: as many
+// decimals as the step between its labels needs, no more. The charts
+// start their axes at 0, and Excel and LibreOffice step them by about a
+// sixth of the largest value, rounded to 1, 2 or 5 times a power of ten
+// (0.2 up to 1.2, 0.5 up to 3.5), which is taken here: "#,##0" for
+// response times of hundreds of ms, "#,##0.0" for times about 1 s (not
+// 1.200, 1.000 ...), "0.0%" for failure shares up to 3%. Times whose labels
+// would need more than four decimals take an exponent, with the digits
+// that tell the labels apart ("0.0E+00" for 5 to 15 µs in s), where four
+// decimals would label every line 0.0000.
 func axisFormat(values []float64, percent bool) string {
-	lo, hi := math.Inf(1), math.Inf(-1)
+	top := 0.0
 	for _, v := range values {
-		lo, hi = min(lo, v), max(hi, v)
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			top = max(top, math.Abs(v))
+		}
 	}
 	scale := 1.0
 	if percent {
 		scale = 100
 	}
-	step := (hi - lo) * scale / 2.5
-	if !(step > 0) { // one value: enough decimals for it
-		step = math.Abs(hi) * scale / 2
+	k := 0 // the step is 1, 2 or 5 times 10^k
+	if top > 0 {
+		k = labelStepExponent(top * scale / 6)
 	}
-	decimals := 0
-	if step > 0 && !math.IsInf(step, 0) {
-		decimals = max(0, int(math.Ceil(-math.Log10(step))))
-		if decimals > 4 && !percent {
-			digits := int(math.Ceil(math.Log10(max(math.Abs(lo), math.Abs(hi)) / step)))
-			if digits = min(max(digits, 0), 4); digits == 0 {
-				return "0E+00"
-			}
-			return "0." + strings.Repeat("0", digits) + "E+00"
+	decimals := max(0, -k)
+	if decimals > 4 && !percent {
+		digits := min(max(int(math.Floor(math.Log10(top)))-k, 0), 4)
+		if digits == 0 {
+			return "0E+00"
 		}
-		decimals = min(decimals, 4)
+		return "0." + strings.Repeat("0", digits) + "E+00"
 	}
 	frac := ""
-	if decimals > 0 {
+	if decimals = min(decimals, 4); decimals > 0 {
 		frac = "." + strings.Repeat("0", decimals)
 	}
 	if percent {
 		return "0" + frac + "%"
 	}
 	return "#,##0" + frac
+}
+
+// labelStepExponent rounds x to the nearest of 1, 2 and 5 times a power
+// of ten (on a log scale) and returns that power: 0.58 is 0.5, so -1.
+func labelStepExponent(x float64) int {
+	k := math.Floor(math.Log10(x))
+	m := x / math.Pow(10, k) // 1 <= m < 10
+	if m >= math.Sqrt(50) {  // nearer 10 than 5
+		k++
+	}
+	return int(k)
 }
 
 // axisSpan is what axisFormat reads of an axis over values whose top is
