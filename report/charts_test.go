@@ -16,9 +16,9 @@ func TestAxisFormat(t *testing.T) {
 		want    string
 	}{
 		{[]float64{120, 480, 1340}, false, "#,##0"},
-		{[]float64{101, 103}, false, "#,##0"}, // an axis from 0: labels 0, 20, 40 ...
-		{[]float64{0.98, 1.01}, false, "#,##0.0"}, // 0.2, 0.4 ..., not 1.200
-		{[]float64{2.9, 3.5}, false, "#,##0.0"},   // 0.5, 1.0 ...
+		{[]float64{101, 103}, false, "#,##0"},         // an axis from 0: labels 0, 20, 40 ...
+		{[]float64{0.98, 1.01}, false, "#,##0.0"},     // 0.2, 0.4 ..., not 1.200
+		{[]float64{2.9, 3.5}, false, "#,##0.0"},       // 0.5, 1.0 ...
 		{[]float64{0.021, 0.026, 0.03}, true, "0.0%"}, // not 2%, 3%, 3%
 		{[]float64{0.0021, 0.0026}, true, "0.00%"},
 		{[]float64{0.1, 0.5, 0.95}, true, "0%"},
@@ -26,7 +26,7 @@ func TestAxisFormat(t *testing.T) {
 		{[]float64{0.004, 0.004}, false, "#,##0.0000"},
 		{nil, true, "0%"},
 		{[]float64{5.28e-06, 1.54e-05}, false, "0.0E+00"}, // not 0.0000 on every line
-		{[]float64{5.28e-06, 5.28e-06}, false, "0E+00"}, // 1E-06, 2E-06 ...
+		{[]float64{5.28e-06, 5.28e-06}, false, "0E+00"},   // 1E-06, 2E-06 ...
 		{[]float64{0.0004, 0.0009}, false, "#,##0.0000"},
 		{[]float64{0.000001, 0.000003}, true, "0.0000%"},
 	} {
