@@ -356,3 +356,33 @@ func utf16Text(text string, bigEndian bool) string {
 	}
 	return string(b)
 }
+
+// A column's letters name it even where its header is blank and a header
+// is close to them: D beside ID must not be taken for a mistyped "ID". A
+// mistyped header that is also letters, "tme" for "time", names the header
+// meant only when that column is empty.
+func TestColumnLettersBesideCloseHeaders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "Book.xlsx")
+	b := xlsx.New()
+	sheet := b.Sheets()[0]
+	if err := b.SetRow(sheet, 1, "ID", "Host", "time"); err != nil {
+		t.Fatal(err)
+	}
+	for r := 2; r <= 41; r++ {
+		if err := b.SetRow(sheet, r, float64(r), "web1", float64(r)/10, float64(r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	d, err := Read(path+"!"+sheet+"!D", "")
+	if err != nil || len(d.Values) != 40 || d.Values[0] != 2 {
+		t.Errorf("column D without a header: %v", err)
+	}
+	_, err = Read(path+"!"+sheet+"!tme", "")
+	if err == nil || !strings.Contains(err.Error(), `no column "tme" in the first row; did you mean "time"? (read as column letters, column TME is empty)`) {
+		t.Errorf("a mistyped header: %v", err)
+	}
+}

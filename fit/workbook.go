@@ -54,7 +54,7 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	// reads as a blank cell: those are computed, and the column read again
 	// with their values in place, in order.
 	var c collector
-	idx, letter, header := -1, "", ""
+	idx, letter, header, meant := -1, "", "", ""
 	var blanks []string
 	scan := func(computed, unsaved map[string]string) error {
 		c, idx, blanks = collector{}, -1, nil
@@ -65,6 +65,9 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 					return false
 				}
 				letter = xlsx.ColumnName(idx)
+				if header == "" {
+					meant = headerMeant(cells, col, idx)
+				}
 				if header != "" {
 					return true
 				}
@@ -107,6 +110,9 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	column := header
 	if column == "" {
 		column = letter
+	}
+	if meant != "" && len(c.values) == 0 && len(c.problems) == 0 {
+		return nil, Problems{{where, fmt.Sprintf("no column %q in the first row%s (read as column letters, column %s is empty)", col, meant, letter)}}
 	}
 	values, err := c.finish(where+"!"+letter, column)
 	if err != nil {
@@ -161,7 +167,6 @@ func findColumn(first []string, col, where string) (int, string, error) {
 			}
 		}
 	}
-	dym := suggest.DidYouMean(col, headers)
 	if n, _, err := xlsx.CellCoordinates(col + "1"); err == nil && len(col) <= 3 {
 		i := n - 1
 		if i < len(first) {
@@ -171,16 +176,10 @@ func findColumn(first []string, col, where string) (int, string, error) {
 				}
 			}
 		}
-		// A mistyped header ("tme" for "time") is also a column's letters:
-		// where the first row is headers and that column has none, the
-		// header is what was meant.
-		if dym == "" || (i < len(first) && strings.TrimSpace(first[i]) != "") {
-			return i, "", nil
-		}
-		return 0, "", Problems{{where, fmt.Sprintf("no column %q in the first row%s (column %s has no header)", col, dym, strings.ToUpper(col))}}
+		return i, "", nil
 	}
 	what := fmt.Sprintf("no column %q in the first row", col)
-	if dym != "" {
+	if dym := suggest.DidYouMean(col, headers); dym != "" {
 		what += dym
 	} else if len(headers) > 0 {
 		what += "; the headers are " + quoteList(headers) + ", or give a column letter such as B"
@@ -188,6 +187,26 @@ func findColumn(first []string, col, where string) (int, string, error) {
 		what += "; expected a header of the first row or a column letter such as B"
 	}
 	return 0, "", Problems{{where, what}}
+}
+
+// headerMeant is, for col read as column letters (the column at index i
+// of the first row, first), the header it is close to ("; did you mean
+// \"time\"?" for "tme"), when that column has no header of its own, else
+// "": a mistyped header can be a column's letters too, and if that column
+// turns out empty, the header is what was meant.
+func headerMeant(first []string, col string, i int) string {
+	if i < len(first) && strings.TrimSpace(first[i]) != "" {
+		return ""
+	}
+	var headers []string
+	for _, h := range first {
+		if h = strings.TrimSpace(h); h != "" {
+			if _, isNumber := parseNumber(h); !isNumber {
+				headers = append(headers, h)
+			}
+		}
+	}
+	return suggest.DidYouMean(col, headers)
 }
 
 // The sheets of the workbook that `websim fit --out` writes.
