@@ -122,11 +122,14 @@ func roundOut(x float64, decimals int, dir func(float64) float64) float64 {
 	return dir(x*p) / p
 }
 
-// maxDecimals and maxPlain bound the plain form a cell prints: a number that needs
-// more decimals (below about 0.0001), or that is 10^15 or above, prints
-// with an exponent (2.5e-7, 1.2e15), which the model's cells read too.
+// maxDecimals, minPlain and maxPlain bound the plain form a cell prints: a
+// number below minPlain that needs more than maxDecimals decimals, or one
+// of 10^15 or above, prints with an exponent (2.5e-7, 1.2e15), which the
+// model's cells read too; a number near 1 that needs more digits to keep
+// its fit's mean (faithfulCell) stays plain (0.99999997).
 const (
 	maxDecimals = 6
+	minPlain    = 1e-4
 	maxPlain    = 1e15
 )
 
@@ -134,7 +137,7 @@ const (
 // decimals is below 0), without trailing zeros; with an exponent when the
 // plain form would be long (see maxDecimals).
 func roundAt(x float64, decimals int) string {
-	if a := math.Abs(x); a != 0 && !math.IsInf(x, 0) && !math.IsNaN(x) && (decimals > maxDecimals || a >= maxPlain) {
+	if a := math.Abs(x); a != 0 && !math.IsInf(x, 0) && !math.IsNaN(x) && ((decimals > maxDecimals && a < minPlain) || a >= maxPlain) {
 		sig := decimals + 1 + int(math.Floor(math.Log10(a)))
 		if sig < 1 {
 			return "0"

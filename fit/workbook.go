@@ -386,7 +386,14 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 	b.SetStyle(FitDataSheet, "A1", xlsx.CellName(labelColumn-1, 1), xlsx.Header)
 	b.FreezeRows(FitDataSheet, 1)
 	b.RowHeight(FitDataSheet, 1, 2*lineHeight) // a fit's cell on two lines
-	values := xlsx.TimeStyle(xlsx.TimeDigits(h.Width, 3))
+	// The bins' width sets the decimals; an exponent only where the times
+	// themselves are that short: bins of 2e-7 about 1 keep six decimals,
+	// as 1.00E+00 would show every end alike.
+	decimals := xlsx.TimeDigits(h.Width, 3)
+	if largest := max(math.Abs(r.Values[0]), math.Abs(r.Values[len(r.Values)-1])); decimals == xlsx.ExpDecimals && largest >= 1e-5 {
+		decimals = xlsx.ExpDecimals - 1
+	}
+	values := xlsx.TimeStyle(decimals)
 	b.SetStyle(FitDataSheet, "A2", xlsx.CellName(2, lastBin), values)
 	maxDensity := 0.0
 	for i := range h.Counts {

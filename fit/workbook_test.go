@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +148,43 @@ func TestNotRankedReasonWraps(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no family left unranked: the test needs one")
+	}
+}
+
+// FitData's bin ends and quantiles take the decimals of the bins' width,
+// and an exponent only where the times themselves are that short: times
+// of 1 ± 2e-6 keep six decimals (1.00E+00 would show every end alike),
+// times of about 5e-6 take one.
+func TestFitDataFormatsNarrowTimes(t *testing.T) {
+	for _, tc := range []struct {
+		centre, sd float64
+		format     string
+	}{
+		{1, 2e-6, "#,##0.000000"},
+		{5e-6, 1e-6, "0.00E+00"},
+	} {
+		r := rand.New(rand.NewPCG(5, 1))
+		xs := make([]float64, 3000)
+		for i := range xs {
+			xs[i] = tc.centre + tc.sd*r.NormFloat64()
+		}
+		res, err := Distributions(xs, Options{Replicates: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "Fit.xlsx")
+		if err := WriteWorkbook(path, &Data{Source: "x.csv", Column: "t", Values: xs}, res); err != nil {
+			t.Fatal(err)
+		}
+		b, err := xlsx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ref := range []string{"A2", "I2"} {
+			if l, _ := b.LookOf(FitDataSheet, ref); l.NumFormat != tc.format {
+				t.Errorf("times about %g: FitData %s in %q, want %q", tc.centre, ref, l.NumFormat, tc.format)
+			}
+		}
+		b.Close()
 	}
 }
