@@ -110,6 +110,10 @@ var hostileCases = []struct {
 		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Switch.Util")
 		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)
 	}, want: []string{`SvcData.xlsx!Settings!A14: "Switch.Util" is not a setting; expected a built-in setting or a parameter name of letters, digits and _, not starting with a digit, that expressions can use (e.g. Switch_Util)`}},
+	{name: "a built-in's name with a hyphen", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Warm-Up")
+		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)
+	}, want: []string{`SvcData.xlsx!Settings!A14: "Warm-Up" is not a setting; did you mean "WarmUp"?`, `that expressions can use (e.g. SwitchUtil)`}},
 	{name: "parameter Now", change: func(t *testing.T, m *wbtest.Model) {
 		m.Set(t, "SvcData.xlsx", "Settings", "A14", "Now")
 		m.Set(t, "SvcData.xlsx", "Settings", "B14", 3)

@@ -72,7 +72,7 @@ func (r *reader) readSettings() {
 			b, builtin := builtinSetting(name)
 			if !builtin {
 				if !identifier.MatchString(name) {
-					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _, not starting with a digit, that expressions can use (e.g. %s)", name, suggest.DidYouMean(name, builtinNames()), asIdentifier(name))
+					r.errorf(t.file, t.sheet, nameCell.ref, "%q is not a setting%s; expected a built-in setting or a parameter name of letters, digits and _, not starting with a digit, that expressions can use (e.g. %s)", name, suggest.DidYouMean(name, builtinNames()), parameterExample(name))
 					continue
 				}
 				if w := reservedName(name); w != "" {
@@ -394,3 +394,14 @@ type noServers struct{}
 func (noServers) Util(int) float64  { return 0 }
 func (noServers) Queue(int) float64 { return 0 }
 func (noServers) Busy(int) float64  { return 0 }
+
+// parameterExample is a parameter name like name that expressions can use
+// (asIdentifier), or SwitchUtil where that would read as a built-in
+// setting (Warm_Up is WarmUp, since _ is not read in setting names).
+func parameterExample(name string) string {
+	id := asIdentifier(name)
+	if _, builtin := builtinSetting(id); builtin {
+		return "SwitchUtil"
+	}
+	return id
+}

@@ -97,10 +97,10 @@ func syntaxProblem(f *zip.File, file, sheet string) (Problem, bool) {
 	}
 	where := "before its first cell"
 	if last != "" {
-		where = "just after this cell"
+		where = "near this cell, the last one begun before the damage"
 	}
 	return Problem{File: file, Sheet: sheet, Cell: last, Err: ErrDamaged,
-		Msg: fmt.Sprintf("the sheet's XML is damaged %s (line %d: %s), so what follows cannot be read: the file is damaged; %s",
+		Msg: fmt.Sprintf("the sheet's XML is damaged %s (line %d: %s), and the library would read the sheet only up to there: the file is damaged; %s",
 			where, syntax.Line, syntax.Msg, repairIt)}, true
 }
 

@@ -231,8 +231,8 @@ func TestOpenRefusesXMLSyntaxErrors(t *testing.T) {
 		where   string // "" when the workbook opens
 		message string
 	}{
-		{"stray < in row 30", replaceIn(`<row r="30"`, `<row r="30" <`), "D.xlsx!Data!B29", "damaged just after this cell (line 2: expected attribute name in element)"},
-		{"unclosed cell", replaceIn(`<c r="A12"><v>12</v></c>`, `<c r="A12"><v>12</v>`), "D.xlsx!Data!B12", "damaged just after this cell (line 2: element <c> closed by </row>)"},
+		{"stray < in row 30", replaceIn(`<row r="30"`, `<row r="30" <`), "D.xlsx!Data!B29", "damaged near this cell, the last one begun before the damage (line 2: expected attribute name in element)"},
+		{"unclosed cell", replaceIn(`<c r="A12"><v>12</v></c>`, `<c r="A12"><v>12</v>`), "D.xlsx!Data!B12", "damaged near this cell, the last one begun before the damage (line 2: element <c> closed by </row>)"},
 		{"stray < before the first cell", replaceIn(`<sheetData><row r="1"`, `<sheetData><<row r="1"`), "D.xlsx!Data", "damaged before its first cell"},
 		{"bare & in a shared text", replaceIn(`<t>Label</t>`, `<t>Label & more</t>`), "D.xlsx", "shared texts (xl/sharedStrings.xml) are damaged (line 2: invalid character entity & (no semicolon))"},
 		{"Latin-1 declared", func(part []byte) []byte {
