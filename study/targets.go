@@ -407,8 +407,14 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 		}
 	}
 	if !stats.EnoughBeyond(f.resp.N, q) {
-		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); more observations, or Replications 2 or more, would decide",
-			m, numtext.Group(int64(f.resp.N)), numtext.Group(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), numtext.Group(int64(stats.MinTailObservations)), m)
+		// Replications of this length decide only if each has enough
+		// beyond the percentile for its own to count (MinReplicationTail).
+		more := "more observations, or Replications 2 or more, would decide"
+		if float64(f.resp.N)*min(q, 1-q) < MinReplicationTail {
+			more = "more observations would decide"
+		}
+		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); %s",
+			m, numtext.Group(int64(f.resp.N)), numtext.Group(int64(math.Ceil(stats.MinTailObservations/min(q, 1-q)-1e-6))), numtext.Group(int64(stats.MinTailObservations)), m, more)
 	}
 	return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication (its response times spread too widely, from the median to p99, for the run to give one); set Replications to 2 or more", m)
 }

@@ -300,14 +300,23 @@ func TestTooFewBeyondATailPercentile(t *testing.T) {
 	}
 }
 
+// TestTooFewNamesTheCountNeeded: the reason names the requests needed, and
+// offers replications only where runs of this length would each have
+// enough beyond the percentile for them to decide (MinReplicationTail):
+// 4,000 requests have 400 beyond p90 and 200 beyond p95, but 40 beyond p99.
 func TestTooFewNamesTheCountNeeded(t *testing.T) {
 	run := runOf(t, twoEntityPlan(1, 4_000))
 	for _, c := range []struct {
 		m    Measure
 		need string
-	}{{MeasureP90, "(10,000 are needed, 1,000 beyond the p90)"}, {MeasureP95, "(20,000 are needed"}, {MeasureP99, "(100,000 are needed"}} {
-		if r := Judge([]Target{{Measure: c.m, Limit: 100}}, run)[0]; !strings.Contains(r.Why, c.need) {
+		reps bool
+	}{{MeasureP90, "(10,000 are needed, 1,000 beyond the p90)", true}, {MeasureP95, "(20,000 are needed", true}, {MeasureP99, "(100,000 are needed", false}} {
+		r := Judge([]Target{{Measure: c.m, Limit: 100}}, run)[0]
+		if !strings.Contains(r.Why, c.need) {
 			t.Errorf("%s: %q, want %q", c.m, r.Why, c.need)
+		}
+		if got := strings.Contains(r.Why, "Replications 2 or more"); got != c.reps {
+			t.Errorf("%s: %q offers replications: %v, want %v", c.m, r.Why, got, c.reps)
 		}
 	}
 }
