@@ -566,10 +566,10 @@ func (run *Run) endPool() {
 // interval of p95 missed the truth 17 times at 300 observations each (15
 // beyond it), all below, that of p99 6 times (3 beyond), and a size probe
 // at 17 units held a p99 target that needs 18; at 10,000 each (100 beyond
-// p99) p95 missed 8 times and p99 4 times, as the mean's interval did 8
-// times: five replications of a busy queue are few for Student t, and the
-// misses lie below. Below it a percentile has no interval, and a target on
-// it is undecided.
+// p99) p95 missed 8 times and p99 4 times, all below, and the mean's
+// interval 8 times (5 below): five replications of a busy queue are few for
+// Student t. Below it a percentile has no interval, and a target on it is
+// undecided.
 const MinReplicationTail = 100
 
 // replicationPercentiles gives a pooled percentile of s that has no
