@@ -172,15 +172,7 @@ func TestCellsKeepTheMeanOfNarrowData(t *testing.T) {
 		{"Uniform(4.999,5.001)", 2000},
 	} {
 		xs := draw(t, tc.cell, tc.n, 7)
-		var sum, sq float64
-		for _, x := range xs {
-			sum += x
-		}
-		mean := sum / float64(len(xs))
-		for _, x := range xs {
-			sq += (x - mean) * (x - mean)
-		}
-		sd := math.Sqrt(sq / float64(len(xs)-1))
+		dataSD := sd(xs)
 		res, err := Distributions(xs, Options{Replicates: -1})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cell, err)
@@ -190,8 +182,8 @@ func TestCellsKeepTheMeanOfNarrowData(t *testing.T) {
 				continue // rounded to their range, outwards; Exp's sd is its mean
 			}
 			exact := dist.MustParse(exactText(f.model)).Mean()
-			if got := dist.MustParse(f.Cell).Mean(); math.Abs(got-exact) > sd/100 {
-				t.Errorf("%s: %s has a mean of %v, the fit's %v (sd %.4g)", tc.cell, f.Cell, got, exact, sd)
+			if got := dist.MustParse(f.Cell).Mean(); math.Abs(got-exact) > dataSD/100 {
+				t.Errorf("%s: %s has a mean of %v, the fit's %v (sd %.4g)", tc.cell, f.Cell, got, exact, dataSD)
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/websim/websim/engine/stats"
 )
 
 // When every family is rejected, the text says so above the cell to paste
@@ -57,13 +59,9 @@ func TestNoneFits(t *testing.T) {
 
 // sd is the sample standard deviation of xs.
 func sd(xs []float64) float64 {
-	var sum, sq float64
+	var t stats.Tally
 	for _, x := range xs {
-		sum += x
+		t.Add(x)
 	}
-	mean := sum / float64(len(xs))
-	for _, x := range xs {
-		sq += (x - mean) * (x - mean)
-	}
-	return math.Sqrt(sq / float64(len(xs)-1))
+	return t.SD()
 }
