@@ -61,13 +61,10 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 		var stop error
 		err := f.ScanRows(name, func(r int, cells []string) bool {
 			if idx < 0 {
-				if idx, header, stop = findColumn(cells, col, where); stop != nil {
+				if idx, header, meant, stop = findColumn(cells, col, where); stop != nil {
 					return false
 				}
 				letter = xlsx.ColumnName(idx)
-				if header == "" {
-					meant = headerMeant(cells, col, idx)
-				}
 				if header != "" {
 					return true
 				}
@@ -152,8 +149,9 @@ func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, header b
 
 // findColumn finds col in the first row: a header, else a column letter.
 // It returns the column's index and its header ("" when the first row is
-// data).
-func findColumn(first []string, col, where string) (int, string, error) {
+// data), and, for letters, the header they are close to (meant, a "; did
+// you mean" text), which names the column meant if the one read is empty.
+func findColumn(first []string, col, where string) (idx int, header, meant string, err error) {
 	var headers []string
 	for i, h := range first {
 		h = strings.TrimSpace(h)
@@ -163,7 +161,7 @@ func findColumn(first []string, col, where string) (int, string, error) {
 		if _, isNumber := parseNumber(h); !isNumber {
 			headers = append(headers, h)
 			if normalize(h) == normalize(col) {
-				return i, h, nil
+				return i, h, "", nil
 			}
 		}
 	}
@@ -172,11 +170,14 @@ func findColumn(first []string, col, where string) (int, string, error) {
 		if i < len(first) {
 			if h := strings.TrimSpace(first[i]); h != "" {
 				if _, isNumber := parseNumber(h); !isNumber {
-					return i, h, nil
+					return i, h, "", nil
 				}
 			}
 		}
-		return i, "", nil
+		// A mistyped header ("tme" for "time") can be a column's letters
+		// too: the header it is close to, should that column turn out
+		// empty, is what was meant.
+		return i, "", suggest.DidYouMean(col, headers), nil
 	}
 	what := fmt.Sprintf("no column %q in the first row", col)
 	if dym := suggest.DidYouMean(col, headers); dym != "" {
@@ -186,27 +187,7 @@ func findColumn(first []string, col, where string) (int, string, error) {
 	} else {
 		what += "; expected a header of the first row or a column letter such as B"
 	}
-	return 0, "", Problems{{where, what}}
-}
-
-// headerMeant is, for col read as column letters (the column at index i
-// of the first row, first), the header it is close to ("; did you mean
-// \"time\"?" for "tme"), when that column has no header of its own, else
-// "": a mistyped header can be a column's letters too, and if that column
-// turns out empty, the header is what was meant.
-func headerMeant(first []string, col string, i int) string {
-	if i < len(first) && strings.TrimSpace(first[i]) != "" {
-		return ""
-	}
-	var headers []string
-	for _, h := range first {
-		if h = strings.TrimSpace(h); h != "" {
-			if _, isNumber := parseNumber(h); !isNumber {
-				headers = append(headers, h)
-			}
-		}
-	}
-	return suggest.DidYouMean(col, headers)
+	return 0, "", "", Problems{{where, what}}
 }
 
 // The sheets of the workbook that `websim fit --out` writes.
