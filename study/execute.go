@@ -572,6 +572,13 @@ func (run *Run) endPool() {
 // undecided.
 const MinReplicationTail = 100
 
+// replicationTailEnough says whether a replication of n requests expects
+// MinReplicationTail beyond the q-quantile (with stats.EnoughBeyond's
+// allowance for 1-0.9 falling a little short of 0.1).
+func replicationTailEnough(n int64, q float64) bool {
+	return float64(n)*min(q, 1-q)+1e-6 >= MinReplicationTail
+}
+
 // replicationPercentiles gives a pooled percentile of s that has no
 // interval of the engine's (too few observations beyond it, or times too
 // spread for its window) the interval of Student t across the
@@ -608,7 +615,7 @@ func replicationPercentiles(s *engine.Summary, reps []repFigures, ent int) {
 			}
 			if f.completed > 0 {
 				xs = append(xs, p.get(&f.resp))
-				thin = thin || float64(f.completed)*min(p.q, 1-p.q) < MinReplicationTail
+				thin = thin || !replicationTailEnough(f.completed, p.q)
 			}
 		}
 		if thin {

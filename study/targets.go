@@ -401,7 +401,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 		for _, rep := range reps {
 			fewest = min(fewest, rep.completed)
 		}
-		if float64(fewest)*min(q, 1-q) < MinReplicationTail {
+		if !replicationTailEnough(fewest, q) {
 			return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s across %d replications: one completed %s requests, too few for its own %s to count (%s are needed, %d beyond the %s, in each); more observations would decide",
 				m, len(reps), numtext.Group(fewest), m, numtext.Group(int64(math.Ceil(MinReplicationTail/min(q, 1-q)-1e-6))), MinReplicationTail, m)
 		}
@@ -410,7 +410,7 @@ func percentileInterval(f *basis, reps []repFigure, m Measure) (value, hw float6
 		// Replications of this length decide only if each has enough
 		// beyond the percentile for its own to count (MinReplicationTail).
 		more := "more observations, or Replications 2 or more, would decide"
-		if float64(f.resp.N)*min(q, 1-q) < MinReplicationTail {
+		if !replicationTailEnough(f.resp.N, q) {
 			more = "more observations would decide"
 		}
 		return value, math.NaN(), false, fmt.Sprintf("no confidence interval for the %s of one replication: %s completed requests are too few for one (%s are needed, %s beyond the %s); %s",

@@ -320,3 +320,18 @@ func TestTooFewNamesTheCountNeeded(t *testing.T) {
 		}
 	}
 }
+
+// A replication of exactly the requests MinReplicationTail asks for counts
+// (1,000 for p90, though 1000·(1-0.9) falls a little short of 100 in
+// floating point); one fewer does not.
+func TestReplicationTailEnough(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		q    float64
+		want bool
+	}{{1000, 0.9, true}, {999, 0.9, false}, {10_000, 0.99, true}, {9_999, 0.99, false}, {200, 0.5, true}, {199, 0.5, false}} {
+		if got := replicationTailEnough(c.n, c.q); got != c.want {
+			t.Errorf("replicationTailEnough(%d, %g) = %v, want %v", c.n, c.q, got, c.want)
+		}
+	}
+}
