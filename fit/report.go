@@ -54,7 +54,7 @@ func (r *Result) WriteText(w io.Writer, d *Data) error {
 const rejectLevel = 0.05
 
 // noneFitsText says what it means when every fit is rejected.
-const noneFitsText = "every family's p-value is below 0.05 on the values tested, so the times are of none of these shapes exactly (a mix of fast and slow requests is often why); the best fit's cell may misstate their spread and tail: compare it with the data in the Q-Q plot (--out) before using it, or split the times by request type and fit each"
+var noneFitsText = fmt.Sprintf("every family's p-value is below %g on the values tested, so the times are of none of these shapes exactly (a mix of fast and slow requests is often why); the best fit's cell may misstate their spread and tail: compare it with the data in the Q-Q plot (--out) before using it, or split the times by request type and fit each", rejectLevel)
 
 // noneFits reports whether every fit with a p-value is rejected at
 // rejectLevel (false when none has one).
