@@ -62,14 +62,12 @@ type extServer struct {
 	orphanJobs      int64
 	orphanWork      float64
 
-	// waiting is the jobs waiting that growth saw last: it is told of
-	// changes only (the time average is the same).
-	waiting int64
 	// growth watches the jobs waiting, as each call sees them on arrival
 	// from the end of the warm-up on, for the stability test: a queue of
 	// calls that time out and go on (orphans) can grow without end while
-	// the requests in the system stay few, since the requests fail. Last,
-	// being a kilobyte: the figures above stay near the heap of free times.
+	// the requests in the system stay few, since the requests fail. It is
+	// told of changes only (the time average is the same). Last, being a
+	// kilobyte: the figures above stay near the heap of free times.
 	growth stats.Growth
 }
 
@@ -115,8 +113,7 @@ func (s *sim) arrive(j int32) {
 		return
 	}
 	sv.place(s, i, s.now, d, s.measuring)
-	if q := int64(sv.starts.len()); q != sv.waiting && s.measuring {
-		sv.waiting = q
+	if q := int64(sv.starts.len()); float64(q) != sv.growth.Last() && s.measuring {
 		sv.growth.Observe(s.now, q)
 	}
 	jb.start = start

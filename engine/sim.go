@@ -467,8 +467,8 @@ func (s *sim) startMeasuring() {
 func (s *sim) watchServerQueues() {
 	for i := range s.servers {
 		sv := &s.servers[i]
-		sv.growth, sv.waiting = stats.Growth{Quantity: "jobs waiting"}, int64(sv.queuedAt(s.now))
-		sv.growth.Observe(s.now, sv.waiting)
+		sv.growth = stats.Growth{Quantity: "jobs waiting"}
+		sv.growth.Observe(s.now, int64(sv.queuedAt(s.now)))
 	}
 }
 

@@ -79,6 +79,9 @@ func (g *Growth) Observe(now float64, n int64) {
 	}
 }
 
+// Last is the value last observed (0 before the first Observe).
+func (g *Growth) Last() float64 { return g.value }
+
 // Observations is the number of Observe calls after the first.
 func (g *Growth) Observations() int64 { return g.n }
 
