@@ -240,7 +240,7 @@ func Compile(src string, kind Kind, names Names) (e *Expr, err error) {
 	case kind.numeric():
 		e.num = b.num(tree.Node)
 		if n, ok := constNumber(tree.Node); ok {
-			e.isConst, e.value = true, n
+			e.isConst, e.value = true, kind.Taken(n)
 		}
 	case kind == Bool:
 		e.boolean = b.boolean(tree.Node)
@@ -259,7 +259,7 @@ func Compile(src string, kind Kind, names Names) (e *Expr, err error) {
 		switch {
 		case kind.numeric():
 			if v, err := e.Number(&ctx); err == nil {
-				e.isConst, e.value = true, v
+				e.isConst, e.value = true, v // Number gives a Count whole
 			}
 		case kind == Bool:
 			if v, err := e.Bool(&ctx); err == nil {
@@ -696,6 +696,18 @@ func checkValue(kind Kind, v any, format string) string {
 	return fmt.Sprintf(format, describeValue(v), kind.expected())
 }
 
+// Whole returns the whole number that f stands for, and whether it stands
+// for one: f itself, or the nearest whole number when f is within a
+// formula's rounding of it (1e-9, and a few parts in 10^14 of a large
+// number). Excel saves =0.57*100 as 56.999999999999993: a count, a
+// capacity or a number of runs computed so is 57, never 56, and a
+// fraction anyone would type (56.5, 56.99) is none. Every reading of a
+// whole number (settings, cells, Count expressions) goes through here.
+func Whole(f float64) (float64, bool) {
+	r := math.Round(f)
+	return r, math.Abs(f-r) <= 1e-9+math.Abs(f)*1e-14
+}
+
 // badNumber reports whether f is out of range for a numeric kind; it does
 // not allocate.
 func badNumber(kind Kind, f float64) bool {
@@ -703,7 +715,8 @@ func badNumber(kind Kind, f float64) bool {
 	case math.IsNaN(f) || math.IsInf(f, 0):
 		return true
 	case kind == Count:
-		return f < 0 || f != math.Trunc(f)
+		_, whole := Whole(f)
+		return f < 0 || !whole
 	case kind == Probability:
 		return f < 0 || f > 1
 	case kind == Time:
@@ -781,4 +794,15 @@ func constNumber(n ast.Node) (float64, bool) {
 		return toFloat(n.Value)
 	}
 	return 0, false
+}
+
+// Taken is v as a cell or an expression of kind k gives it: a Count as the
+// whole number it stands for (see Whole), any other value as it is.
+func (k Kind) Taken(v float64) float64 {
+	if k == Count {
+		if r, ok := Whole(v); ok {
+			return r
+		}
+	}
+	return v
 }

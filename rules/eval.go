@@ -166,7 +166,7 @@ func (e *Expr) Number(c *engine.EvalContext) (float64, error) {
 	if badNumber(e.kind, v) {
 		return 0, e.fail(numberProblem(e.kind, v, runProblem))
 	}
-	return v, nil
+	return e.kind.Taken(v), nil
 }
 
 // Bool evaluates a Bool expression.

@@ -60,7 +60,7 @@ func (r *reader) numberExpr(t *table, c cell, kind rules.Kind, names rules.Names
 			r.errorf(t.file, t.sheet, c.ref, "%s", msg)
 			return nil, false
 		}
-		return engine.Const(v), true
+		return engine.Const(kind.Taken(v)), true
 	}
 	if looksNumeric(c.text) {
 		r.errorf(t.file, t.sheet, c.ref, "%s; expected %s or an expression", numberHint(c.text), kindText(kind))
@@ -75,7 +75,7 @@ func (r *reader) numberExpr(t *table, c cell, kind rules.Kind, names rules.Names
 			r.errorf(t.file, t.sheet, c.ref, "expression \"%s\" is always %s", cleanText(c.text), msg)
 			return nil, false
 		}
-		return engine.Const(v), true
+		return engine.Const(kind.Taken(v)), true
 	}
 	return e, true
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
+	"github.com/websim/websim/study"
 	"github.com/websim/websim/workbook/wbtest"
 )
 
@@ -887,4 +888,80 @@ func TestExperimentsWithHeaderOnly(t *testing.T) {
 	if w := strings.Join(plan.Warnings, "\n"); !strings.Contains(w, "SvcData.xlsx!Experiments: no scenarios under the header: the base settings run alone, as scenario Base") {
 		t.Errorf("warnings %q; want one about the empty Experiments sheet", w)
 	}
+}
+
+// TestNearlyWholeNumbersRound: a whole number computed by a formula is
+// saved a hair off (Excel saves =0.57*100 as 56.999999999999993); every
+// reading of a whole number takes the number it stands for, never the
+// one below, and a fraction anyone would type is still refused.
+func TestNearlyWholeNumbersRound(t *testing.T) {
+	const below, above = 56.999999999999993, 3.00000000001
+	cases := []struct {
+		name      string
+		file      string
+		sheet     string
+		ref       string
+		value     any
+		get       func(p *study.Plan) float64
+		want      float64
+		refusedAt string // "" when the value reads as want
+	}{
+		{"AppCapacity", "SvcData.xlsx", "Settings", "B6", below,
+			func(p *study.Plan) float64 { return float64(p.Scenarios[0].Model.App.Capacity) }, 57, ""},
+		{"AppServers", "SvcData.xlsx", "Settings", "B5", 2.99999999999,
+			func(p *study.Plan) float64 { return float64(p.Scenarios[0].Model.App.Servers) }, 3, ""},
+		{"Observations", "SvcData.xlsx", "Settings", "B4", 1999.99999999999,
+			func(p *study.Plan) float64 { return float64(p.Scenarios[0].Run.Observations) }, 2000, ""},
+		{"Seed", "SvcData.xlsx", "Settings", "B3", 6.99999999999,
+			func(p *study.Plan) float64 { return float64(p.Scenarios[0].Run.Seed) }, 7, ""},
+		{"Capacity", "SvcData.xlsx", "ServerInfo", "B3", 1.99999999999,
+			func(p *study.Plan) float64 { return float64(p.Scenarios[0].Model.Servers[1].Capacity) }, 2, ""},
+		{"MaxRetries", "SvcData.xlsx", "Arrivals", "H2", 0.99999999999,
+			func(p *study.Plan) float64 { return float64(p.Scenarios[0].Model.Entities[0].MaxRetries) }, 1, ""},
+		{"Count", "ProcData.xlsx", "ASumSvc", "F2", above,
+			func(p *study.Plan) float64 { return countOf(t, p, "ASumSvc", 0) }, 3, ""},
+		{"Count expression", "ProcData.xlsx", "ASumSvc", "F2", "0.57 * 100 / 19",
+			func(p *study.Plan) float64 { return countOf(t, p, "ASumSvc", 0) }, 3, ""},
+		{"AppCapacity a fraction", "SvcData.xlsx", "Settings", "B6", 56.99, nil, 0, "B6"},
+		{"Count a fraction", "ProcData.xlsx", "ASumSvc", "F2", 2.5, nil, 0, "F2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := wbtest.Valid()
+			m.Set(t, c.file, c.sheet, c.ref, c.value)
+			dir := t.TempDir()
+			m.Write(t, dir)
+			plan, err := Read(dir)
+			if c.refusedAt != "" {
+				want := c.file + "!" + c.sheet + "!" + c.refusedAt + ":"
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Fatalf("Read = %v; want a problem at %s", err, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.get(plan); got != c.want {
+				t.Errorf("%s %v read as %v; want %v", c.name, c.value, got, c.want)
+			}
+		})
+	}
+}
+
+// countOf is the Count of step i of service name, evaluated.
+func countOf(t *testing.T, p *study.Plan, name string, i int) float64 {
+	t.Helper()
+	m := p.Scenarios[0].Model
+	for _, s := range m.Services {
+		if s.Name == name {
+			v, err := s.Steps[i].Count.Number(&engine.EvalContext{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("no service %s", name)
+	return 0
 }

@@ -233,7 +233,7 @@ func (r *reader) wholeSettingIn(s *state, c settingCell, min, limit float64) (fl
 		r.errorf(c.file, c.sheet, c.ref, "%s %s is not a whole number >= %s; expected a whole number >= %s", c.name, formatNumber(v), formatNumber(min), formatNumber(min))
 		return 0, false
 	}
-	return v, ok
+	return math.Round(v), ok
 }
 
 // nonNegativeSetting reads a number of 0 or more.

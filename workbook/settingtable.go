@@ -2,13 +2,13 @@ package workbook
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/suggest"
+	"github.com/websim/websim/rules"
 )
 
 // SettingKind is what a built-in setting's value is.
@@ -82,13 +82,14 @@ var BuiltinSettings = []BuiltinSetting{
 			if u, err := strconv.ParseUint(c.text, 10, 64); err == nil {
 				s.run.Seed = u
 			} else if v, ok := r.numberSetting(s, c); ok {
+				w, whole := rules.Whole(v)
 				switch {
-				case v < 0 || v != math.Trunc(v):
+				case v < 0 || !whole:
 					r.errorf(c.file, c.sheet, c.ref, "Seed %s is not a whole number from 0 to 18446744073709551615; expected one", formatNumber(v))
 				case v >= 1<<64:
 					r.errorf(c.file, c.sheet, c.ref, "Seed %s is above 18446744073709551615; expected a whole number from 0 to 18446744073709551615", formatNumber(v))
 				default:
-					s.run.Seed = uint64(v)
+					s.run.Seed = uint64(w)
 					if v > 1<<53 {
 						// Excel keeps 15 digits of a number.
 						r.warnf(c.file, c.sheet, c.ref, "Seed read as %d: Excel keeps 15 digits of a number, so the seed typed may have had other last digits; type it as text (with a ' before it) to keep every digit", s.run.Seed)

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/websim/websim/internal/xlsx"
+	"github.com/websim/websim/rules"
 )
 
 // normKey is the form in which headers and names are compared: lower case,
@@ -104,9 +105,11 @@ func formatNumber(v float64) string {
 }
 
 // isWhole tells whether v is a whole number that fits an int32, with a
-// little room for the rounding of a computed formula.
+// little room for the rounding of a computed formula (rules.Whole); the
+// reader then takes math.Round(v), never v cut down.
 func isWhole(v float64) bool {
-	return math.Abs(v-math.Round(v)) < 1e-9 && math.Abs(v) <= math.MaxInt32
+	_, whole := rules.Whole(v)
+	return whole && math.Abs(v) <= math.MaxInt32
 }
 
 // identifier is a name an expression can use: letters (of any script, as
