@@ -132,8 +132,28 @@ func open(path string, limit int64) (*Book, error) {
 	if err != nil {
 		return fail(ErrDamaged, "cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)
 	}
+	if first, second, ok := sameNameButCase(x.GetSheetList()); ok {
+		return nil, Problem{File: name, Sheet: second, Err: ErrDamaged,
+			Msg: fmt.Sprintf("the name differs from that of the sheet %q only in case, which Excel refuses and websim cannot tell apart; expected each sheet's name once (rename or remove one of the two)", first)}
+	}
 	sum := sha256.Sum256(data)
 	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), path: path, f: x}, nil
+}
+
+// sameNameButCase finds the first sheet whose name differs from an
+// earlier one's only in case (as Excel compares them), which only a
+// program other than Excel can have written: the library finds a sheet
+// by its name in any case, so the second would be read as the first.
+func sameNameButCase(sheets []string) (first, second string, ok bool) {
+	seen := make(map[string]string, len(sheets))
+	for _, s := range sheets {
+		key := strings.ToLower(s)
+		if earlier, dup := seen[key]; dup {
+			return earlier, s, true
+		}
+		seen[key] = s
+	}
+	return "", "", false
 }
 
 // Find finds name in dir, ignoring the case of the name when there is no

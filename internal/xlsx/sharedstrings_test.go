@@ -277,3 +277,30 @@ func TestOpenRefusesXMLSyntaxErrors(t *testing.T) {
 func replaceIn(old, new string) func(part []byte) []byte {
 	return func(part []byte) []byte { return bytes.Replace(part, []byte(old), []byte(new), 1) }
 }
+
+// Two sheets whose names differ only in case (which Excel refuses, but
+// another program may write) would be read as one: the second is refused
+// at open, by name.
+func TestOpenRefusesSheetNamesThatDifferInCase(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "P.xlsx")
+	b := New()
+	must(t, b.NewSheet("Work"))
+	must(t, b.SetRow("Work", 1, "Step", "ProcTime"))
+	must(t, b.NewSheet("Other"))
+	must(t, b.SetRow("Other", 1, "Step", "ProcTime"))
+	must(t, b.Save(path))
+	b.Close()
+	if _, err := Open(path); err != nil {
+		t.Fatalf("Open before the rename: %v", err)
+	}
+	renamed := filepath.Join(dir, "R.xlsx")
+	editZip(t, path, renamed, "xl/workbook.xml", func(s string) string {
+		return strings.Replace(s, `name="Other"`, `name="WORK"`, 1)
+	})
+	_, err := Open(renamed)
+	var p Problem
+	if !errors.As(err, &p) || !errors.Is(err, ErrDamaged) || p.Where() != "R.xlsx!WORK" || !strings.Contains(p.Msg, `sheet "Work" only in case`) {
+		t.Errorf("Open: %v; want ErrDamaged at R.xlsx!WORK naming Work", err)
+	}
+}
