@@ -109,6 +109,9 @@ func (p *Plan) Apply(e Edit) error {
 				}
 				idx = append(idx, j)
 			}
+			// Run, and shown, in the order of the Arrivals columns, which is
+			// the order of the charts' load axis, whatever the order named.
+			slices.Sort(idx)
 			sc.Run.Loads = idx
 		}
 	}

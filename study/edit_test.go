@@ -34,7 +34,9 @@ func TestPlanApply(t *testing.T) {
 		{name: "nothing", scenarios: []string{"Base", "Faster"}, loads: []int{0, 1, 2}, seed: 1, obs: 10,
 			settings: []Setting{{Name: "Seed", Value: "1"}}},
 		{name: "all", edit: Edit{Scenarios: []string{"faster", "BASE"}, Loads: []string{"l9", "L1"}, Seed: 7, SeedSet: true, Observations: 99, Source: "command line"},
-			scenarios: []string{"Faster", "Base"}, loads: []int{2, 0}, seed: 7, obs: 99,
+			// Scenarios in the order named (the charts' legend), loads in
+			// the Arrivals' order (the charts' load axis).
+			scenarios: []string{"Faster", "Base"}, loads: []int{0, 2}, seed: 7, obs: 99,
 			settings: []Setting{{"Seed", "7", "command line"}, {"Observations", "99", "command line"}, {"Loads", "l9,L1", "command line"}, {"Scenarios", "faster,BASE", "command line"}}},
 		{name: "seed 0 is a seed", edit: Edit{SeedSet: true}, scenarios: []string{"Base", "Faster"}, loads: []int{0, 1, 2}, obs: 10,
 			settings: []Setting{{Name: "Seed", Value: "0"}}},

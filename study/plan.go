@@ -55,7 +55,9 @@ type RunSettings struct {
 	Observations int64
 	// Replications is the number of independent runs per load.
 	Replications int
-	// Loads are indexes into Model.Loads, in the order to run.
+	// Loads are indexes into Model.Loads, in the order to run: ascending,
+	// the order of the Arrivals columns, whatever order --loads or the
+	// Loads setting named them in (a chart's load axis reads left to right).
 	Loads []int
 	// TargetPrecision, when above 0, extends a run until the 95% half-width
 	// of mean response is within this share of the mean (up to a cap).

@@ -965,3 +965,22 @@ func countOf(t *testing.T, p *study.Plan, name string, i int) float64 {
 	t.Fatalf("no service %s", name)
 	return 0
 }
+
+// TestLoadsRunInArrivalsOrder: loads named out of order in the Loads
+// setting run, and show on the charts' load axis, in the order of the
+// Arrivals columns.
+func TestLoadsRunInArrivalsOrder(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "B11", "L3, L1")
+	dir := t.TempDir()
+	m.Write(t, dir)
+	plan, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range plan.Scenarios {
+		if !slices.Equal(sc.Run.Loads, []int{0, 2}) {
+			t.Errorf("%s: loads %v; want [0 2] (L1, L3)", sc.Name, sc.Run.Loads)
+		}
+	}
+}

@@ -319,6 +319,7 @@ func (r *reader) resolveLoads(s *state) []int {
 	if len(out) == 0 {
 		r.errorf(file, sheet, ref, "no loads in %q; expected all or load headers of Arrivals separated by commas", text)
 	}
+	slices.Sort(out) // in the order of the Arrivals columns (study.RunSettings.Loads)
 	return out
 }
 
