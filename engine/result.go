@@ -75,9 +75,11 @@ type Result struct {
 	FailedCI95, AbandonedCI95 float64
 
 	// Timeline is the run over successive intervals of simulated time,
-	// warm-up included, at most TimelineIntervals of them; after Merge, the
-	// first replication's.
-	Timeline []TimelineInterval
+	// warm-up included, at most TimelineIntervals of them; after Merge, that
+	// of replication TimelineReplication: the first, or when the pool is
+	// not stable, the first that was not (whose course shows why).
+	Timeline            []TimelineInterval
+	TimelineReplication int
 
 	// Servers has one entry per external server, in Model order.
 	Servers []ServerResult
@@ -407,6 +409,9 @@ func (r *Result) add(o *Result) {
 	}
 	if r.Stable && !o.Stable {
 		r.Stable, r.Unstable, r.Growing = false, replicationReason(o), o.Growing
+		// The timeline is the course of the replication the reason names:
+		// a stable one's would show no trouble in an unstable pool.
+		r.Timeline, r.TimelineReplication = o.Timeline, o.TimelineReplication
 	} else if !o.Stable && !o.Growing {
 		// A deadlock or a threshold in any replication is no statistical
 		// verdict: the pool is not unstable by the growth test alone.

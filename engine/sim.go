@@ -760,7 +760,7 @@ func (s *sim) unstable(format string, args ...any) {
 	s.res.Stable = false
 	s.res.Unstable = fmt.Sprintf(format, args...)
 	if !s.measuring {
-		s.res.Unstable += fmt.Sprintf(", before the warm-up of %s ended, so no figures were collected", formatTime(s.cfg.WarmUp, s.m.TimeUnit))
+		s.res.Unstable += fmt.Sprintf(", before the warm-up of %s ended, so this run collected no figures", formatTime(s.cfg.WarmUp, s.m.TimeUnit))
 	}
 	s.stop = true
 }
@@ -831,6 +831,7 @@ func (s *sim) result() *Result {
 	r := s.res
 	r.Load = s.m.Loads[s.load]
 	r.Replication = s.cfg.Replication
+	r.TimelineReplication = s.cfg.Replication
 	r.Replications = 1
 	r.InSystem = s.open
 	r.SimTime = s.now

@@ -140,6 +140,44 @@ func TestMergedGrowingFlag(t *testing.T) {
 	}
 }
 
+// A pool's timeline is the course of the replication its reason names:
+// the first unstable one, not a stable one whose level line would hide
+// the trouble (Timeline of the unstable runs), in steps as at once.
+func TestMergedTimelineShowsTheUnstableReplication(t *testing.T) {
+	course := func(rep int, stable bool, inSystem float64) Result {
+		r := Result{Replication: rep, TimelineReplication: rep, Replications: 1, Stable: stable,
+			Timeline: []TimelineInterval{{Start: 0, End: 1, InSystem: inSystem}}}
+		if !stable {
+			r.Unstable, r.Growing = "the requests in the system keep growing", true
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name  string
+		parts []Result
+		want  int // the replication (from 0) whose timeline the pool keeps
+	}{
+		{"all stable", []Result{course(0, true, 1), course(1, true, 2), course(2, true, 3)}, 0},
+		{"the third unstable", []Result{course(0, true, 1), course(1, true, 2), course(2, false, 3)}, 2},
+		{"the second and third", []Result{course(0, true, 1), course(1, false, 2), course(2, false, 3)}, 1},
+		{"the first", []Result{course(0, false, 1), course(1, false, 2), course(2, true, 3)}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			steps := tc.parts[0]
+			for i := range tc.parts[1:] {
+				steps.Merge(&tc.parts[1+i])
+			}
+			once := tc.parts[0]
+			once.Merge(&tc.parts[1], &tc.parts[2])
+			for _, pool := range []Result{steps, once} {
+				if pool.TimelineReplication != tc.want || pool.Timeline[0].InSystem != float64(tc.want+1) {
+					t.Errorf("timeline of replication %d (in system %v); want replication %d's", pool.TimelineReplication, pool.Timeline[0].InSystem, tc.want)
+				}
+			}
+		})
+	}
+}
+
 // A short run that fills from empty and then stays level is no growth:
 // 2,000 observations, WarmUp 0, 2,000 seeds. At the level 1e-3 about 2
 // would be flagged. An M/M/80 at utilization 0.22: 1 is, at most 3 may be
@@ -294,7 +332,7 @@ func TestStoppedBeforeTheWarmUpHasNoAverages(t *testing.T) {
 	m.App.Capacity = 1
 	m.Servers = []Server{{Name: "Back", Capacity: 2, BackgroundInterArrival: expD(1), BackgroundServiceTime: expD(1)}}
 	r := run(t, m, RunConfig{Seed: 5, WarmUp: 1e6, Observations: 1000, MaxInSystem: 500})
-	if r.Stable || !strings.Contains(r.Unstable, "no figures were collected") {
+	if r.Stable || !strings.Contains(r.Unstable, "this run collected no figures") {
 		t.Fatalf("stable %v (%s): want a run stopped in its warm-up", r.Stable, r.Unstable)
 	}
 	if !math.IsNaN(r.AppUtilization) || !math.IsNaN(r.AppQueue) {

@@ -82,6 +82,10 @@ type JSONRun struct {
 	// Targets are the Targets sheet's rows judged at this run.
 	Targets  []JSONTarget   `json:"targets"`
 	Timeline []JSONInterval `json:"timeline"`
+	// TimelineReplication is the replication (from 1) whose course
+	// Timeline is: the first, or the first unstable one of a pool that
+	// is not stable.
+	TimelineReplication int `json:"timelineReplication"`
 	// Measured are the Measured sheet's rows of this run's load, set
 	// beside its figures.
 	Measured []JSONMeasured `json:"measured"`
@@ -221,7 +225,7 @@ func jsonRun(run *study.Run) JSONRun {
 		out.Entities[e.Name] = JSONEntity{Arrivals: e.Arrivals, Completed: e.Completed, Failed: e.Failed,
 			Abandoned: e.Abandoned, ResponseTime: jsonSummary(&e.Response)}
 	}
-	out.Timeline = []JSONInterval{}
+	out.Timeline, out.TimelineReplication = []JSONInterval{}, r.TimelineReplication+1
 	for _, iv := range r.Timeline {
 		out.Timeline = append(out.Timeline, JSONInterval{Number(iv.Start), Number(iv.End), iv.Completed,
 			Number(iv.MeanResponse()), Number(iv.InSystem), Number(iv.AppUtilization)})

@@ -101,8 +101,8 @@ func writeTimeline(b *xlsx.Book, sheet string, s *study.Study) error {
 		label := run.Scenario + " " + run.Load
 		if run.Replications > 1 {
 			// A timeline is one run's course: with replications, the
-			// first replication's.
-			label += fmt.Sprintf(" (replication 1 of %d)", run.Replications)
+			// first replication's, or the first unstable one's.
+			label += fmt.Sprintf(" (replication %d of %d)", run.Result.TimelineReplication+1, run.Replications)
 		}
 		if !run.Result.Stable {
 			label += " (not stable)" // the legend of every chart it is in

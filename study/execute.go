@@ -488,6 +488,25 @@ func runFailure(sc *Scenario, load int, err error) error {
 	return fmt.Errorf("scenario %s, load %s: %w", sc.Name, sc.Model.Loads[load], err)
 }
 
+// pooledNote ends the reason of a pool that is not stable, which names
+// one replication, with what the figures beside it are: every
+// replication pooled, and how many of them were not stable ("" for a
+// single run). A reason such as "deadlocked before the warm-up ended, so
+// this run collected no figures" would otherwise contradict the figures of
+// the other replications shown beside it.
+func pooledNote(reps []repFigures) string {
+	if len(reps) < 2 {
+		return ""
+	}
+	unstable := 0
+	for _, f := range reps {
+		if !f.stable {
+			unstable++
+		}
+	}
+	return fmt.Sprintf(" (the figures pool all %d replications; %d of them not stable)", len(reps), unstable)
+}
+
 func precise(r *engine.Result, target float64) bool {
 	hw := r.Response.CIHalfWidth95
 	return !math.IsNaN(hw) && r.Response.Mean > 0 && hw <= target*r.Response.Mean
@@ -542,6 +561,7 @@ func (run *Run) endPool() {
 		replicationPercentiles(&r.Entities[i].Response, run.reps, i)
 	}
 	if !r.Stable {
+		r.Unstable += pooledNote(run.reps)
 		noIntervals(&r.Response)
 		noIntervals(&r.AttemptResponse)
 		for i := range r.Entities {

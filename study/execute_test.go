@@ -359,3 +359,33 @@ func TestTargetPrecisionReachedAcrossReplications(t *testing.T) {
 		}
 	}
 }
+
+// TestUnstablePoolSaysWhatItsFiguresAre: the reason of a pool that is not
+// stable names one replication ("deadlocked ... so this run collected no
+// figures"), and the figures beside it pool them all: the reason says so,
+// and how many were not stable, and the timeline is the unstable one's.
+func TestUnstablePoolSaysWhatItsFiguresAre(t *testing.T) {
+	rep := func(i int, stable bool) outcome {
+		r := &engine.Result{Replication: i, TimelineReplication: i, Replications: 1, Stable: stable,
+			Completed: 100, Response: engine.Summary{N: 100, Mean: 1},
+			Timeline: []engine.TimelineInterval{{Start: 0, End: 1, Completed: int64(i)}}}
+		if !stable {
+			r.Unstable = "application server App1 deadlocked at 3 s, so this run collected no figures"
+		}
+		return outcome{res: r, finished: true}
+	}
+	run := &Run{Replications: 3}
+	pool(run, []outcome{rep(0, true), rep(1, false), rep(2, true)})
+	want := "replication 2: application server App1 deadlocked at 3 s, so this run collected no figures (the figures pool all 3 replications; 1 of them not stable)"
+	if run.Result.Stable || run.Result.Unstable != want {
+		t.Errorf("reason %q; want %q", run.Result.Unstable, want)
+	}
+	if run.Result.TimelineReplication != 1 || run.Result.Timeline[0].Completed != 1 {
+		t.Errorf("timeline of replication %d; want 2's", run.Result.TimelineReplication+1)
+	}
+	single := &Run{Replications: 1}
+	pool(single, []outcome{rep(0, false)})
+	if got := single.Result.Unstable; got != rep(0, false).res.Unstable {
+		t.Errorf("a single run's reason %q; want it unchanged", got)
+	}
+}

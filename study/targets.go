@@ -466,8 +466,9 @@ func shareInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok
 // replications need: of all requests, and of each entity's (in Model
 // order).
 type repFigures struct {
-	all  repFigure
-	ents []repFigure
+	all    repFigure
+	ents   []repFigure
+	stable bool
 }
 
 // repFigure are the figures of all requests, or of one entity's, in one
@@ -487,7 +488,7 @@ func figureOf(completed, failed, abandoned int64, s *engine.Summary) repFigure {
 }
 
 func figuresOf(r *engine.Result) repFigures {
-	out := repFigures{all: figureOf(r.Completed, r.Failed, r.Abandoned, &r.Response)}
+	out := repFigures{all: figureOf(r.Completed, r.Failed, r.Abandoned, &r.Response), stable: r.Stable}
 	for i := range r.Entities {
 		e := &r.Entities[i]
 		out.ents = append(out.ents, figureOf(e.Completed, e.Failed, e.Abandoned, &e.Response))

@@ -201,7 +201,9 @@ no value (no completed request) is null.
     wallSeconds, precisionCapHit
     timeline: [{start, end, completed, meanResponse, inSystem,
       appUtilization}], at most 50 intervals of simulated time, warm-up
-      included (the Timeline sheet)
+      included (the Timeline sheet), of replication timelineReplication
+      (from 1: the first, or when the run is not stable, the first
+      replication that was not)
 
 websim size --json prints {setting, points, model, timeUnit, version, seed,
 targets: [{entity, measure, limit}] (the Targets sheet), warnings}; each of
