@@ -127,7 +127,11 @@ type Server struct {
 	Capacity int
 	// Cell locates the server's row for run-time errors about its
 	// background load ("SvcData.xlsx!ServerInfo!A3"); it may be empty.
-	Cell string
+	// TimeLimitCell, BackgroundInterArrivalCell and
+	// BackgroundServiceTimeCell locate those cells, for messages about
+	// their values; Cell stands in where one is empty.
+	Cell                                                                 string
+	TimeLimitCell, BackgroundInterArrivalCell, BackgroundServiceTimeCell string
 	// TimeLimit is how long a caller waits for an answer, counted from the
 	// moment the call is sent; 0 means no limit. At the limit the call fails
 	// for the caller while the server still does the work to its end.
@@ -239,8 +243,11 @@ type Entity struct {
 	// that stops advancing; it may be shorter or nil.
 	InterArrivalCells []string
 	// Cell locates the entity's Arrivals row, for errors about Patience,
-	// RetryDelay and RetryProbabilityExpr; it may be empty.
-	Cell string
+	// RetryDelay and RetryProbabilityExpr; it may be empty. PatienceCell
+	// and RetryDelayCell locate those cells, for messages about their
+	// values; Cell stands in where one is empty.
+	Cell                         string
+	PatienceCell, RetryDelayCell string
 	// Attributes are drawn once per request at arrival, in order.
 	Attributes []Attribute
 	// Stages is the service sequence; the first stage is the first service.

@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -219,6 +220,18 @@ type timeCell struct {
 	what string // `ProcTime Exp(1e-10)`
 	mean float64
 	loc  string
+	// fixed says the time is a plain number (a TimeLimit), not a
+	// distribution with a mean.
+	fixed bool
+}
+
+// subject is the time as a message names it: `ProcTime Exp(1e-10) has a
+// mean of 1e-10`, or `TimeLimit 1e-300` for a plain number.
+func (tc timeCell) subject() string {
+	if tc.fixed {
+		return tc.what
+	}
+	return tc.what + " has a mean of " + formatNumber(tc.mean)
 }
 
 // modelTimes lists the times of the model whose means the clock must tell
@@ -229,15 +242,15 @@ func modelTimes(m *engine.Model, l int) []timeCell {
 	var out []timeCell
 	add := func(what string, d engine.Dist, loc string) {
 		if d != nil {
-			out = append(out, timeCell{what + " " + d.String(), d.Mean(), loc})
+			out = append(out, timeCell{what: what + " " + d.String(), mean: d.Mean(), loc: loc})
 		}
 	}
 	for _, e := range m.Entities {
 		if l < len(e.InterArrival) && l < len(e.InterArrivalCells) {
 			add("inter-arrival time", e.InterArrival[l], e.InterArrivalCells[l])
 		}
-		add("Patience", e.Patience, e.Cell)
-		add("RetryDelay", e.RetryDelay, e.Cell)
+		add("Patience", e.Patience, cmp.Or(e.PatienceCell, e.Cell))
+		add("RetryDelay", e.RetryDelay, cmp.Or(e.RetryDelayCell, e.Cell))
 	}
 	for _, svc := range m.Services {
 		for _, st := range svc.Steps {
@@ -249,10 +262,10 @@ func modelTimes(m *engine.Model, l int) []timeCell {
 		}
 	}
 	for _, sv := range m.Servers {
-		add("BackgroundInterArrival", sv.BackgroundInterArrival, sv.Cell)
-		add("BackgroundServiceTime", sv.BackgroundServiceTime, sv.Cell)
+		add("BackgroundInterArrival", sv.BackgroundInterArrival, cmp.Or(sv.BackgroundInterArrivalCell, sv.Cell))
+		add("BackgroundServiceTime", sv.BackgroundServiceTime, cmp.Or(sv.BackgroundServiceTimeCell, sv.Cell))
 		if sv.TimeLimit > 0 && !math.IsInf(sv.TimeLimit, 1) {
-			out = append(out, timeCell{"TimeLimit " + formatNumber(sv.TimeLimit), sv.TimeLimit, sv.Cell})
+			out = append(out, timeCell{what: "TimeLimit " + formatNumber(sv.TimeLimit), mean: sv.TimeLimit, loc: cmp.Or(sv.TimeLimitCell, sv.Cell), fixed: true})
 		}
 	}
 	return out
@@ -287,12 +300,12 @@ func resolutionProblems(m *engine.Model, l int, span float64) []resolutionProble
 		}
 		switch {
 		case mean > maxClock:
-			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, past the largest time a run can reach (%g): its draws would take the simulated clock past the largest number; expected a time far below it, or another time unit", tc.what, formatNumber(mean), maxClock)})
+			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s, past the largest time a run can reach (%g): its draws would take the simulated clock past the largest number; expected a time far below it, or another time unit", tc.subject(), maxClock)})
 		case mean < minTime:
-			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, too small to be simulated; expected a mean of at least %g (or 0), or another time unit", tc.what, formatNumber(mean), minTime)})
+			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s, too small to be simulated; expected %s of at least %g (or 0), or another time unit", tc.subject(), map[bool]string{false: "a mean", true: "a time"}[tc.fixed], minTime)})
 		case mean < minClockSteps*step:
-			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s has a mean of %s, which the simulated clock cannot add faithfully at load %s: a run there lasts about %.4g time units, where the clock moves in steps of %.4g, so such times would be off by up to %.0f%% and every figure built of them wrong; expected times of the model within a factor of about 10^14 of the run's length (larger short times, or 0; a shorter run; or another time unit)",
-				tc.what, formatNumber(mean), m.Loads[l], span, step, math.Min(100, 50*step/mean))})
+			out = append(out, resolutionProblem{tc.loc, fmt.Sprintf("%s, which the simulated clock cannot add faithfully at load %s: a run there lasts about %.4g time units, where the clock moves in steps of %.4g, so such times would be off by up to %.0f%% and every figure built of them wrong; expected times of the model within a factor of about 10^14 of the run's length (larger short times, or 0; a shorter run; or another time unit)",
+				tc.subject(), m.Loads[l], span, step, math.Min(100, 50*step/mean))})
 		}
 	}
 	return out

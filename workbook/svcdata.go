@@ -38,6 +38,7 @@ func (r *reader) readServers() {
 			s.Capacity = v
 		}
 		if c := t.get(rw, "TimeLimit"); !c.blank() {
+			s.TimeLimitCell = loc(t, c.ref)
 			if v, ok := r.numberCell(t, c, "time limit"); ok {
 				switch {
 				case v < 0:
@@ -65,6 +66,12 @@ func (r *reader) readServers() {
 			r.errorf(t.file, t.sheet, ref, "background load of %q needs both BackgroundInterArrival and BackgroundServiceTime; expected %s too, or neither", name, what)
 		}
 		s.BackgroundInterArrival, s.BackgroundServiceTime = ia, st
+		if t.has("BackgroundInterArrival") {
+			s.BackgroundInterArrivalCell = loc(t, t.get(rw, "BackgroundInterArrival").ref)
+		}
+		if t.has("BackgroundServiceTime") {
+			s.BackgroundServiceTimeCell = loc(t, t.get(rw, "BackgroundServiceTime").ref)
+		}
 		r.model.Servers = append(r.model.Servers, s)
 	}
 }
@@ -161,6 +168,12 @@ func (r *reader) readArrivals() {
 		}
 		e.RetryDelay, _ = r.dist(t, t.get(rw, "RetryDelay"))
 		e.Cell = loc(t, nc.ref)
+		if t.has("Patience") {
+			e.PatienceCell = loc(t, patience.ref)
+		}
+		if t.has("RetryDelay") {
+			e.RetryDelayCell = loc(t, t.get(rw, "RetryDelay").ref)
+		}
 		rp := t.get(rw, "RetryProbability")
 		_, isNum := parseNumber(rp.text)
 		isExpr := !rp.bad && !rp.blank() && !isNum && !looksNumeric(rp.text)

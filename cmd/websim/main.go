@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -57,10 +58,16 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitOK
 	}
 	var silent *silentError
-	if !errors.As(err, &silent) {
+	var invalid *invalidInputError
+	switch {
+	case errors.As(err, &silent):
+	case errors.As(err, &invalid) && startsWithLocation(err.Error()):
+		// A problem of the model, printed as every other one is
+		// (File!Sheet!Cell: ...), without a prefix.
+		fmt.Fprintln(stderr, err)
+	default:
 		fmt.Fprintln(stderr, "Error:", err)
 	}
-	var invalid *invalidInputError
 	if errors.As(err, &invalid) {
 		return exitInvalid
 	}
@@ -69,6 +76,13 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitInvalid // never any code but 0, 1 and 2
 	}
 	return exitFailure
+}
+
+// startsWithLocation tells whether msg starts with a problem's location in a model
+// workbook ("SvcData.xlsx!Settings!B6: ...").
+func startsWithLocation(msg string) bool {
+	loc, _, ok := strings.Cut(msg, ": ")
+	return ok && !strings.ContainsAny(loc, " \n") && strings.Contains(loc, ".xlsx!")
 }
 
 // onUsageError handles urfave/cli's complaints about the command line

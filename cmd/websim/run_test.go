@@ -449,3 +449,22 @@ func TestWriteBackIntoALowerCaseName(t *testing.T) {
 		t.Error("write-back made a second SvcData.xlsx beside svcdata.xlsx")
 	}
 }
+
+// A located problem found once the study is laid out (too many runs) is
+// printed as every problem of the model is, File!Sheet!Cell first, with
+// exit 2; a message that names no cell keeps its "Error:".
+func TestLocatedProblemsPrintWithoutPrefix(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "SvcData.xlsx", "Settings", "A13", "Replications")
+	m.Set(t, "SvcData.xlsx", "Settings", "B13", 4000)
+	dir := t.TempDir()
+	m.Write(t, dir)
+	code, _, stderr := runCLI(t, "run", dir, "--observations", "2000")
+	if code != 2 || !strings.HasPrefix(stderr, "SvcData.xlsx!Settings!") || !strings.Contains(stderr, "more than the limit") {
+		t.Errorf("exit %d; want 2 and the problem at its cell, first on its line:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "run", dir, "--scenarios", "Nowhere")
+	if code != 2 || !strings.HasPrefix(stderr, "Error: ") {
+		t.Errorf("exit %d; want 2 and Error: before a message that names no cell:\n%s", code, stderr)
+	}
+}
