@@ -314,6 +314,7 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 	files := newFileCache(64)
 	var scratch stats.Histogram
 	var scratchPct stats.Percentiles
+	var buf []byte // one record's bytes, reused
 	defer files.closeAll()
 	reps := func(run int) ([]outcome, error) {
 		out := make([]outcome, 0, len(byRun[run]))
@@ -332,7 +333,7 @@ func mergeParts(parts []*partIndex) (_ *Study, err error) {
 				return nil, &PartError{File: p.file, Err: err, Text: err.Error()}
 			}
 			loc := p.records[i]
-			rec, err := readRecord(f, loc[0], loc[1])
+			rec, err := readRecord(f, i, loc[0], loc[1], &buf)
 			if err == nil && rec.Hist != nil {
 				if hist == nil {
 					hist = new(stats.Histogram)

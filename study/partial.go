@@ -10,9 +10,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/websim/websim/engine"
@@ -23,13 +25,19 @@ import (
 //
 //	magic      "websim-partial\n"
 //	format     uvarint (PartialFormat)
-//	header     uvarint length, then a gob-encoded PartialHeader
+//	header     uvarint length, then a gob-encoded PartialHeader, then the
+//	           checksum of the file so far (magic, format and header)
 //	records    per run of the shard: uvarint (run index + 1), uvarint
-//	           length, then a gob-encoded partialRecord
-//	end        uvarint 0, then uvarint (number of records)
+//	           length, a gob-encoded partialRecord, then the checksum of
+//	           the record (its two uvarints and its gob value)
+//	end        uvarint 0, then uvarint (number of records); nothing after
 //
-// Each gob value stands alone (its own encoder), so that the merge can seek
-// to one run's record without reading the others. A record keeps the whole
+// A checksum is the CRC-32C (Castagnoli) of its bytes, 4 bytes little
+// endian: gob reads most damaged bytes as other figures, not as an error,
+// so a part changed after websim wrote it is told by its checksums (the
+// end mark is checked against the records it counts). Each gob value
+// stands alone (its own encoder), so that the merge can seek to one run's
+// record without reading the others. A record keeps the whole
 // engine.Result (histogram and batch means included) with the figures the
 // pooling needs, so that the merge computes what one machine computes.
 const partialMagic = "websim-partial\n"
@@ -42,8 +50,17 @@ const partialMagic = "websim-partial\n"
 // TargetPrecision and the percentiles' thin parts; format 6 keeps a
 // setting's source apart from its value, so that shares run with a flag
 // that repeats the model's value merge, and the application servers'
-// accept queues; format 7 records the program's build (Options.Build).
-const PartialFormat = 7
+// accept queues; format 7 records the program's build (Options.Build);
+// format 8 adds the checksums of the header and of each record.
+const PartialFormat = 8
+
+// partialCRC is the table of the partial file's checksums (CRC-32C).
+var partialCRC = crc32.MakeTable(crc32.Castagnoli)
+
+// appendChecksum appends the checksum of b to b.
+func appendChecksum(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, partialCRC))
+}
 
 // PartialHeader says which study a partial file belongs to and which share
 // of it it holds. Every part of a study has the same header but for Shard
@@ -280,7 +297,7 @@ func writeHeader(w io.Writer, h *PartialHeader) error {
 	}
 	out := append([]byte(partialMagic), binary.AppendUvarint(nil, PartialFormat)...)
 	out = binary.AppendUvarint(out, uint64(buf.Len()))
-	_, err := w.Write(append(out, buf.Bytes()...))
+	_, err := w.Write(appendChecksum(append(out, buf.Bytes()...)))
 	return err
 }
 
@@ -291,7 +308,7 @@ func writeRecord(w io.Writer, task int, rec partialRecord) error {
 	}
 	out := binary.AppendUvarint(nil, uint64(task+1))
 	out = binary.AppendUvarint(out, uint64(buf.Len()))
-	_, err := w.Write(append(out, buf.Bytes()...))
+	_, err := w.Write(appendChecksum(append(out, buf.Bytes()...)))
 	return err
 }
 
@@ -313,16 +330,21 @@ type partIndex struct {
 	order   []int // task indexes in file order
 }
 
-// countingReader counts the bytes read through it.
+// countingReader counts the bytes read through it, and keeps their
+// checksum since the last call of sum.
 type countingReader struct {
-	r *bufio.Reader
-	n int64
+	r   *bufio.Reader
+	n   int64
+	crc uint32
+	one [1]byte // ReadByte's byte, for the checksum
 }
 
 func (c *countingReader) ReadByte() (byte, error) {
 	b, err := c.r.ReadByte()
 	if err == nil {
 		c.n++
+		c.one[0] = b
+		c.crc = crc32.Update(c.crc, partialCRC, c.one[:])
 	}
 	return b, err
 }
@@ -330,7 +352,34 @@ func (c *countingReader) ReadByte() (byte, error) {
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	c.crc = crc32.Update(c.crc, partialCRC, p[:n])
 	return n, err
+}
+
+// skip passes over n bytes, adding them to the checksum without copying
+// them.
+func (c *countingReader) skip(n int64) error {
+	for n > 0 {
+		b, err := c.r.Peek(int(min(n, int64(c.r.Size()))))
+		c.crc = crc32.Update(c.crc, partialCRC, b)
+		c.r.Discard(len(b))
+		c.n += int64(len(b))
+		n -= int64(len(b))
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sum reads a checksum and says whether it is that of the bytes read
+// since the last call; the next bytes start a new checksum.
+func (c *countingReader) sum() (bool, error) {
+	want := c.crc
+	var b [4]byte
+	_, err := io.ReadFull(c, b[:])
+	c.crc = 0
+	return err == nil && binary.LittleEndian.Uint32(b[:]) == want, err
 }
 
 // scanPart reads the header of a partial file and indexes its records
@@ -372,6 +421,11 @@ func scanPart(path string) (*partIndex, error) {
 	if _, err := io.ReadFull(cr, raw); err != nil {
 		return nil, damaged("its header is cut short", err)
 	}
+	if ok, err := cr.sum(); err != nil {
+		return nil, damaged("its header is cut short", err)
+	} else if !ok {
+		return nil, damaged("its header does not match its checksum: the file changed after websim wrote it", nil)
+	}
 	var h PartialHeader
 	if err := gob.NewDecoder(bytes.NewReader(raw)).Decode(&h); err != nil {
 		return nil, damaged("its header cannot be read", err)
@@ -387,6 +441,9 @@ func scanPart(path string) (*partIndex, error) {
 			if err != nil || n != uint64(len(idx.order)) {
 				return nil, damaged("its end mark does not count its runs", err)
 			}
+			if _, err := cr.r.ReadByte(); err != io.EOF {
+				return nil, damaged("it goes on after its end mark", err)
+			}
 			return idx, nil
 		}
 		task := int(tag - 1)
@@ -394,15 +451,20 @@ func scanPart(path string) (*partIndex, error) {
 		if err != nil || size > maxFrame || task >= len(h.Tasks) {
 			return nil, damaged(fmt.Sprintf("record %d is damaged", len(idx.order)+1), err)
 		}
+		off := cr.n
+		if err := cr.skip(int64(size)); err != nil {
+			return nil, damaged(fmt.Sprintf("it ends inside run %s", h.taskName(task)), nil)
+		}
+		if ok, err := cr.sum(); err != nil {
+			return nil, damaged(fmt.Sprintf("it ends inside run %s", h.taskName(task)), nil)
+		} else if !ok {
+			return nil, damaged(fmt.Sprintf("record %d, run %s, does not match its checksum: the file changed after websim wrote it", len(idx.order)+1, h.taskName(task)), nil)
+		}
 		if _, dup := idx.records[task]; dup {
 			return nil, damaged(fmt.Sprintf("it holds run %s twice", h.taskName(task)), nil)
 		}
-		idx.records[task] = [2]int64{cr.n, int64(size)}
+		idx.records[task] = [2]int64{off, int64(size)}
 		idx.order = append(idx.order, task)
-		if _, err := cr.r.Discard(int(size)); err != nil {
-			return nil, damaged(fmt.Sprintf("it ends inside run %s", h.taskName(task)), nil)
-		}
-		cr.n += int64(size)
 	}
 }
 
@@ -420,10 +482,27 @@ func (h *PartialHeader) taskName(i int) string {
 	return fmt.Sprintf("#%d (%s at %s, replication %d)", i, r.Scenario, r.Load, t.Replication+1)
 }
 
-// readRecord decodes the record at off (length size) of f.
-func readRecord(f io.ReaderAt, off, size int64) (partialRecord, error) {
+// errRecordChanged is a record whose bytes no longer match the checksum
+// that the first pass over its file checked.
+var errRecordChanged = errors.New("it does not match its checksum: the file changed while it was merged")
+
+// readRecord checks and decodes the record of task at off (length size,
+// its checksum after it) of f, reading it into *buf, which it may grow.
+func readRecord(f io.ReaderAt, task int, off, size int64, buf *[]byte) (partialRecord, error) {
 	var rec partialRecord
-	err := gob.NewDecoder(io.NewSectionReader(f, off, size)).Decode(&rec)
+	b := slices.Grow((*buf)[:0], int(size)+4)[:size+4]
+	*buf = b
+	if _, err := f.ReadAt(b, off); err != nil {
+		return rec, err
+	}
+	// The checksum covers the two uvarints before the gob value as well:
+	// the first pass read them as task+1 and size.
+	var head [2 * binary.MaxVarintLen64]byte
+	crc := crc32.Checksum(binary.AppendUvarint(binary.AppendUvarint(head[:0], uint64(task+1)), uint64(size)), partialCRC)
+	if crc32.Update(crc, partialCRC, b[:size]) != binary.LittleEndian.Uint32(b[size:]) {
+		return rec, errRecordChanged
+	}
+	err := gob.NewDecoder(bytes.NewReader(b[:size])).Decode(&rec)
 	if err == nil && rec.Result == nil {
 		err = errors.New("a record without a result")
 	}

@@ -214,6 +214,12 @@ func TestMergeRefusesBrokenSets(t *testing.T) {
 	os.WriteFile(truncated, b[:len(b)-40], 0o644)
 	otherFormat := filepath.Join(dir, "format.wsp")
 	os.WriteFile(otherFormat, append([]byte(partialMagic), 9), 0o644)
+	olderFormat := filepath.Join(dir, "format-7.wsp") // before the checksums
+	os.WriteFile(olderFormat, append([]byte(partialMagic), 7), 0o644)
+	changed := filepath.Join(dir, "changed.wsp")
+	b, _ = os.ReadFile(good[2])
+	b[len(b)-100] ^= 0x01 // inside its last record
+	os.WriteFile(changed, b, 0o644)
 	copied := filepath.Join(dir, "copy-of-part-1.wsp")
 	b, _ = os.ReadFile(good[1])
 	os.WriteFile(copied, b, 0o644)
@@ -239,6 +245,8 @@ func TestMergeRefusesBrokenSets(t *testing.T) {
 		{"other N", []string{good[0], good[1], good[2], otherN}, ErrPartForeign},
 		{"truncated", []string{good[0], good[1], truncated}, ErrPartDamaged},
 		{"other format", []string{good[0], good[1], good[2], otherFormat}, ErrPartForeign},
+		{"an older format", []string{good[0], good[1], good[2], olderFormat}, ErrPartForeign},
+		{"a changed byte", []string{good[0], good[1], changed}, ErrPartDamaged},
 		{"another build of the same version", []string{good[0], otherBuild, good[2]}, ErrPartForeign},
 		{"not a part", []string{notPart, good[0], good[1], good[2]}, ErrPartDamaged},
 		{"a folder", []string{filepath.Join(dir, "model"), good[0], good[1], good[2]}, ErrPartDamaged},
@@ -313,7 +321,7 @@ func TestPartDoesNotDependOnJobs(t *testing.T) {
 		defer f.Close()
 		var recs []partialRecord
 		for _, i := range idx.order {
-			rec, err := readRecord(f, idx.records[i][0], idx.records[i][1])
+			rec, err := readRecord(f, i, idx.records[i][0], idx.records[i][1], new([]byte))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,8 +29,9 @@ func mergeCommand() *cli.Command {
 wrote, one per shard, in any order. The results workbook (--out, default
 OutPut.xlsx in the current folder) and --json are those of "websim run MODEL"
 on one machine with the same seed, wall times aside. A shard missing or given
-twice, or a part of another model, seed, settings or number of shards, is
-refused (exit 2) and nothing is written.`,
+twice, a part of another model, seed, settings or number of shards, or a
+damaged part (cut short, or changed after it was written: each record
+carries a checksum), is refused (exit 2) and nothing is written.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the results workbook to `FILE`", Value: "OutPut.xlsx"},
 			&cli.BoolFlag{Name: "json", Usage: "print the results as one JSON document on stdout"},

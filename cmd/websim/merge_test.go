@@ -226,6 +226,38 @@ func TestShardAutoUnderSlurm(t *testing.T) {
 	}
 }
 
+// TestMergeRefusesADamagedPart: a part with a byte changed inside a
+// record is refused (exit 2), naming the file and the record, and nothing
+// is written.
+func TestMergeRefusesADamagedPart(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	parts := t.TempDir()
+	for _, k := range []string{"0", "1"} {
+		code, _, stderr := runCLI(t, "run", dir, "--observations", "500", "--shard", k+"/2", "--partial", filepath.Join(parts, "part-"+k+".wsp"))
+		if code != 0 {
+			t.Fatalf("shard %s/2: exit %d\n%s", k, code, stderr)
+		}
+	}
+	damaged := filepath.Join(parts, "part-0.wsp")
+	b, err := os.ReadFile(damaged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-100] ^= 0x01 // inside its last record
+	if err := os.WriteFile(damaged, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(parts, "m.xlsx")
+	code, stdout, stderr := runCLI(t, "merge", "--json", "--out", out, damaged, filepath.Join(parts, "part-1.wsp"))
+	want := damaged + ": damaged: record 2, run #"
+	if code != 2 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "does not match its checksum") || stdout != "" {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s\nwant exit 2 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused merge wrote its workbook")
+	}
+}
+
 // TestMergeGivesTheTargetsOfOneMachine: with a Targets sheet (targets of
 // all requests and of each of two entities: means, percentiles, shares),
 // the merge of 2 and of 3 shards prints the same runs[].targets, and the
