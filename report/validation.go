@@ -22,7 +22,7 @@ var validationColumns = append(append([]column{}, runColumns...), []column{
 	{"Entity", fText}, {"Measure", fText}, {"Unit", fText},
 	{"Measured", fNumber}, {"Simulated", fNumber}, {"± 95%", fNumber},
 	{"Low 95%", fNumber}, {"High 95%", fNumber},
-	{"Relative difference (÷ measured)", fShare}, {"Inside 95%", fText}, {"Note", fText},
+	{"Relative difference (÷ measured)", fSigned}, {"Inside 95%", fText}, {"Note", fText},
 }...)
 
 // validationGap is how many empty rows stand between the table and the
@@ -104,7 +104,7 @@ func validationRow(c study.Comparison, run *study.Run, unit string, times, halfW
 	if c.IsShare() {
 		style, hwStyle = xlsx.Share, xlsx.Percent2
 	}
-	diffStyle := xlsx.Share
+	diffStyle := fSigned // -21.7%: a share's format would drop the sign
 	if !run.Result.Stable {
 		style, hwStyle, diffStyle = style|xlsx.Muted, hwStyle|xlsx.Muted, diffStyle|xlsx.Muted
 	}
