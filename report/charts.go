@@ -97,16 +97,15 @@ func (g chartGroup) title() string {
 // heading row, then its charts two across; the data blocks stand to the
 // right of the grid.
 const (
-	chartWidth     = 560
-	chartHeight    = 300
-	chartRows      = 16 // rows of 20 px a chart takes, a gap included
-	chartCols      = 9  // columns of chartColWidth a chart takes, a gap included
-	chartsAcross   = 2
-	chartsPerPage  = 2 // chart rows on a printed page (landscape, one page wide)
-	chartColWidth  = 11
-	dataColWidth   = 12
-	loadColWidth   = 16
-	maxNoteEntries = 4
+	chartWidth    = 560
+	chartHeight   = 300
+	chartRows     = 16 // rows of 20 px a chart takes, a gap included
+	chartCols     = 9  // columns of chartColWidth a chart takes, a gap included
+	chartsAcross  = 2
+	chartsPerPage = 2 // chart rows on a printed page (landscape, one page wide)
+	chartColWidth = 11
+	dataColWidth  = 12
+	loadColWidth  = 16
 )
 
 // block is where one measure's data stand on the Charts sheet.
@@ -183,25 +182,37 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		b.PageBreakBefore(sheet, top)
 		b.SetCell(sheet, cellName(1, top), g.title()+": "+strings.Join(g.scenarios, ", "))
 		b.SetStyle(sheet, cellName(1, top), cellName(1, top), xlsx.Title)
-		slot := 0
+		type drawing struct {
+			bl     block
+			series []xlsx.Series
+			drawn  []float64
+		}
+		var charts []drawing
 		for _, bl := range blocks {
-			var series []xlsx.Series
-			var drawn []float64
+			d := drawing{bl: bl}
 			for _, sc := range g.scenarios {
 				col := scCol[sc]
-				series = append(series, xlsx.Series{
+				d.series = append(d.series, xlsx.Series{
 					Name:       xlsx.AbsRange(sheet, col, bl.hdr, bl.hdr),
 					Categories: xlsx.AbsRange(sheet, dataCol-1, bl.first, bl.last),
 					Values:     xlsx.AbsRange(sheet, col, bl.first, bl.last),
 				})
-				drawn = append(drawn, bl.values[sc]...)
+				d.drawn = append(d.drawn, bl.values[sc]...)
 			}
-			if !bl.m.always && allZero(drawn) {
-				continue
+			if bl.m.always || !allZero(d.drawn) {
+				charts = append(charts, d)
 			}
-			chartTitle := upperFirst(bl.m.name)
+		}
+		// Gaps too many to name in the note are listed in the rows below
+		// the group's charts, where the note points.
+		below := top + 1 + (len(charts)+chartsAcross-1)/chartsAcross*chartRows
+		gaps := chartGaps(runs, s.Loads, g.scenarios)
+		listed := gapList(b, sheet, below, "the charts of "+g.title(), gaps)
+		note := chartNote(gaps, listed, g.parts > 1)
+		for slot, d := range charts {
+			chartTitle := upperFirst(d.bl.m.name)
 			if g.name != allScenarios || g.parts > 1 {
-				chartTitle = g.title() + ": " + bl.m.name
+				chartTitle = g.title() + ": " + d.bl.m.name
 			}
 			chartRow := slot / chartsAcross
 			if slot%chartsAcross == 0 && chartRow > 0 && chartRow%chartsPerPage == 0 {
@@ -213,18 +224,20 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 				rotate = -45
 			}
 			if err := b.AddChart(sheet, anchor, xlsx.Chart{
-				Kind: xlsx.LineChart, Series: series, Markers: true,
-				Title: chartTitle, Note: chartNote(s, runs, g),
-				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: bl.m.axis, YFormat: axisFormat(axisSpan(drawn, bl.m.max), bl.m.percent),
+				Kind: xlsx.LineChart, Series: d.series, Markers: true,
+				Title: chartTitle, Note: note,
+				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: d.bl.m.axis, YFormat: axisFormat(axisSpan(d.drawn, d.bl.m.max), d.bl.m.percent),
 				XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
-				YFromZero: true, YMax: bl.m.max,
+				YFromZero: true, YMax: d.bl.m.max,
 				AltText: chartTitle + " against load, one line per scenario",
 			}); err != nil {
 				return fmt.Errorf("chart %q: %w", chartTitle, err)
 			}
-			slot++
 		}
-		top += 1 + (slot+chartsAcross-1)/chartsAcross*chartRows
+		top = below
+		if listed != "" {
+			top += 2 + len(gaps) // the list, its title and a blank row
+		}
 	}
 	for j := range chartsAcross * chartCols {
 		b.ColWidths(sheet, j, chartColWidth)
@@ -242,29 +255,95 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 // upperFirst capitalizes the first letter of a measure's name.
 func upperFirst(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
-// chartNote says which points of a group's charts are gaps because their
-// run was not stable, and why the group was split; "" when neither.
-func chartNote(s *study.Study, runs map[[2]string]*study.Run, g chartGroup) string {
-	var gaps []string
-	for _, sc := range g.scenarios {
-		var loads []string
-		for _, load := range s.Loads {
+// gapLine is one scenario's gaps in a group's charts: the loads at which
+// its run is not stable.
+type gapLine struct {
+	scenario string
+	loads    []string
+}
+
+func (l gapLine) String() string { return l.scenario + " at " + strings.Join(l.loads, ", ") }
+
+// chartGaps lists, for each of the scenarios that has any, the loads at
+// which its run is not stable: the gaps in their lines.
+func chartGaps(runs map[[2]string]*study.Run, loads, scenarios []string) []gapLine {
+	var gaps []gapLine
+	for _, sc := range scenarios {
+		l := gapLine{scenario: sc}
+		for _, load := range loads {
 			if r := runs[[2]string{sc, load}]; r != nil && !r.Result.Stable {
-				loads = append(loads, load)
+				l.loads = append(l.loads, load)
 			}
 		}
-		if len(loads) > 0 {
-			gaps = append(gaps, sc+" at "+strings.Join(loads, ", "))
+		if len(l.loads) > 0 {
+			gaps = append(gaps, l)
 		}
 	}
+	return gaps
+}
+
+// gapText names every gap, scenarios unstable at the same loads together,
+// in the order they first appear: "C12, C13 at rho0.8, rho0.9; C17 at
+// rho0.9".
+func gapText(gaps []gapLine) string {
+	var order []string // the load lists, as keys
+	names := map[string][]string{}
+	loads := map[string][]string{}
+	for _, l := range gaps {
+		key := strings.Join(l.loads, "\x00")
+		if _, ok := names[key]; !ok {
+			order = append(order, key)
+			loads[key] = l.loads
+		}
+		names[key] = append(names[key], l.scenario)
+	}
+	var parts []string
+	for _, key := range order {
+		parts = append(parts, strings.Join(names[key], ", ")+" at "+strings.Join(loads[key], ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// maxGapText is the longest gapText a chart's note holds: about a line
+// under the title of a chart chartWidth wide. Beyond it the gaps are
+// listed on the sheet, and the note says where.
+const maxGapText = 100
+
+// gapList writes gaps from row (1-based) in column A, a title (of the
+// charts above: charts names them) and a line a scenario, when gapText
+// would be longer than maxGapText, and returns the cells that name them
+// ("A35:A41"); "" when it writes nothing (the note names the gaps
+// itself).
+func gapList(b *xlsx.Book, sheet string, row int, charts string, gaps []gapLine) string {
+	if len(gapText(gaps)) <= maxGapText {
+		return ""
+	}
+	b.SetCell(sheet, cellName(1, row), "Gaps in "+charts+" above: runs not stable, no steady state")
+	b.SetStyle(sheet, cellName(1, row), cellName(1, row), xlsx.Bold)
+	for i, l := range gaps {
+		b.SetCell(sheet, cellName(1, row+1+i), l.String())
+	}
+	return cellName(1, row+1) + ":" + cellName(1, row+len(gaps))
+}
+
+// chartNote says which points of a group's charts are gaps because their
+// run was not stable, naming them or, when they are listed on the sheet,
+// where (listed: "A35:A41"), and says whether the group was split; ""
+// when neither.
+func chartNote(gaps []gapLine, listed string, split bool) string {
 	var notes []string
-	if len(gaps) > 0 {
-		if len(gaps) > maxNoteEntries {
-			gaps = append(gaps[:maxNoteEntries], "…")
+	switch {
+	case len(gaps) == 0:
+	case listed != "":
+		n := 0
+		for _, l := range gaps {
+			n += len(l.loads)
 		}
-		notes = append(notes, "Gaps: not stable, no steady state ("+strings.Join(gaps, "; ")+")")
+		notes = append(notes, fmt.Sprintf("Gaps: %d runs not stable, no steady state, each named in %s below", n, listed))
+	default:
+		notes = append(notes, "Gaps: not stable, no steady state ("+gapText(gaps)+")")
 	}
-	if g.parts > 1 {
+	if split {
 		notes = append(notes, fmt.Sprintf("the group is split, %d lines a chart at most", xlsx.MaxSeries))
 	}
 	return strings.Join(notes, "; ")

@@ -19,7 +19,9 @@ const (
 	fWords  = xlsx.Wrapped // a text that wraps within its column: a reason, a why
 	fCount  = xlsx.Count
 	fTime   = xlsx.Time
-	fShare  = xlsx.Share
+	fShare  = xlsx.Share    // a share, 0 and up: 21.7%, 0.003%
+	fSigned = xlsx.Signed   // a relative difference: +13.2%, -21.7%
+	fRatio  = xlsx.Decimal3 // a ratio about 1: 1.005
 	fNumber = xlsx.Number
 )
 
@@ -133,7 +135,7 @@ func tableOf(cols []column, rows [][]any) xlsx.Table {
 // headerNotes explain, in a header's note, why a column's cell may be
 // blank; by the header's beginning.
 var headerNotes = []struct{ prefix, note string }{
-	{"Relative difference", "(simulated − measured) ÷ measured: 13% is a simulated figure 13% above the measured one. For a share or a utilization too it is relative, not in percentage points (67.8% simulated against 60% measured is 13%)."},
+	{"Relative difference", "(simulated − measured) ÷ measured: +13.0% is a simulated figure 13% above the measured one, -21.7% one 21.7% below. For a share or a utilization too it is relative, not in percentage points (67.8% simulated against 60% measured is +13.0%)."},
 	{"Mean ± 95%", "The 95% half-width of the mean. Blank when the run has none: too few observations for its batch means, a run worth fewer than 30 independent observations (a queue so near saturation that its response times stay correlated over much of the run: run longer), or a run that is not stable; with replications, Student t across their means."},
 	{"P50 ± 95%", "Blank when the run has none: response times too spread for the run's own interval of the median (with replications: Student t across them), or a run that is not stable."},
 	{"P90 ± 95%", "Blank when the run has none: fewer than 10,000 completed requests in one replication (1,000 beyond p90), response times too spread, or a run that is not stable; with replications, Student t across them."},
@@ -269,7 +271,7 @@ func summaryColumns(u, base string) []summaryColumn {
 			}
 			return r.AttemptResponse.Mean
 		})},
-		{"Attempts per request", fNumber, res(func(r *engine.Result) any { return ratioOrNil(r.Attempts, finished(r)) })},
+		{"Attempts per request", fRatio, res(func(r *engine.Result) any { return ratioOrNil(r.Attempts, finished(r)) })},
 		{"Late copies", fCount, count(func(r *engine.Result) int64 { return r.LateCopies })},
 		{"Wasted work" + u, fTime, res(func(r *engine.Result) any { return r.WastedWork })},
 		{"Warm-up" + u, fTime, res(func(r *engine.Result) any { return r.WarmUp })},
@@ -452,13 +454,23 @@ func writeRun(b *xlsx.Book, sheet string, s *study.Study) error {
 
 // settingValue is a setting as a number when it is one that Excel holds
 // exactly (15 significant digits), else as text: a long seed stays whole.
+// A whole count or time of groupedSettings shows its thousands separated,
+// as a number (100,000) and in the text of one set elsewhere than the
+// model (20,000 (command line)), so that the two read alike.
 func settingValue(set study.Setting) any {
-	v := set.Shown()
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) || strconv.FormatFloat(x, 'g', 15, 64) != strconv.FormatFloat(x, 'g', -1, 64) {
-		return v
-	}
-	if groupedSettings[set.Name] && x == math.Trunc(x) {
+	x, err := strconv.ParseFloat(set.Value, 64)
+	// Held exactly: its 15 significant digits read back as the same
+	// number (1000000 too, whose shortest form is 1e+06).
+	held, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 15, 64), 64)
+	exact := err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) && held == x
+	grouped := exact && groupedSettings[set.Name] && x == math.Trunc(x)
+	switch {
+	case set.Source != "" && grouped:
+		set.Value = numtext.Group(int64(x))
+		return set.Shown()
+	case set.Source != "" || !exact:
+		return set.Shown()
+	case grouped:
 		return xlsx.Styled{Value: x, Style: xlsx.Count} // 100,000 observations
 	}
 	return x

@@ -326,22 +326,36 @@ func sizingLoadTitle(sz *study.Sizing) string {
 
 // sizingGaps says which points of the Sizing chart are gaps, and why: no
 // value up to --max meets the targets, or the answer is undecided; "" when
-// every point has a size.
+// every point has a size. Each scenario's loads are named together
+// ("none up to --max (M10 at L5, L6; P10 at L6)"); when they would be
+// longer than maxGapText, the note counts them and points to the table,
+// whose Outcome column names each.
 func sizingGaps(sz *study.Sizing) string {
-	var none, undecided []string
+	var none, undecided []gapLine
+	add := func(gaps []gapLine, pt study.SizePoint) []gapLine {
+		if n := len(gaps); n > 0 && gaps[n-1].scenario == pt.Scenario {
+			gaps[n-1].loads = append(gaps[n-1].loads, pt.Load)
+			return gaps
+		}
+		return append(gaps, gapLine{scenario: pt.Scenario, loads: []string{pt.Load}})
+	}
 	for _, pt := range sz.Points {
 		switch pt.Outcome {
 		case study.SizeNone:
-			none = append(none, pt.Scenario+" at "+pt.Load)
+			none = add(none, pt)
 		case study.SizeUndecided:
-			undecided = append(undecided, pt.Scenario+" at "+pt.Load)
+			undecided = add(undecided, pt)
 		}
 	}
-	list := func(xs []string) string {
-		if len(xs) > maxNoteEntries {
-			return strings.Join(xs[:maxNoteEntries], ", ") + fmt.Sprintf(" and %d more", len(xs)-maxNoteEntries)
+	list := func(gaps []gapLine) string {
+		if t := gapText(gaps); len(t) <= maxGapText {
+			return t
 		}
-		return strings.Join(xs, ", ")
+		n := 0
+		for _, l := range gaps {
+			n += len(l.loads)
+		}
+		return fmt.Sprintf("%d points: the table's Outcome column names each", n)
 	}
 	var notes []string
 	if len(none) > 0 {

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -349,6 +350,55 @@ func TestUntestedRunCells(t *testing.T) {
 		}
 		if got := stableText(&run.Result); !strings.HasPrefix(got, "untested: ") {
 			t.Errorf("Sizing's stable text %q", got)
+		}
+	}
+}
+
+// The Sizing chart's note names each gap, a scenario's loads together,
+// while they are few; beyond, it counts them and points to the table,
+// never naming some and dropping the rest.
+func TestSizingGapsNameEveryGap(t *testing.T) {
+	points := func(outcome func(i, j int) study.SizeOutcome, n, m int) []study.SizePoint {
+		var out []study.SizePoint
+		for i := range n {
+			for j := range m {
+				out = append(out, study.SizePoint{Scenario: fmt.Sprintf("S%d", i+1), Load: fmt.Sprintf("L%d", j+1), Outcome: outcome(i, j)})
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		outcome func(i, j int) study.SizeOutcome
+		n, m    int
+		want    string
+	}{
+		{"every point sized", func(i, j int) study.SizeOutcome { return study.SizeFound }, 2, 3, ""},
+		{"a scenario's loads together", func(i, j int) study.SizeOutcome {
+			if j >= 1 {
+				return study.SizeNone
+			}
+			return study.SizeFound
+		}, 2, 3, "Gaps: none up to --max (S1, S2 at L2, L3)"},
+		{"none and undecided", func(i, j int) study.SizeOutcome {
+			switch {
+			case i == 0 && j == 2:
+				return study.SizeUndecided
+			case i == 1 && j > 0:
+				return study.SizeNone
+			}
+			return study.SizeFound
+		}, 3, 3, "Gaps: none up to --max (S2 at L2, L3); undecided (S1 at L3)"},
+		{"too many to name", func(i, j int) study.SizeOutcome {
+			if j >= i {
+				return study.SizeNone
+			}
+			return study.SizeFound
+		}, 8, 10, "Gaps: none up to --max (52 points: the table's Outcome column names each)"},
+	} {
+		sz := &study.Sizing{Points: points(c.outcome, c.n, c.m)}
+		if got := sizingGaps(sz); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -22,7 +22,7 @@ var validationColumns = append(append([]column{}, runColumns...), []column{
 	{"Entity", fText}, {"Measure", fText}, {"Unit", fText},
 	{"Measured", fNumber}, {"Simulated", fNumber}, {"± 95%", fNumber},
 	{"Low 95%", fNumber}, {"High 95%", fNumber},
-	{"Relative difference (÷ measured)", fShare}, {"Inside 95%", fText}, {"Note", fText},
+	{"Relative difference (÷ measured)", fSigned}, {"Inside 95%", fText}, {"Note", fText},
 }...)
 
 // validationGap is how many empty rows stand between the table and the
@@ -104,7 +104,7 @@ func validationRow(c study.Comparison, run *study.Run, unit string, times, halfW
 	if c.IsShare() {
 		style, hwStyle = xlsx.Share, xlsx.Percent2
 	}
-	diffStyle := xlsx.Share
+	diffStyle := fSigned // -21.7%: a share's format would drop the sign
 	if !run.Result.Stable {
 		style, hwStyle, diffStyle = style|xlsx.Muted, hwStyle|xlsx.Muted, diffStyle|xlsx.Muted
 	}
@@ -199,17 +199,24 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 	// One line for the measured figures, one per scenario: at most
 	// xlsx.MaxSeries in all.
 	scenarios := s.Scenarios[:min(len(s.Scenarios), xlsx.MaxSeries-1)]
+	const first = 0 // the data blocks' column: A, under the table
+	chartCol := first + len(scenarios) + 3
+	block := max(chartRows+1, len(s.Loads)+3) // the chart starts a row down
+	start := tableRows + 1 + validationGap    // the first block's title row
+	// Gaps too many to name in the notes are listed below the last chart.
+	gaps := chartGaps(runsByKey(s), s.Loads, scenarios)
+	end := start + len(groups)*block // the last row printed
+	listed := gapList(b, sheet, end, "the charts", gaps)
+	if listed != "" {
+		end += len(gaps)
+	}
 	var notes []string
-	if n := chartNote(s, runsByKey(s), chartGroup{scenarios: scenarios, part: 1, parts: 1}); n != "" {
+	if n := chartNote(gaps, listed, false); n != "" {
 		notes = append(notes, n)
 	}
 	if len(scenarios) < len(s.Scenarios) {
 		notes = append(notes, fmt.Sprintf("the first %d scenarios; the table has them all", len(scenarios)))
 	}
-	const first = 0 // the data blocks' column: A, under the table
-	chartCol := first + len(scenarios) + 3
-	block := max(chartRows+1, len(s.Loads)+3) // the chart starts a row down
-	start := tableRows + 1 + validationGap    // the first block's title row
 	b.PageBreakBefore(sheet, start)
 	u := unitSuffix(s.TimeUnit)
 	for k, g := range groups {
@@ -310,7 +317,7 @@ func writeValidationCharts(b *xlsx.Book, sheet string, s *study.Study, tableRows
 	}
 	// Printed landscape, one page wide: the table, then the data and the
 	// charts from a page of their own.
-	last := xlsx.CellName(max(chartCol+chartCols, len(validationColumns)-1), start+len(groups)*block)
+	last := xlsx.CellName(max(chartCol+chartCols, len(validationColumns)-1), end)
 	b.PrintCharts(sheet, "A1", last)
 	return b.Err()
 }

@@ -48,6 +48,8 @@ const (
 	Time5          // #,##0.00000: times of hundredths
 	Time6          // #,##0.000000: shorter times
 	TimeExp        // 0.00E+00: times too short for six decimals (5.28E-06)
+	Signed         // +0.0%;-0.0%;0.0%: a difference that may be negative (-21.7%), never Share
+	Decimal3       // #,##0.000: a ratio about 1 (1.005 attempts per request)
 )
 
 // timeStyles are the time styles by their decimals; the last, TimeExp,
@@ -139,6 +141,13 @@ func styleDef(s Style) *excelize.Style {
 		}
 	case Percent2:
 		return numFmt("0.00%")
+	case Signed:
+		// Share's sections are for shares, 0 and up: its last, which a
+		// negative number falls to, has no minus sign (-0.217 read
+		// 21.7%). A difference shows its sign either way, and zero none.
+		return numFmt("+0.0%;-0.0%;0.0%")
+	case Decimal3:
+		return numFmt("#,##0.000")
 	case Plain:
 		return &excelize.Style{}
 	case Header:
@@ -173,7 +182,9 @@ func styleDef(s Style) *excelize.Style {
 	case Share:
 		// One decimal, and three below 0.1%, so that a small share (a
 		// failure share's half-width of 0.003%, 3 requests of 200,000)
-		// does not read as 0.0%; zero and negative shares keep one.
+		// does not read as 0.0%; zero keeps one. It is for shares, 0 and
+		// up: a negative number falls to the last section and loses its
+		// minus sign (a difference takes Signed).
 		return numFmt(shareFormat)
 	case Number:
 		return numFmt("General")
@@ -1195,6 +1206,8 @@ func displayWidth(v any, fm Style) int {
 		switch fm {
 		case Share:
 			return 7
+		case Signed:
+			return 8
 		}
 		if fm == TimeExp {
 			return len(strconv.FormatFloat(x, 'E', 2, 64)) + 2

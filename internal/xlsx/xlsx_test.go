@@ -554,3 +554,28 @@ func TestReadTableWarnsOfHiddenRows(t *testing.T) {
 		}
 	}
 }
+
+// The number formats of the styles for figures that are not times: a
+// share's has no minus sign in the section negative numbers fall to, so
+// a difference, which may be negative, has one of its own that shows its
+// sign (+13.2%, -21.7%).
+func TestNumberFormats(t *testing.T) {
+	for _, c := range []struct {
+		style Style
+		want  string
+	}{
+		{Share, "[>=0.001]0.0%;[>0]0.000%;0.0%"},
+		{Signed, "+0.0%;-0.0%;0.0%"},
+		{Percent2, "0.00%"},
+		{Decimal2, "#,##0.00"},
+		{Decimal3, "#,##0.000"},
+		{Signed | Muted, "+0.0%;-0.0%;0.0%"},
+	} {
+		if got := c.style.NumFormat(); got != c.want {
+			t.Errorf("style %d: format %q, want %q", c.style, got, c.want)
+		}
+	}
+	if secs := strings.Split(Signed.NumFormat(), ";"); len(secs) < 2 || !strings.HasPrefix(secs[1], "-") {
+		t.Errorf("Signed's negative section %q has no minus sign", secs)
+	}
+}
