@@ -113,6 +113,8 @@ func TestBadTextIsLocated(t *testing.T) {
 			"bad.yaml:4:14: the text holds the control character U+0001 at character 3, which a cell cannot hold; expected text without it (tabs and line breaks may stay)"}},
 		{"more columns than Excel's", "SvcData.xlsx:\n  History:\n    - [" + strings.Repeat("a, ", 16384) + "a]\n", []string{
 			"bad.yaml:3:7: sheet History: 16385 columns, more than Excel's 16384; expected at most 16384"}},
+		{"an alias of a bad cell, said once", "SvcData.xlsx:\n  Settings:\n    - [Name, Value]\n    - {Name: A, Value: &a [1, 2]}\n    - {Name: B, Value: *a}\n", []string{
+			"bad.yaml:4:24: expected a cell: a number, a text, true or false, or a formula {formula: =A1*2, value: 4}"}},
 		{"not a map", "- a\n", []string{
 			"bad.yaml:1:1: expected a key per workbook (SvcData.xlsx:, ProcData.xlsx:), as websim export writes"}},
 		{"many at once", `SvcData.xlsx:

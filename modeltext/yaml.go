@@ -206,13 +206,23 @@ func Parse(name string, data []byte) (*Model, error) {
 type parser struct {
 	file     string
 	problems Problems
+	seen     map[Problem]bool // the problems added, each once
 }
 
+// add records a problem at node n, once: an alias (*a) reaches the node
+// it names again, which is one mistake, at one place.
 func (p *parser) add(n *yaml.Node, format string, args ...any) {
 	pr := &Problem{File: p.file, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
 		pr.Line, pr.Column = n.Line, n.Column
 	}
+	if p.seen[*pr] {
+		return
+	}
+	if p.seen == nil {
+		p.seen = map[Problem]bool{}
+	}
+	p.seen[*pr] = true
 	p.problems = append(p.problems, pr)
 }
 
