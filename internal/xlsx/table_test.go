@@ -382,8 +382,8 @@ func TestWrapAcross(t *testing.T) {
 	if wrapped, err := b.WrapAcross("Sheet1", "A2", "B2", long); !wrapped || err != nil {
 		t.Fatalf("a long text: wrapped %v (%v)", wrapped, err)
 	}
-	if h, _ := b.RowHeightOf("Sheet1", 2); h != float64(wrappedLines(long, 19)*lineHeight) {
-		t.Errorf("row height %g, want %d lines", h, wrappedLines(long, 19))
+	if h, _ := b.RowHeightOf("Sheet1", 2); h != float64(wrappedLines(long, lineChars(20))*lineHeight) {
+		t.Errorf("row height %g, want %d lines", h, wrappedLines(long, lineChars(20)))
 	}
 	if mc, _ := b.f.GetMergeCells("Sheet1"); len(mc) != 1 || mc[0].GetStartAxis() != "A2" || mc[0].GetEndAxis() != "B2" {
 		t.Errorf("merged %v, want A2:B2", mc)

@@ -222,7 +222,8 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 		t.Errorf("width of C = %v, want 9", w)
 	}
 	// A text of 140 characters in a wrapped column, held to 45, wraps
-	// over four lines, and its row is four lines tall; one of 70, styled,
+	// over three lines of about 54 characters (textPerDigit), and its row
+	// is three lines tall; one of 70, styled,
 	// keeps its fill and wraps over two; a short text does not wrap.
 	if w, _ := b.ColWidth("Summary", 3); w != 46 {
 		t.Errorf("width of D = %v, want 46 (45 and a margin)", w)
@@ -230,8 +231,8 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	if l, _ := b.LookOf("Summary", "D3"); !l.Wrap {
 		t.Errorf("a long text is not wrapped: %+v", l)
 	}
-	if h, _ := b.RowHeightOf("Summary", 3); h != 60 {
-		t.Errorf("row 3 is %v points tall, want 60 (four lines)", h)
+	if h, _ := b.RowHeightOf("Summary", 3); h != 45 {
+		t.Errorf("row 3 is %v points tall, want 45 (three lines)", h)
 	}
 	if l, _ := b.LookOf("Summary", "D4"); !l.Wrap || l.Fill != "FFC7CE" {
 		t.Errorf("a long styled text: %+v, want wrapped on a red fill", l)
