@@ -149,6 +149,14 @@ var hostileCases = []struct {
 		want: []string{`SvcData.xlsx!Settings: missing sheet; expected a sheet "Settings" (sheet "Parameters" has its columns Name and Value`}},
 	{name: "a step that can only succeed routes to itself", change: set("ProcData.xlsx", "ASumSvc", "I3", "Render"),
 		want: []string{`ProcData.xlsx!ASumSvc!I3: a request that reaches step "Render" never finishes: it can only succeed (no SuccessRate), its OnSuccess leads to Render, and from there every route comes back without reaching DONE or FAIL`}},
+	{name: "an endless route beside problems elsewhere, all reported", change: func(t *testing.T, m *wbtest.Model) {
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "I3", "Render")
+		m.Set(t, "SvcData.xlsx", "Settings", "B9", -1)
+		m.Set(t, "SvcData.xlsx", "Arrivals", "C2", "Expo(3")
+	}, want: []string{
+		`SvcData.xlsx!Settings!B9: TActive -1 is negative`,
+		`SvcData.xlsx!Arrivals!C2: distribution "Expo(3"`,
+		`ProcData.xlsx!ASumSvc!I3: a request that reaches step "Render" never finishes`}},
 	{name: "a percentage as a time limit", change: func(t *testing.T, m *wbtest.Model) {
 		m.Add("SvcData.xlsx", "Targets", []any{"Entity", "Measure", "Limit"}, []any{nil, "p95", "50%"})
 	}, want: []string{`SvcData.xlsx!Targets!C2: limit 50% is a percentage, but a p95 is a time; expected a time`}},

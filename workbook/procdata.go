@@ -1,6 +1,7 @@
 package workbook
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/websim/websim/engine"
@@ -342,6 +343,29 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// routeFreeSheets are the sheets of SvcData whose problems leave the
+// routes whole: what a step can give and where it goes are read from
+// ProcData, ServerInfo (a TimeLimit can fail a call) and the entities'
+// sheets, never from these.
+var routeFreeSheets = []string{"Settings", "Arrivals", "Attributes", "Experiments", "Targets", "Measured"}
+
+// routesWhole tells whether the routes of the model read without a
+// problem, so that checkEndless can judge them: every problem so far is a
+// warning or lies in a sheet of routeFreeSheets. A problem in TActive
+// or an inter-arrival time then no longer hides an endless route until
+// the next validate, as "every problem" promises.
+func (r *reader) routesWhole() bool {
+	for _, p := range r.problems {
+		if p.Warning || p.File == SvcDataFile && slices.ContainsFunc(routeFreeSheets, func(s string) bool {
+			return p.Sheet != "" && normKey(s) == normKey(p.Sheet)
+		}) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
 // stepRefs locates the steps of one service sheet.
 type stepRefs struct {
 	t *table
@@ -350,16 +374,14 @@ type stepRefs struct {
 	step, onSuccess, onFailure []string
 }
 
-// checkEndless reports, once the model reads without a problem, the steps
+// checkEndless reports, once the routes read without a problem, the steps
 // and entity stages from which a request could never finish whatever is
 // drawn (engine.Model.EndlessRoutes): a step that can only succeed and
 // routes back to itself, say. Such a model would run, and every run would
 // be unstable with its requests piling up, blamed on the load.
 func (r *reader) checkEndless() {
-	for _, p := range r.problems {
-		if !p.Warning {
-			return // the model is not whole yet
-		}
+	if !r.routesWhole() {
+		return
 	}
 	m := r.model
 	for _, e := range m.EndlessRoutes() {
