@@ -262,3 +262,19 @@ func TestRepeatedFlags(t *testing.T) {
 		t.Errorf("a switch twice: %v", err)
 	}
 }
+
+// No command's help gives a default of 0 for a flag whose absence means
+// "the model's setting": Seed 0 is a seed, and the help said --seed
+// defaulted to it where leaving the flag out keeps the Seed setting.
+func TestHelpGivesNoZeroDefaultForModelSettings(t *testing.T) {
+	for _, cmd := range []string{"run", "size", "cluster"} {
+		_, stdout, _ := runCLI(t, cmd, "--help")
+		for _, line := range strings.Split(stdout, "\n") {
+			for _, flag := range []string{"--seed", "--observations"} {
+				if strings.Contains(line, flag+" ") && strings.Contains(line, "(default: 0)") {
+					t.Errorf("websim %s --help: %s", cmd, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}
