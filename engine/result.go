@@ -130,6 +130,80 @@ type Result struct {
 	// replication pooled (NaN for one without a completed request), behind
 	// the pooled Response.CIHalfWidth95; nil for a single run.
 	ReplicationMeans []float64 `json:"-"`
+
+	// pooled is what Merge allocated for this Result to pool into (see
+	// pooledBy).
+	pooled *pooled
+}
+
+// pooled holds the histograms and percentiles a Merge made for the Result
+// at owner: the next Merge into that same Result adds into them in place,
+// where copying the pool each time made pooling R replications one at a
+// time cost R copies of a growing histogram (10,000 runs of 2,500
+// replications a cell: 3.5 GB allocated by a shard merge). A copy of the
+// Result is at another address, so a Merge into the copy pools into new
+// ones and leaves these alone.
+type pooled struct {
+	owner *Result
+	hist  *stats.Histogram
+	pct   *stats.Percentiles
+	ents  []pooledEntity
+}
+
+// pooledEntity is pooled for one entity's figures.
+type pooledEntity struct {
+	hist *stats.Histogram
+	pct  *stats.Percentiles
+}
+
+// DropPooling drops what only pooling more replications into r needs (the
+// histograms, percentiles, batch means and replication means, and the
+// pool Merge keeps), once every replication is in: r's figures stay.
+func (r *Result) DropPooling() {
+	r.ResponseHist, r.ResponsePercentiles, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil, nil
+	r.Entities = slices.Clone(r.Entities)
+	for i := range r.Entities {
+		r.Entities[i].ResponseHist, r.Entities[i].ResponsePercentiles, r.Entities[i].ReplicationMeans = nil, nil, nil
+	}
+	r.pooled = nil
+}
+
+// pooledBy returns r's pool when r made it (not a copy of a Result that
+// did), else nil.
+func (r *Result) pooledBy() *pooled {
+	if r.pooled != nil && r.pooled.owner == r {
+		return r.pooled
+	}
+	return nil
+}
+
+// poolHists pools the histograms hs into own when it is the first of them
+// (one that Merge made for the same Result), else into a new one.
+func poolHists(own *stats.Histogram, hs []*stats.Histogram) *stats.Histogram {
+	if own != nil && len(hs) > 0 && hs[0] == own {
+		for _, x := range hs[1:] {
+			if x != nil {
+				own.Merge(x)
+			}
+		}
+		return own
+	}
+	return mergeHists(hs)
+}
+
+// poolPercentiles is poolHists for Percentiles. In place, the pool's own
+// parts (it has no observations of its own) are not counted again, which
+// changes no figure: only whether there are parts is read.
+func poolPercentiles(own *stats.Percentiles, ps []*stats.Percentiles) *stats.Percentiles {
+	if own != nil && len(ps) > 0 && ps[0] == own {
+		for _, x := range ps[1:] {
+			if x != nil {
+				own.Merge(x)
+			}
+		}
+		return own
+	}
+	return mergePercentiles(ps)
 }
 
 // EntityResult holds the figures of one request type.
@@ -299,7 +373,9 @@ func (s *sim) entityResults(total *Summary) []EntityResult {
 // mean response becomes the Student t interval over the replications'
 // means. A run that was not stable makes the pool not stable, with the
 // first reason. Merge never changes others, nor anything r shares with
-// them or with a copy of r.
+// them; the histograms and percentiles it makes for r, it extends in
+// place at the next Merge into r (not into a copy of r), so a copy of r
+// taken between two merges sees them grow.
 func (r *Result) Merge(others ...*Result) {
 	if len(others) == 0 {
 		return
@@ -336,8 +412,16 @@ func (r *Result) Merge(others ...*Result) {
 			entPcts[i] = append(entPcts[i], x.ResponsePercentiles)
 		}
 	}
-	r.ResponseHist = mergeHists(hists)
-	r.ResponsePercentiles = mergePercentiles(pcts)
+	own := r.pooledBy()
+	if own == nil {
+		own = &pooled{owner: r}
+	}
+	r.ResponseHist = poolHists(own.hist, hists)
+	r.ResponsePercentiles = poolPercentiles(own.pct, pcts)
+	own.hist, own.pct = r.ResponseHist, r.ResponsePercentiles
+	if len(own.ents) != len(ents) {
+		own.ents = make([]pooledEntity, len(ents))
+	}
 	r.Response = finishSummary(r.Response, r.ResponseHist, r.ResponsePercentiles, means)
 	r.ReplicationMeans = means
 	r.ResponseBatches, r.ResponseBatchSize = nil, 0 // batches of one run do not pool
@@ -345,13 +429,15 @@ func (r *Result) Merge(others ...*Result) {
 	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil, nil)
 	for i := range ents {
 		e := &ents[i]
-		e.ResponseHist = mergeHists(entHists[i])
-		e.ResponsePercentiles = mergePercentiles(entPcts[i])
+		e.ResponseHist = poolHists(own.ents[i].hist, entHists[i])
+		e.ResponsePercentiles = poolPercentiles(own.ents[i].pct, entPcts[i])
+		own.ents[i] = pooledEntity{e.ResponseHist, e.ResponsePercentiles}
 		e.Response = finishSummary(e.Response, e.ResponseHist, e.ResponsePercentiles, entMeans[i])
 		e.ReplicationMeans = entMeans[i]
 		e.FailedCI95, e.AbandonedCI95 = math.NaN(), math.NaN()
 	}
 	r.Entities = ents
+	r.pooled = own
 }
 
 // add pools o's counts, time averages, servers and response summaries

@@ -551,11 +551,7 @@ func (run *Run) fold(o outcome) {
 // response figures keep their values and lose their half-widths.
 func (run *Run) endPool() {
 	r := &run.Result
-	r.ResponseHist, r.ResponsePercentiles, r.ResponseBatches, r.ReplicationMeans = nil, nil, nil, nil
-	r.Entities = slices.Clone(r.Entities)
-	for i := range r.Entities {
-		r.Entities[i].ResponseHist, r.Entities[i].ResponsePercentiles, r.Entities[i].ReplicationMeans = nil, nil, nil
-	}
+	r.DropPooling()
 	replicationPercentiles(&r.Response, run.reps, -1)
 	for i := range r.Entities {
 		replicationPercentiles(&r.Entities[i].Response, run.reps, i)
