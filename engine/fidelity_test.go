@@ -357,6 +357,25 @@ func TestMergePoolsReplications(t *testing.T) {
 	if e := pool.Entities[0]; e.Completed != 20_000 || e.Response.P95 != pool.Response.P95 || e.Response.CIHalfWidth95 != pool.Response.CIHalfWidth95 {
 		t.Errorf("the one entity's pool differs from the totals: %+v", e.Response)
 	}
+	// A Merge extends in place what an earlier Merge made for the same
+	// Result, with the figures of a pool made at once; a copy of the
+	// pool merges into its own, and leaves the first alone.
+	once := *rs[0]
+	once.Merge(rs[1], rs[2], rs[3])
+	if fmt.Sprint(once.Response) != fmt.Sprint(pool.Response) || fmt.Sprint(once.Entities[0].Response) != fmt.Sprint(pool.Entities[0].Response) {
+		t.Errorf("pooled in steps %+v\nat once %+v", pool.Response, once.Response)
+	}
+	three := *rs[0]
+	three.Merge(rs[1])
+	three.Merge(rs[2])
+	branch := three
+	branch.Merge(rs[3])
+	if n := three.ResponseHist.N(); n != 15_000 || three.Replications != 3 {
+		t.Errorf("a Merge into a copy changed the pool it was copied from: %d responses, %d replications", n, three.Replications)
+	}
+	if branch.ResponseHist.N() != 20_000 || fmt.Sprint(branch.Response) != fmt.Sprint(once.Response) {
+		t.Errorf("the copy's pool %+v, want %+v", branch.Response, once.Response)
+	}
 }
 
 // retryRule retries only attempts that a TimeLimit failed, and checks what

@@ -177,33 +177,24 @@ func (r *Result) pooledBy() *pooled {
 	return nil
 }
 
-// poolHists pools the histograms hs into own when it is the first of them
-// (one that Merge made for the same Result), else into a new one.
-func poolHists(own *stats.Histogram, hs []*stats.Histogram) *stats.Histogram {
-	if own != nil && len(hs) > 0 && hs[0] == own {
-		for _, x := range hs[1:] {
-			if x != nil {
-				own.Merge(x)
-			}
-		}
-		return own
+// poolInto pools xs into own when it is the first of them (a histogram or
+// Percentiles that Merge made for the same Result), else into a new one
+// (fresh). In place, the pool's own Percentiles parts (it has no
+// observations of its own) are not counted again, which changes no
+// figure: only whether there are parts is read.
+func poolInto[T any, P interface {
+	*T
+	Merge(P)
+}](own P, xs []P, fresh func([]P) P) P {
+	if own == nil || len(xs) == 0 || xs[0] != own {
+		return fresh(xs)
 	}
-	return mergeHists(hs)
-}
-
-// poolPercentiles is poolHists for Percentiles. In place, the pool's own
-// parts (it has no observations of its own) are not counted again, which
-// changes no figure: only whether there are parts is read.
-func poolPercentiles(own *stats.Percentiles, ps []*stats.Percentiles) *stats.Percentiles {
-	if own != nil && len(ps) > 0 && ps[0] == own {
-		for _, x := range ps[1:] {
-			if x != nil {
-				own.Merge(x)
-			}
+	for _, x := range xs[1:] {
+		if x != nil {
+			own.Merge(x)
 		}
-		return own
 	}
-	return mergePercentiles(ps)
+	return own
 }
 
 // EntityResult holds the figures of one request type.
@@ -416,8 +407,8 @@ func (r *Result) Merge(others ...*Result) {
 	if own == nil {
 		own = &pooled{owner: r}
 	}
-	r.ResponseHist = poolHists(own.hist, hists)
-	r.ResponsePercentiles = poolPercentiles(own.pct, pcts)
+	r.ResponseHist = poolInto(own.hist, hists, mergeHists)
+	r.ResponsePercentiles = poolInto(own.pct, pcts, mergePercentiles)
 	own.hist, own.pct = r.ResponseHist, r.ResponsePercentiles
 	if len(own.ents) != len(ents) {
 		own.ents = make([]pooledEntity, len(ents))
@@ -429,8 +420,8 @@ func (r *Result) Merge(others ...*Result) {
 	r.AttemptResponse = finishSummary(r.AttemptResponse, nil, nil, nil)
 	for i := range ents {
 		e := &ents[i]
-		e.ResponseHist = poolHists(own.ents[i].hist, entHists[i])
-		e.ResponsePercentiles = poolPercentiles(own.ents[i].pct, entPcts[i])
+		e.ResponseHist = poolInto(own.ents[i].hist, entHists[i], mergeHists)
+		e.ResponsePercentiles = poolInto(own.ents[i].pct, entPcts[i], mergePercentiles)
 		own.ents[i] = pooledEntity{e.ResponseHist, e.ResponsePercentiles}
 		e.Response = finishSummary(e.Response, e.ResponseHist, e.ResponsePercentiles, entMeans[i])
 		e.ReplicationMeans = entMeans[i]
