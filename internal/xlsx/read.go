@@ -14,8 +14,12 @@ import (
 	"github.com/websim/websim/internal/suggest"
 )
 
-// EmptyRunLimit is how many empty rows in a row end a sheet: a sheet
-// formatted down to row 1,048,576 is read as quickly as a short one.
+// EmptyRunLimit is how many empty rows in a row mark a sheet as long: its
+// blank cells are then not probed for formulas without saved values
+// (probing loads the sheet whole, and a sheet formatted down to row
+// 1,048,576 would take its memory). Rows past such a run are still read:
+// they once ended the sheet, and a row typed 12,000 rows down was dropped
+// without a word.
 const EmptyRunLimit = 10000
 
 // Row is one non-empty row of a sheet, every cell as raw text (a formula's
@@ -121,8 +125,8 @@ func (p *problems) add(warning bool, cause error, ref, format string, args ...an
 		Msg: fmt.Sprintf(format, args...)})
 }
 
-// ReadGrid reads a sheet's non-empty rows, resolving formulas, and stops
-// after EmptyRunLimit empty rows in a row. It returns the problems found
+// ReadGrid reads a sheet's non-empty rows, however far down, resolving
+// formulas (see EmptyRunLimit). It returns the problems found
 // (cells holding Excel errors, formulas that cannot be computed: their
 // cells are marked Bad) and ok=false when the sheet cannot be read at all
 // (cause ErrDamaged). A sheet that reads as no rows is probed, since a
@@ -146,7 +150,6 @@ func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
 		if len(cells) == 0 {
 			if n-last >= EmptyRunLimit {
 				cut = true
-				break
 			}
 			continue
 		}
@@ -627,16 +630,13 @@ func (b *Book) scanRows(sheet string, opts excelize.Options, fn func(num int, ce
 
 // RawGrid returns a sheet's non-empty rows as ScanRows reads them, for
 // tools that show a workbook as it is (an export of the model as text).
-// Like ReadGrid it stops after EmptyRunLimit empty rows in a row.
+// Like ReadGrid it reads every row, however far down.
 func (b *Book) RawGrid(sheet string) ([]Row, error) {
 	var grid []Row
-	last := 0
 	err := b.ScanRows(sheet, func(n int, cells []string) bool {
-		if len(cells) == 0 {
-			return n-last < EmptyRunLimit
+		if len(cells) > 0 {
+			grid = append(grid, Row{Num: n, Cells: cells})
 		}
-		last = n
-		grid = append(grid, Row{Num: n, Cells: cells})
 		return true
 	})
 	if err != nil {
