@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -219,14 +218,6 @@ func TestFormatsGolden(t *testing.T) {
 		{Load: "L1", Measure: study.MeasureMean, Value: 95},
 		{Load: "L2", Measure: study.MeasureFailed, Value: 0.01},
 	}
-	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
-	if err := Write(path, s); err != nil {
-		t.Fatal(err)
-	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := written(t, s)
 	golden(t, "formats.txt", dumpFormats(t, f, summary)+dumpFormats(t, f, ValidationSheet))
 }
