@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 )
 
@@ -108,18 +109,15 @@ func (c Cell) key() string {
 // FormatNumber is the canonical form of a number in the text: a whole
 // number below 2^53 as an integer, every digit kept ("100000", a seed
 // written by a script; import writes it whole), any other at Excel's
-// precision of 15 significant digits (a workbook keeps no more of a number
-// typed, and the library writes no more, so that 1/3 computed elsewhere
-// reads as 0.333333333333333 and import(export) gives the same model), as
+// precision of 15 significant digits (numtext.AsExcelKeeps: a workbook
+// keeps no more of a number typed, the library writes no more, and the
+// simulation reads every number so, so that 1/3 computed elsewhere reads
+// as 0.333333333333333 and import(export) gives the same model), as
 // an integer when that is whole below 2^53, else as the shortest decimal
 // of its 15 digits ("0.1", "2.5e-07"). It is its own fixed point:
 // FormatNumber(parse(FormatNumber(v))) == FormatNumber(v).
 func FormatNumber(v float64) string {
-	if !isExactInteger(v) {
-		if r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64); err == nil {
-			v = r
-		}
-	}
+	v = numtext.AsExcelKeeps(v)
 	if isExactInteger(v) {
 		if v == 0 {
 			return "0" // and not -0

@@ -710,7 +710,10 @@ func TestSeedAsANumber(t *testing.T) {
 		problem string
 	}{
 		{3e9, 3000000000, ""},
-		{"9.2233720368547758E+18", 1 << 63, "Seed read as 9223372036854775808: Excel keeps 15 digits"}, // as Excel saves 2^63
+		// 2^63 as a script saves it, read at Excel's 15 digits as every
+		// number is (9.22337203685478E+18), so that the model's text,
+		// which keeps 15, runs the same seed.
+		{"9.2233720368547758E+18", 9223372036854779904, "Seed read as 9223372036854779904: Excel keeps 15 digits"},
 		{1e30, 0, "Seed 1e+30 is above 18446744073709551615"},
 		{-1, 0, "Seed -1 is not a whole number from 0 to 18446744073709551615"},
 	} {

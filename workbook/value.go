@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
 )
@@ -27,7 +28,10 @@ var plainNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?
 
 // parseNumber reads a cell's raw text as a number where that is
 // unambiguous: "12", " 0.5 ", "2.5e-3", "50%" (0.5). A decimal comma, a
-// thousands separator, hexadecimal, NaN and infinity are refused.
+// thousands separator, hexadecimal, NaN and infinity are refused. The
+// number is read at the 15 significant digits Excel keeps of one typed
+// (numtext.AsExcelKeeps): a formula's saved 0.33333333333333331 is the
+// 0.333333333333333 that the model's text form writes for it.
 func parseNumber(s string) (float64, bool) {
 	s = cleanText(s)
 	if !plainNumber.MatchString(s) {
@@ -38,6 +42,7 @@ func parseNumber(s string) (float64, bool) {
 	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		return 0, false
 	}
+	v = numtext.AsExcelKeeps(v)
 	if percent {
 		v /= 100
 	}

@@ -1,11 +1,19 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/websim/websim/internal/xlsx"
 )
 
 // TestMain lets the test binary stand in for websim when a child process
@@ -187,5 +195,98 @@ func TestGitDiffShowsTheText(t *testing.T) {
 	out := gitDo("diff", "--", "model/SvcData.xlsx")
 	if !strings.Contains(out, "-      rho0.8: Exp(0.0625)\n") || !strings.Contains(out, "+      rho0.8: Exp(0.07)\n") || strings.Contains(out, "Binary files") {
 		t.Errorf("git diff does not show the text's change:\n%s", out)
+	}
+}
+
+// TestSeventeenDigitsRunAsTheirText checks the contract's round trip for a
+// number a script or a formula saved with 17 significant digits: the
+// model's text keeps Excel's 15, so the simulation must read the
+// workbook's number so too, or import(export(M)) would run a different
+// model while diff calls the two the same. Here scenario M10's SwitchUtil
+// is 0.70000000000000007 (=0.1*7 saves so), which a utilization of
+// exactly 140 of 200 units is below, and not below the text's 0.7: the
+// Mode cell would fork where the imported model goes in sequence.
+func TestSeventeenDigitsRunAsTheirText(t *testing.T) {
+	dir := copyModel(t, "asum")
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := f.Value("Experiments", "A4"); v != "M10" {
+		t.Fatalf("Experiments!A4 is %q, not M10", v)
+	}
+	f.Close()
+	// The spreadsheet library writes 15 digits; a script or Excel's own
+	// saved value of a formula writes 17, into the sheet's XML.
+	saved := strconv.FormatFloat(math.Nextafter(0.7, 1), 'g', -1, 64)
+	replaceInZip(t, path, `<c r="C4"><v>0.7</v></c>`, `<c r="C4"><v>`+saved+`</v></c>`)
+	text := filepath.Join(t.TempDir(), "m.yaml")
+	if code, _, errs := runCLI(t, "export", dir, "--out", text); code != 0 {
+		t.Fatal(errs)
+	}
+	into := filepath.Join(t.TempDir(), "m")
+	if code, _, errs := runCLI(t, "import", text, into); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, out, errs := runCLI(t, "diff", dir, into); code != 0 {
+		t.Fatalf("diff: exit %d\n%s%s", code, out, errs)
+	}
+	runs := func(model string) string {
+		code, out, errs := runCLI(t, "run", model, "--json", "--scenarios", "M10", "--loads", "L10", "--observations", "3000", "--quiet", "--out", filepath.Join(t.TempDir(), "o.xlsx"))
+		if code != 0 {
+			t.Fatalf("run %s: exit %d: %s", model, code, errs)
+		}
+		var doc struct{ Runs []map[string]any }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Runs) != 1 {
+			t.Fatalf("run %s: %v, %d runs", model, err, len(doc.Runs))
+		}
+		delete(doc.Runs[0], "wallSeconds")
+		figures, _ := json.MarshalIndent(doc.Runs, "", " ")
+		return string(figures)
+	}
+	if a, b := runs(dir), runs(into); a != b {
+		t.Errorf("the model and import(export(model)) run differently:\n%.600s\n---\n%.600s", a, b)
+	}
+}
+
+// replaceInZip replaces old with new in the one part of the zip file at
+// path that holds old, and fails the test unless exactly one does, once.
+func replaceInZip(t *testing.T, path, old, new string) {
+	t.Helper()
+	r, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := zip.NewWriter(&out)
+	found := 0
+	for _, part := range r.File {
+		rc, err := part.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found += bytes.Count(data, []byte(old))
+		data = bytes.ReplaceAll(data, []byte(old), []byte(new))
+		pw, err := w.Create(part.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw.Write(data)
+	}
+	r.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if found != 1 {
+		t.Fatalf("%s holds %q %d times; want once", path, old, found)
+	}
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -27,3 +27,21 @@ func Huge(x float64) (text string, ok bool) {
 	}
 	return strconv.FormatFloat(x, 'g', 4, 64), true
 }
+
+// AsExcelKeeps is v as Excel keeps a number typed into a cell: 15
+// significant digits. A whole number below 2^53 keeps every digit (a seed
+// of 17 digits written by a script stays itself). A formula's saved value
+// or a script's number may carry 17 digits (=0.57*100 is saved as
+// 56.999999999999993); websim reads every number through this one rule, so
+// that what the model text writes (15 digits, as the spreadsheet library
+// does) reads back as the number the simulation ran with.
+func AsExcelKeeps(v float64) float64 {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return v
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 15, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
+}
