@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -604,6 +605,77 @@ func TestDateFormattedNumbersAreRefused(t *testing.T) {
 	if p.Where() != "ProcData.xlsx!Start!B3" || !strings.Contains(p.Msg, `a date or a time (shown as "0:00:01")`) || !errors.Is(p, xlsx.ErrDate) {
 		t.Errorf("problem %q at %s, want the time at ProcData.xlsx!Start!B3", p.Msg, p.Where())
 	}
+}
+
+// A workbook from another producer numbers its own number formats below
+// Excel's 164, some on the id of a built-in format: the format it defines
+// is the one the cell shows. A success rate in a "0.00" numbered 14 (the
+// built-in date's id) is read; a time in an "h:mm:ss" numbered 60 is
+// refused as a date.
+func TestNumberFormatsNumberedLow(t *testing.T) {
+	dir := t.TempDir()
+	m := wbtest.Valid()
+	m.Set(t, "ProcData.xlsx", "Start", "B3", 1.0/86400)
+	m.Write(t, dir)
+	path := filepath.Join(dir, "ProcData.xlsx")
+	b, err := xlsx.Open(path)
+	must(t, err)
+	b.SetLook("Start", "B3", "B3", xlsx.Look{NumFormat: "h:mm:ss"})
+	b.SetLook("Start", "C2", "C2", xlsx.Look{NumFormat: "0.00"})
+	must(t, b.Save(path))
+	b.Close()
+	// Renumber the two formats as the other producer does.
+	renumber := map[string]string{"h:mm:ss": "60", "0.00": "14"}
+	editPart(t, path, "xl/styles.xml", func(text string) string {
+		for code, id := range renumber {
+			i := strings.Index(text, `" formatCode="`+code+`"`)
+			if i < 0 {
+				t.Fatalf("no format %q in styles.xml:\n%s", code, text)
+			}
+			old := text[strings.LastIndex(text[:i], `numFmtId="`):i] + `"`
+			text = strings.ReplaceAll(text, old, `numFmtId="`+id+`"`)
+		}
+		return text
+	})
+	_, err = Read(dir)
+	var ps Problems
+	if !errors.As(err, &ps) || len(ps.Errors()) != 1 {
+		t.Fatalf("got %v, want one problem", err)
+	}
+	if p := ps.Errors()[0]; p.Where() != "ProcData.xlsx!Start!B3" || !strings.Contains(p.Msg, `shown as "0:00:01"`) || !errors.Is(p, xlsx.ErrDate) {
+		t.Errorf("problem %q at %s, want the time at ProcData.xlsx!Start!B3", p.Msg, p.Where())
+	}
+}
+
+// editPart rewrites one part of the package at path with edit.
+func editPart(t *testing.T, path, part string, edit func(string) string) {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	must(t, err)
+	defer zr.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	found := false
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		must(t, err)
+		data, err := io.ReadAll(rc)
+		must(t, err)
+		rc.Close()
+		if f.Name == part {
+			found = true
+			data = []byte(edit(string(data)))
+		}
+		w, err := zw.Create(f.Name)
+		must(t, err)
+		_, err = w.Write(data)
+		must(t, err)
+	}
+	must(t, zw.Close())
+	if !found {
+		t.Fatalf("no part %s in %s", part, path)
+	}
+	must(t, os.WriteFile(path, buf.Bytes(), 0o644))
 }
 
 // An attribute named as a setting would hide the setting from every

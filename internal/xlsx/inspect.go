@@ -147,8 +147,8 @@ func (b *Book) LookOf(sheet, ref string) (Look, error) {
 	if len(st.Fill.Color) > 0 {
 		l.Fill = st.Fill.Color[0]
 	}
-	if st.CustomNumFmt != nil {
-		l.NumFormat = *st.CustomNumFmt
+	if nf, ok := b.numFormat(id); ok && nf.custom {
+		l.NumFormat = nf.code
 	}
 	if st.Alignment != nil {
 		l.Wrap = st.Alignment.WrapText
@@ -169,14 +169,8 @@ func (b *Book) IsPercent(sheet, ref string) bool {
 	if err != nil || id == 0 {
 		return false
 	}
-	st, err := b.f.GetStyle(id)
-	if err != nil || st == nil {
-		return false
-	}
-	if st.NumFmt == 9 || st.NumFmt == 10 { // Excel's built-in 0% and 0.00%
-		return true
-	}
-	return st.CustomNumFmt != nil && strings.Contains(*st.CustomNumFmt, "%")
+	nf, _ := b.numFormat(id)
+	return nf.percent
 }
 
 // HasDateFormats says whether some cell style of the workbook shows its
@@ -184,11 +178,11 @@ func (b *Book) IsPercent(sheet, ref string) bool {
 // that finds none need not look for dates cell by cell.
 func (b *Book) HasDateFormats() bool {
 	for id := 0; ; id++ { // until the style table ends
-		date, ok := b.dateStyle(id)
+		nf, ok := b.numFormat(id)
 		if !ok {
 			return false
 		}
-		if date {
+		if nf.date {
 			return true
 		}
 	}
@@ -196,37 +190,79 @@ func (b *Book) HasDateFormats() bool {
 
 // IsDate says whether a cell shows its number as a date or a time:
 // Excel's built-in date and time formats (14 to 22, 45 to 47, the East
-// Asian 27 to 36 and 50 to 58, the Thai 71 to 81), or a format of its own
-// with a day, month, year, hour or second outside quotes and brackets
-// ([h]:mm, an elapsed time, counts). Such a number is a count of days.
+// Asian 27 to 36 and 50 to 58, the Thai 71 to 81), or a format of the
+// workbook's own with a day, month, year, hour or second outside quotes
+// and brackets ([h]:mm, an elapsed time, counts). Such a number is a
+// count of days.
 func (b *Book) IsDate(sheet, ref string) bool {
 	id, err := b.f.GetCellStyle(sheet, ref)
 	if err != nil {
 		return false
 	}
-	date, _ := b.dateStyle(id)
-	return date
+	nf, _ := b.numFormat(id)
+	return nf.date
 }
 
-// dateStyle says whether style id shows a date or a time, and whether
-// there is such a style; the answers are kept, since a style's format is
-// looked up among all the workbook's formats.
-func (b *Book) dateStyle(id int) (date, ok bool) {
-	if d, seen := b.dateStyles[id]; seen {
-		return d, true
+// numFmt is the number format a cell style shows.
+type numFmt struct {
+	// id is the style's numFmtId; code is the workbook's own format of
+	// that id (custom), "" for Excel's built-in format of the id.
+	id     int
+	code   string
+	custom bool
+	// date and percent: the format shows a date or a time (IsDate), or a
+	// percentage (IsPercent).
+	date, percent bool
+}
+
+// numFormat returns the number format of style id, and whether there is
+// such a style; the answers are kept, since a style's format is looked up
+// among all the workbook's formats.
+//
+// A format the workbook defines (a <numFmt> of styles.xml) is the one the
+// style shows whatever its id; only an id it leaves undefined is Excel's
+// built-in format of that id. Excel numbers its own formats from 164, but
+// other producers number theirs lower (one from 60, some on a built-in's
+// id), and the library's GetStyle takes an id below 164 for the built-in
+// format of that id (or for none) whatever the workbook says, so the
+// style's numFmtId and the workbook's formats are read here from the
+// style sheet as the library parsed it.
+func (b *Book) numFormat(id int) (numFmt, bool) {
+	if nf, seen := b.numFmts[id]; seen {
+		return nf, true
 	}
-	st, err := b.f.GetStyle(id)
-	if err != nil || st == nil {
-		return false, false
+	// GetStyle checks id and has the library parse the style sheet (into
+	// its Styles), as it stands with the styles added since opening.
+	if st, err := b.f.GetStyle(id); err != nil || st == nil {
+		return numFmt{}, false
 	}
-	n := st.NumFmt
-	date = (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || (n >= 27 && n <= 36) || (n >= 50 && n <= 58) || (n >= 71 && n <= 81) ||
-		(st.CustomNumFmt != nil && isDateFormat(*st.CustomNumFmt))
-	if b.dateStyles == nil {
-		b.dateStyles = map[int]bool{}
+	var nf numFmt
+	if ss := b.f.Styles; ss != nil && ss.CellXfs != nil && id < len(ss.CellXfs.Xf) {
+		if n := ss.CellXfs.Xf[id].NumFmtID; n != nil {
+			nf.id = *n
+		}
+		if ss.NumFmts != nil {
+			for _, def := range ss.NumFmts.NumFmt {
+				if def != nil && def.NumFmtID == nf.id {
+					nf.code, nf.custom = def.FormatCode, true
+					break
+				}
+			}
+		}
 	}
-	b.dateStyles[id] = date
-	return date, true
+	if nf.custom {
+		nf.date = isDateFormat(nf.code)
+		nf.percent = strings.Contains(nf.code, "%")
+	} else {
+		n := nf.id
+		nf.date = (n >= 14 && n <= 22) || (n >= 45 && n <= 47) || (n >= 27 && n <= 36) || (n >= 50 && n <= 58) || (n >= 71 && n <= 81)
+		nf.percent = n == 9 || n == 10 // Excel's built-in 0% and 0.00%
+	}
+	if b.numFmts == nil {
+		b.numFmts = map[int]numFmt{}
+	}
+	b.numFmts[id] = nf
+	return nf, true
 }
 
 // isDateFormat reports whether a number format code shows a date or a

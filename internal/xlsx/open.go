@@ -54,8 +54,9 @@ type Book struct {
 	// never in a user's workbook written back.
 	made   bool
 	styles map[Style]int
-	// dateStyles caches which cell styles show dates (dateStyle).
-	dateStyles map[int]bool
+	// numFmts caches the number formats of cell styles, by style id
+	// (numFormat).
+	numFmts map[int]numFmt
 	// widths has, per sheet, the widths ColWidths set, by column, and
 	// widthsDue the sheets whose widths the library has not been given
 	// since (flushWidths).
