@@ -234,7 +234,7 @@ func Compile(src string, kind Kind, names Names) (e *Expr, err error) {
 	if perr != nil {
 		return nil, c.fromExpr(perr)
 	}
-	e = &Expr{src: src, kind: kind, prog: prog, names: names}
+	e = &Expr{src: src, kind: kind, prog: prog, names: names, attrs: c.attrs}
 	b := builder{c: c}
 	switch {
 	case kind.numeric():
@@ -404,6 +404,9 @@ type compilation struct {
 	names Names
 	rw    rewritten
 	err   *Error
+	// attrs are the indexes of the attributes the expression names, in
+	// the order first named.
+	attrs []int
 }
 
 // isName reports whether s is a name the user defined (so TRUE stays a name

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/expr-lang/expr/file"
@@ -23,6 +24,8 @@ type Expr struct {
 	kind  Kind
 	names Names
 	prog  *vm.Program
+	// attrs are the attributes the expression reads (see Attrs).
+	attrs []int
 
 	isConst bool
 	value   float64
@@ -61,6 +64,11 @@ func (e *Expr) Const() (float64, bool) { return e.value, e.isConst }
 // value, which the model can check when it is read (SuccessRate P with P
 // 2 in a scenario of Experiments).
 func (e *Expr) SettingsOnly() bool { return e.settingsOnly }
+
+// Attrs returns the indexes (in Names.Attrs) of the request attributes
+// the expression names, each once, in the order first named: the
+// attributes a request must carry for the expression to have a value.
+func (e *Expr) Attrs() []int { return slices.Clone(e.attrs) }
 
 // ConstBool returns the value of a condition that is constant (such as
 // "1 > 2" or "!true"), so callers can use engine.ConstBool instead.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -102,6 +103,9 @@ func (c *compilation) ident(np *ast.Node, n *ast.IdentifierNode) {
 			return
 		}
 		if i := lookup(c.names.Attrs, name); i >= 0 {
+			if !slices.Contains(c.attrs, i) {
+				c.attrs = append(c.attrs, i)
+			}
 			c.replace(np, "attr", i)
 			return
 		}

@@ -149,6 +149,7 @@ func (r *reader) read() *study.Plan {
 		plan.Scenarios = append(plan.Scenarios, r.scenario(sc))
 	}
 	r.checkScenarioExpressions(plan.Scenarios)
+	r.checkAttributesDrawn(plan.Scenarios)
 	return plan
 }
 

@@ -218,11 +218,16 @@ func choice[T any](byKey map[string]T, documented []string, what string, set fun
 }
 
 // orList is "A, B or C".
-func orList(words []string) string {
+func orList(words []string) string { return listWith(words, " or ") }
+
+// andList is "A, B and C".
+func andList(words []string) string { return listWith(words, " and ") }
+
+func listWith(words []string, last string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }
 
 // builtinSetting finds a built-in setting by its name as written (ignoring
