@@ -100,9 +100,21 @@ func Validate(measured []Measured, run *Run) []Comparison {
 		if r := &run.Result; !r.Stable {
 			c.HalfWidth95, c.Why = math.NaN(), "the run is not stable: "+r.Unstable
 		}
+		if c.Value == 0 && !math.IsNaN(c.Simulated) {
+			// No share of nothing: the difference stands as it is.
+			c.Why = joinWhy("no relative difference from a measured 0", c.Why)
+		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// joinWhy joins the reasons that are not empty with "; ".
+func joinWhy(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "; " + b
 }
 
 // simulated finds the figure of run that m measures, and its interval.

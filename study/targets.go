@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/stats"
@@ -73,14 +74,18 @@ func (t Target) String() string {
 	if t.Measure.IsShare() {
 		what = "share"
 	}
-	return fmt.Sprintf("%s %s of %s ≤ %s", t.Measure, what, who, t.amount(t.Limit, 6))
+	return fmt.Sprintf("%s %s of %s ≤ %s", t.Measure, what, who, t.amount(t.Limit, -1))
 }
 
 // amount writes a figure of the target's measure to sig significant
-// digits: a time as a number, a share in percent (0.05 as 5%), as the
-// sheets show it.
+// digits (-1: every digit it has, for a limit as the user typed it): a
+// time as a number, a share in percent (0.05 as 5%), as the sheets show
+// it.
 func (t Target) amount(x float64, sig int) string {
 	if t.Measure.IsShare() {
+		if sig < 0 { // every digit of a share as written: 0.0123 is 1.23%
+			return strconv.FormatFloat(numtext.AsExcelKeeps(x*100), 'g', -1, 64) + "%"
+		}
 		return strconv.FormatFloat(x*100, 'g', sig, 64) + "%"
 	}
 	return strconv.FormatFloat(x, 'g', sig, 64)
@@ -239,14 +244,38 @@ func judge(t Target, run *Run) TargetResult {
 		tr.Why = why
 		return tr
 	}
+	if t.Measure.IsShare() && t.Limit == 0 {
+		// A share of none: one request seen is proof against it, and
+		// none seen is no proof for it.
+		count, fin := f.failed, f.completed+f.failed+f.abandoned
+		verb := "failed"
+		if t.Measure == MeasureAbandoned {
+			count, verb = f.abandoned, "were abandoned"
+		}
+		if count > 0 {
+			tr.Verdict, tr.Why = Fails, fmt.Sprintf("%s of the %s requests %s, where the limit 0%% allows none", numtext.Group(count), numtext.Group(fin), verb)
+		} else {
+			tr.Why = fmt.Sprintf("none of the %s requests %s, but no run can show a share of none: up to about 3/n, %s, remains possible; a limit above 0 could be decided", numtext.Group(fin), verb, t.amount(3/float64(fin), 2))
+		}
+		return tr
+	}
 	tr.Verdict = decide(value, hw, t.Limit)
+	sig := max(4, significantDigits(t.Limit))
 	switch tr.Verdict {
 	case Fails:
-		tr.Why = fmt.Sprintf("its 95%% interval, %s ± %s, lies above the limit %s", t.amount(value, 4), t.amount(hw, 3), t.amount(t.Limit, 4))
+		tr.Why = fmt.Sprintf("its 95%% interval, %s ± %s, lies above the limit %s", t.amount(value, sig), t.amount(hw, 3), t.amount(t.Limit, -1))
 	case Undecided:
-		tr.Why = fmt.Sprintf("its 95%% interval, %s ± %s, contains the limit %s: more observations or replications would decide", t.amount(value, 4), t.amount(hw, 3), t.amount(t.Limit, 4))
+		tr.Why = fmt.Sprintf("its 95%% interval, %s ± %s, contains the limit %s: more observations or replications would decide", t.amount(value, sig), t.amount(hw, 3), t.amount(t.Limit, -1))
 	}
 	return tr
+}
+
+// significantDigits is the number of significant digits of x as the
+// shortest decimal that reads back as it (1.0435: 5), so that a figure
+// set beside a limit shows as many.
+func significantDigits(x float64) int {
+	m, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(x), 'e', -1, 64), "e")
+	return len(strings.TrimLeft(strings.Replace(m, ".", "", 1), "0"))
 }
 
 // decide is the rule of contract section 2.

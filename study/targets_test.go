@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/engine/dist"
+	"github.com/websim/websim/internal/numtext"
 )
 
 // twoEntityPlan has two request types on an application server with
@@ -333,5 +335,43 @@ func TestReplicationTailEnough(t *testing.T) {
 		if got := replicationTailEnough(c.n, c.q); got != c.want {
 			t.Errorf("replicationTailEnough(%d, %g) = %v, want %v", c.n, c.q, got, c.want)
 		}
+	}
+}
+
+// A share limit of 0: one request of the kind seen proves the target
+// fails; none seen cannot prove it holds (the interval reaches about
+// 3/n), and the reason says so rather than promise that more observations
+// would decide.
+func TestShareLimitOfNone(t *testing.T) {
+	run := runOf(t, twoEntityPlan(1, 20_000))
+	rs := checkVerdicts(t, run, []verdictCase{
+		{Target{Entity: "A", Measure: MeasureFailed, Limit: 0}, Fails},
+		{Target{Entity: "B", Measure: MeasureFailed, Limit: 0}, Undecided},
+		{Target{Measure: MeasureAbandoned, Limit: 0}, Undecided},
+	})
+	a := &run.Result.Entities[0]
+	if want := numtext.Group(a.Failed) + " of the "; !strings.HasPrefix(rs[0].Why, want) || !strings.HasSuffix(rs[0].Why, "failed, where the limit 0% allows none") {
+		t.Errorf("A: %q; want it to begin %q", rs[0].Why, want)
+	}
+	for _, r := range rs[1:] {
+		if !strings.HasPrefix(r.Why, "none of the ") || strings.Contains(r.Why, "more observations") {
+			t.Errorf("%s: %q", r.Target, r.Why)
+		}
+	}
+}
+
+// A limit is shown as typed, and the figure beside it with as many
+// digits, so that the reader sees which side of it the interval lies.
+func TestLimitShownAsTyped(t *testing.T) {
+	run := runOf(t, twoEntityPlan(1, 20_000))
+	b := run.Result.Entities[1].Response.Mean
+	limit := math.Round(b*1e5) / 1e5 // B's mean to 5 decimals: undecided
+	rs := Judge([]Target{{Entity: "B", Measure: MeasureMean, Limit: limit}, {Entity: "A", Measure: MeasureFailed, Limit: 0.012345}}, run)
+	want := strconv.FormatFloat(limit, 'g', -1, 64)
+	if !strings.Contains(rs[0].Why, "contains the limit "+want+":") || !strings.HasSuffix(rs[0].Target.String(), "≤ "+want) {
+		t.Errorf("%s: %q; want the limit %s", rs[0].Target, rs[0].Why, want)
+	}
+	if !strings.Contains(rs[1].Why, "lies above the limit 1.2345%") || !strings.HasSuffix(rs[1].Target.String(), "≤ 1.2345%") {
+		t.Errorf("%s: %q; want the limit 1.2345%%", rs[1].Target, rs[1].Why)
 	}
 }

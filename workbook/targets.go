@@ -80,6 +80,11 @@ func (r *reader) readTargets() []study.Target {
 			case tg.Measure.IsShare() && (v < 0 || v > 1):
 				r.errorf(t.file, t.sheet, lc.ref, "limit %s is not a share; expected %s", formatNumber(v), limitExpected(tg.Measure, r.base.timeUnit))
 				ok = false
+			case tg.Measure.IsShare() && v == 0:
+				// After n requests without one, the share's interval still
+				// reaches about 3/n: such a target fails when one is seen,
+				// and can never be shown to hold.
+				r.warnf(t.file, t.sheet, lc.ref, "a limit of 0 for the %s share can fail but never hold: a run that sees none of n requests %s still leaves a share up to about 3/n possible, so the target stays undecided (and size finds no answer); a small share such as 0.001 (0.1%%) can be decided", tg.Measure, shareVerb(tg.Measure))
 			case tg.Measure != "" && !tg.Measure.IsShare() && r.percentCell(t, lc):
 				r.errorf(t.file, t.sheet, lc.ref, "limit %s is a percentage, but a %s is a time; expected %s", percentText(lc.text, v), tg.Measure, limitExpected(tg.Measure, r.base.timeUnit))
 				ok = false
@@ -94,6 +99,14 @@ func (r *reader) readTargets() []study.Target {
 		}
 	}
 	return out
+}
+
+// shareVerb is what happens to a request counted by share measure m.
+func shareVerb(m study.Measure) string {
+	if m == study.MeasureAbandoned {
+		return "abandoned"
+	}
+	return "fail"
 }
 
 // limitExpected says what a Limit cell of measure m should hold.
