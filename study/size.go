@@ -151,10 +151,16 @@ type SizeOptions struct {
 	Progress func(done, total int)
 	// Now gives the start time recorded; nil means time.Now.
 	Now func() time.Time
+
+	// ownMax is the largest value the scenarios give the setting, which
+	// the default Max is a multiple of (set by Size).
+	ownMax int
 }
 
-// DefaultSizeMax is the default --max as a multiple of the scenario's own
-// value of the setting (at least MinDefaultSizeMax).
+// DefaultSizeMax is the default --max as a multiple of the largest value
+// the scenarios give the setting (at least MinDefaultSizeMax): one range
+// for every scenario, since each probe sets the value itself, so that
+// scenarios that differ only there are searched alike.
 const (
 	DefaultSizeMax    = 4
 	MinDefaultSizeMax = 8
@@ -289,6 +295,9 @@ func Size(ctx context.Context, p *Plan, opts SizeOptions) (*Sizing, error) {
 		Model: p.Model, TimeUnit: p.TimeUnit, Version: opts.Version, Started: now(),
 		Seed: p.Scenarios[0].Run.Seed, Setting: opts.Setting.Name, Targets: p.Targets,
 		Settings: p.Settings, Inputs: p.Inputs, Warnings: p.Warnings,
+	}
+	for _, sc := range p.Scenarios {
+		opts.ownMax = max(opts.ownMax, opts.Setting.Value(sc.Model))
 	}
 	if w := varyOverridesExperiments(p, opts.Setting); w != "" {
 		sz.Warnings = append(slices.Clone(sz.Warnings), w)
@@ -454,6 +463,54 @@ func sizeRange(opts SizeOptions, own, bound int) (lo, hi int) {
 	return lo, hi
 }
 
+// busyAtAnswer is how busy the answer's units are, at least: the
+// utilization its own run measured, or, when the value just below has no
+// steady state (its queue grows), the share that one unit fewer is of the
+// answer: the work saturates Size-1 units, so Size carry at least as
+// much (with common random numbers a short run's lull shows at every
+// value, and its own utilization can read low). from says which, for the
+// answer's text, and bound whether it is the least from the value below.
+func (pt *SizePoint) busyAtAnswer(s SizeSetting, m *engine.Model) (busy float64, from string, bound bool) {
+	if pt.At.Run != nil {
+		if u, known := s.utilization(m, &pt.At.Run.Result); known {
+			busy, from = u, "its run keeps its units"
+		}
+	}
+	if b := pt.Below; b != nil && b.Run != nil && !b.Run.Result.Stable && !b.Run.Result.Deadlocked && pt.Size > 1 {
+		if least := float64(pt.Size-1) / float64(pt.Size); least > busy {
+			busy, from, bound = least, fmt.Sprintf("%d units saturate (no steady state), so the work keeps %d at least", pt.Size-1, pt.Size), true
+		}
+	}
+	return busy, from, bound
+}
+
+// nearlySaturated is the utilization of the varied resource, as the
+// answer's run measured it, from which the answer is flagged as resting on
+// a queue at the edge of saturation; nearlySaturatedBound the same for the
+// least utilization a saturated value just below implies ((Size-1)/Size:
+// 0.9 from 10 units).
+const (
+	nearlySaturated      = 0.95
+	nearlySaturatedBound = 0.9
+)
+
+// utilization is the time-average busy share, at r, of the resource s
+// varies: the application servers' units, or the external server's.
+func (s SizeSetting) utilization(m *engine.Model, r *engine.Result) (float64, bool) {
+	if s.kind != sizeServerCapacity {
+		return r.AppUtilization, !math.IsNaN(r.AppUtilization)
+	}
+	if s.server < 0 || s.server >= len(m.Servers) {
+		return 0, false
+	}
+	for _, sv := range r.Servers {
+		if sv.Name == m.Servers[s.server].Name {
+			return sv.Utilization, !math.IsNaN(sv.Utilization)
+		}
+	}
+	return 0, false
+}
+
 // unitBound is the largest value of s in m that keeps AppServers ×
 // AppCapacity within maxUnits; 0 when s is an external server's capacity
 // or maxUnits is 0.
@@ -484,7 +541,8 @@ var ErrPastUnitLimit = errors.New("AppServers × AppCapacity past the limit")
 // sizePoint searches one scenario at one load.
 func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOptions, jobs int) (SizePoint, error) {
 	pt := SizePoint{Scenario: sc.Name, Load: sc.Model.Loads[load]}
-	pt.Min, pt.Max = sizeRange(opts, opts.Setting.Value(sc.Model), opts.Setting.unitBound(sc.Model, opts.MaxAppUnits))
+	unitBound := opts.Setting.unitBound(sc.Model, opts.MaxAppUnits)
+	pt.Min, pt.Max = sizeRange(opts, max(opts.Setting.Value(sc.Model), opts.ownMax), unitBound)
 	// Once one probe's p50 or p90 needed replications, the point's later
 	// probes start with them (the search probes one value at a time).
 	spread := false
@@ -496,6 +554,19 @@ func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOp
 	}
 	if err := search(&pt, bound, eval); err != nil {
 		return pt, err
+	}
+	switch {
+	case pt.Outcome == SizeNone && opts.Max <= 0 && (unitBound == 0 || pt.Max < unitBound):
+		// The default range may stop short of the answer.
+		pt.Text += fmt.Sprintf("; the answer may lie above the default --max: try --max %d", DefaultSizeMax*pt.Max)
+	case pt.Outcome == SizeFound && pt.At != nil:
+		if busy, from, bound := pt.busyAtAnswer(opts.Setting, sc.Model); busy >= nearlySaturated || bound && busy >= nearlySaturatedBound {
+			// A queue at the edge of saturation looks steady over a short
+			// run as often as not: the answer may be a run that had no
+			// steady state.
+			pt.Text += fmt.Sprintf("; but %s %.1f%% busy, where a run of %s observations is short to tell a steady state from a queue that keeps growing: check %d with more observations, or keep a margin",
+				from, 100*min(busy, 1), numtext.Group(pt.At.Observations), pt.Size)
+		}
 	}
 	return pt, nil
 }

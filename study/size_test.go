@@ -519,3 +519,95 @@ func TestSizeThinReplicationsLeaveATailUndecided(t *testing.T) {
 		})
 	}
 }
+
+// The default --max is a multiple of the largest value the scenarios give
+// the setting, the same for every scenario: each probe sets the value
+// itself, so scenarios that differ only there are searched alike (a
+// scenario of AppCapacity 2 was searched up to 8 only, and had no answer
+// where one of 30 had 13).
+func TestSizeDefaultMaxIsOneForAllScenarios(t *testing.T) {
+	p := mmcSizePlan(10, 1, 5_000, Target{Measure: MeasureMean, Limit: 1.15})
+	big := *p.Scenarios[0].Model
+	big.App.Capacity = 30
+	p.Scenarios = append(p.Scenarios, Scenario{Name: "Big", Model: &big, Run: p.Scenarios[0].Run})
+	sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := sz.Points[0], sz.Points[1]
+	if a.Max != 120 || b.Max != 120 || a.Outcome != SizeFound || a.Size != b.Size {
+		t.Errorf("Base (AppCapacity 2): max %d, %s; Big (30): max %d, %s; want both searched to 120 with one answer", a.Max, a.Text, b.Max, b.Text)
+	}
+}
+
+// An answer above the default --max is said to be possible, with a --max
+// that would reach it; a --max given is the user's, and not second-guessed.
+func TestSizeNoneSuggestsALargerMax(t *testing.T) {
+	p := mmcSizePlan(10, 1, 2_000, Target{Measure: MeasureMean, Limit: 1.15})
+	p.Scenarios[0].Model.App.Capacity = 1
+	for _, tc := range []struct {
+		max  int
+		want bool
+	}{{0, true}, {8, false}} {
+		sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: tc.max, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := sz.Points[0]
+		if got := strings.HasSuffix(pt.Text, "; the answer may lie above the default --max: try --max 32"); pt.Outcome != SizeNone || got != tc.want {
+			t.Errorf("--max %d: %s %q; want none, the hint %v", tc.max, pt.Outcome, pt.Text, tc.want)
+		}
+	}
+}
+
+// An answer whose units are nearly saturated says so. Arrivals every
+// 1/18.5 s and service times of 1 s keep 18.5 units busy: 18 have no
+// steady state, 19 hold a mean of 1 with every unit 97% busy, where a
+// short run's verdict is fragile. An answer with units to spare (λ 4)
+// says nothing of the kind.
+func TestSizeAnswerNearSaturationSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		lambda float64
+		want   string
+	}{{18.5, "19: every target holds; at 18 "}, {4, ""}} {
+		p := mmcSizePlan(tc.lambda, 1, 4_000, Target{Measure: MeasureMean, Limit: 1.5})
+		m := p.Scenarios[0].Model
+		m.Entities[0].InterArrival[0] = dist.MustParse(fmt.Sprintf("Const(%g)", 1/tc.lambda))
+		m.Services[0].Steps[0].ProcTime = dist.MustParse("Const(1)")
+		sz, err := Size(context.Background(), p, SizeOptions{Setting: capacity(t, p), Max: 40, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt := sz.Points[0]
+		warned := strings.HasSuffix(pt.Text, "; but its run keeps its units 97.4% busy, where a run of 4,000 observations is short to tell a steady state from a queue that keeps growing: check 19 with more observations, or keep a margin")
+		if pt.Outcome != SizeFound || !strings.HasPrefix(pt.Text, tc.want) || warned != (tc.want != "") {
+			t.Errorf("λ %g: %s %q; want an answer, the warning %v", tc.lambda, pt.Outcome, pt.Text, tc.want != "")
+		}
+	}
+}
+
+// With common random numbers a short run's lull shows at every value, so
+// the answer's own utilization can read low (92% at 18 units of an M/M/c
+// carrying 18): when the value below has no steady state, the answer's
+// units carry at least (Size-1)/Size of their capacity, and that is what
+// is said.
+func TestBusyAtAnswerFromTheSaturatedValueBelow(t *testing.T) {
+	p := mmcSizePlan(18, 1, 2_000)
+	s, m := capacity(t, p), p.Scenarios[0].Model
+	at := &Run{Result: engine.Result{Stable: true, AppUtilization: 0.92}}
+	for _, tc := range []struct {
+		below     engine.Result
+		busy      float64
+		fromBelow bool
+	}{
+		{engine.Result{Stable: false, AppUtilization: 0.996}, 17.0 / 18, true},
+		{engine.Result{Stable: false, Deadlocked: true}, 0.92, false}, // a deadlock says nothing of the load
+		{engine.Result{Stable: true, AppUtilization: 0.97}, 0.92, false},
+	} {
+		pt := SizePoint{Size: 18, At: &Probe{Value: 18, Run: at}, Below: &Probe{Value: 17, Run: &Run{Result: tc.below}}}
+		busy, from, bound := pt.busyAtAnswer(s, m)
+		if math.Abs(busy-tc.busy) > 1e-12 || bound != tc.fromBelow {
+			t.Errorf("below %+v: %.4f (%s), bound %v; want %.4f, %v", tc.below.Stable, busy, from, bound, tc.busy, tc.fromBelow)
+		}
+	}
+}

@@ -46,7 +46,7 @@ MODEL/SvcData.xlsx, keeping everything in it.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "vary", Usage: "the setting to size: AppServers, AppCapacity or Capacity:SERVER"},
 			&cli.IntFlag{Name: "min", Usage: "the smallest value to consider", DefaultText: "1"},
-			&cli.IntFlag{Name: "max", Usage: "the largest value to consider", DefaultText: fmt.Sprintf("%d × the scenario's own value, at least %d", study.DefaultSizeMax, study.MinDefaultSizeMax)},
+			&cli.IntFlag{Name: "max", Usage: "the largest value to consider", DefaultText: fmt.Sprintf("%d × the largest value the scenarios give the setting, at least %d", study.DefaultSizeMax, study.MinDefaultSizeMax)},
 			&cli.StringFlag{Name: "out", Usage: "write the Sizing sheet into `FILE` (default MODEL/OutPut.xlsx)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the answer as one JSON document on stdout"},
 			&cli.BoolFlag{Name: "write-back", Usage: "also add the Sizing sheet to SvcData.xlsx, keeping everything in it"},
