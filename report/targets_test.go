@@ -74,7 +74,7 @@ func TestSummaryShowsTargets(t *testing.T) {
 			}
 		}
 	}
-	if w := rows[5][why]; w != "mean response of all requests ≤ 108: no request completed; failed share of all requests ≤ 5%: its 95% interval, 99.8% ± 0%, lies above the limit 5%; mean response of all requests ≤ 102.5: no request completed" {
+	if w := rows[5][why]; w != "mean response of all requests ≤ 108: no request completed: of the 1,000 that finished, 998 failed and 2 were abandoned; failed share of all requests ≤ 5%: its 95% interval, 99.8% ± 0%, lies above the limit 5%; mean response of all requests ≤ 102.5: no request completed: of the 1,000 that finished, 998 failed and 2 were abandoned" {
 		t.Errorf("why at P10 L2: %q", w)
 	}
 	if w := rows[6][why]; w == "" {

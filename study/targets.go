@@ -356,7 +356,7 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 		return shareInterval(f, reps, m)
 	}
 	if f.resp.N == 0 {
-		return math.NaN(), math.NaN(), false, "no request completed"
+		return math.NaN(), math.NaN(), false, noneCompleted(f)
 	}
 	if m == MeasureMean {
 		value, hw = f.resp.Mean, f.resp.CIHalfWidth95
@@ -369,6 +369,21 @@ func measureInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, 
 		return value, hw, true, ""
 	}
 	return percentileInterval(f, reps, m)
+}
+
+// noneCompleted says why there is no response time: no request completed,
+// and what became of those that finished ("no request completed: all
+// 20,042 were abandoned").
+func noneCompleted(f *basis) string {
+	switch {
+	case f.failed > 0 && f.abandoned > 0:
+		return fmt.Sprintf("no request completed: of the %s that finished, %s failed and %s were abandoned", numtext.Group(f.failed+f.abandoned), numtext.Group(f.failed), numtext.Group(f.abandoned))
+	case f.failed > 0:
+		return fmt.Sprintf("no request completed: all %s that finished failed", numtext.Group(f.failed))
+	case f.abandoned > 0:
+		return fmt.Sprintf("no request completed: all %s that finished were abandoned", numtext.Group(f.abandoned))
+	}
+	return "no request completed"
 }
 
 // percentileOf is the point estimate of a percentile measure.
