@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/websim/websim/internal/suggest"
@@ -56,10 +57,12 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	var c collector
 	idx, letter, header, meant := -1, "", "", ""
 	var blanks []string
+	hasDates := f.HasDateFormats()
 	scan := func(computed, unsaved map[string]string) error {
-		c, idx, blanks = collector{}, -1, nil
+		c, idx, blanks = collector{keepRows: hasDates}, -1, nil
 		var stop error
 		err := f.ScanRows(name, func(r int, cells []string) bool {
+			c.lineNo = r
 			if idx < 0 {
 				if idx, header, meant, stop = findColumn(cells, col, where); stop != nil {
 					return false
@@ -111,14 +114,16 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	if meant != "" && len(c.values) == 0 && len(c.problems) == 0 {
 		return nil, Problems{{where, fmt.Sprintf("no column %q in the first row%s (read as column letters, column %s is empty)", col, meant, letter)}}
 	}
+	if hasDates {
+		// The date cells, in line among the other bad cells, all reported
+		// at once, and their numbers of days left out of the values.
+		if err := datesIn(f, name, where, idx, letter, &c); err != nil {
+			return nil, err
+		}
+	}
 	values, err := c.finish(where+"!"+letter, column)
 	if err != nil {
 		return nil, err
-	}
-	if f.HasDateFormats() {
-		if ps := datesIn(f, name, where, idx, letter, header != ""); len(ps) > 0 {
-			return nil, ps
-		}
 	}
 	return &Data{Source: where, Column: column, Values: values}, nil
 }
@@ -128,23 +133,49 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 // pass for a measured time, and Excel turns some typed entries into dates
 // by itself. It decides by each cell's number format, reading the column
 // again as shown for the messages, a second pass that a workbook without
-// date or time formats is spared.
-func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, header bool) Problems {
-	var ps Problems
+// date or time formats is spared. Only cells c took as values are dates
+// (one not a number is already reported as such, once): each is a problem
+// of c, merged in row order with the others, and its value is left out.
+func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, c *collector) error {
+	var ps []lined
+	var last lined
+	total := 0
+	var drop []int // indexes of c.values, ascending
+	k := 0         // c.rows[k] is the first row of a value at or after the row scanned
 	err := f.ScanShownRows(sheet, func(r int, cells []string) bool {
-		if (header && r == 1) || idx >= len(cells) {
+		for k < len(c.rows) && int(c.rows[k]) < r {
+			k++
+		}
+		if k == len(c.rows) {
+			return false // no value further down
+		}
+		if int(c.rows[k]) != r || idx >= len(cells) {
 			return true
 		}
-		shown := strings.TrimSpace(cells[idx])
-		if shown != "" && f.IsDate(sheet, fmt.Sprintf("%s%d", letter, r)) {
-			ps = append(ps, Problem{fmt.Sprintf("%s!%s%d", where, letter, r), fmt.Sprintf("a date or a time (shown as %q), which Excel saves as a number of days; expected a measured time as a number (a duration shown as h:mm:ss is in days too: times 86,400 for seconds)", shown)})
+		ref := fmt.Sprintf("%s%d", letter, r)
+		if !f.IsDate(sheet, ref) {
+			return true
 		}
-		return len(ps) < maxRowProblems
+		drop = append(drop, k)
+		total++
+		last = lined{r, Problem{Where: where + "!" + ref}}
+		if len(ps) < maxRowProblems {
+			ps = append(ps, lined{r, Problem{where + "!" + ref, fmt.Sprintf("a date or a time (shown as %q), which Excel saves as a number of days; expected a measured time as a number (a duration shown as h:mm:ss is in days too: times 86,400 for seconds)", strings.TrimSpace(cells[idx]))}})
+		}
+		return true
 	})
 	if err != nil {
 		return Problems{{where, fmt.Sprintf("cannot read the sheet (%v)", err)}}
 	}
-	return ps
+	if total == 0 {
+		return nil
+	}
+	c.merge(ps, total, last)
+	for _, i := range drop {
+		c.values[i] = math.NaN()
+	}
+	c.values = slices.DeleteFunc(c.values, math.IsNaN)
+	return nil
 }
 
 // findColumn finds col in the first row: a header, else a column letter.
