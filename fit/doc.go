@@ -25,6 +25,12 @@
 // model's own sampler, each is refitted, and p = (1 + #{D* >= D}) / (1 + B).
 // Above Options.TestSize values the test runs on a seeded random subsample.
 //
+// Each fit carries its cell's mean and sd, as the model draws it, beside
+// the data's: a service time's mean is the load it offers, so a best fit
+// whose mean is off the data's (outside the range that as many of its
+// draws would average, and by more than 1%) is marked, and Result.KeepsMean
+// offers a cell with the data's mean and sd instead.
+//
 // WriteWorkbook writes the ranking with a histogram of the data under the
 // best fits' densities and a Q-Q plot of the best fit, through websim's
 // Excel layer (internal/xlsx), as readWorkbook reads a workbook's column.

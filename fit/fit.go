@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/websim/websim/engine/dist"
@@ -38,7 +39,18 @@ type Fitted struct {
 	AIC    float64   // 2k - 2 LogLik; NaN for Const
 	KS     float64   // Kolmogorov-Smirnov distance to every value
 	PValue float64   // parametric bootstrap p-value of KS; NaN when not computed
-	model  model
+	// Mean and SD are the cell's, as printed: what a model draws once it
+	// is pasted (Normal's truncated at 0).
+	Mean, SD float64
+	// MeanShift is Mean over the data's mean, less 1: +0.2 for a cell
+	// whose mean is 20% above the data's, which offers a model 20% more
+	// load than was measured.
+	MeanShift float64
+	// MeanOff is set when Mean is off the data's mean: outside the 95%
+	// range of the average of as many values drawn from the cell, and by
+	// more than 1% of the data's mean (isMeanOff).
+	MeanOff bool
+	model   model
 }
 
 // CDF, PDF and Quantile are the fitted distribution's.
@@ -61,6 +73,14 @@ type Result struct {
 	Seed         uint64    // the seed used
 	Tested       int       // values the p-values are computed on: Observations, or a subsample
 	Values       []float64 // every value, sorted
+	// Mean and SD are the data's: the mean, and the sample standard
+	// deviation (over n-1).
+	Mean, SD float64
+	// KeepsMean is set when the best fit's mean is off the data's: a cell
+	// of LogNormal, Gamma or Weibull with the data's mean and sd (by
+	// moments), the likeliest of the three for the data, to paste where the
+	// load matters more than the shape (keepingMean). Its PValue is NaN.
+	KeepsMean *Fitted
 }
 
 // Distributions fits every family the model's cells accept that suits
@@ -121,10 +141,13 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 		m := constModel{values[0]}
 		res.Fits = []Fitted{{Family: "Const", Params: m.params(), Cell: cellText(m, 0),
 			AIC: math.NaN(), KS: 0, PValue: 1, model: m}}
+		res.Mean = values[0]
+		res.Fits[0].setMean(res.Mean, n)
 		return res, nil
 	}
 
 	all := newSample(values, sub)
+	res.Mean, res.SD = all.mean, math.Sqrt(all.m2/float64(n-1))
 	var testSample *sample
 	if test != nil {
 		testSample = newSample(test, nil)
@@ -148,7 +171,7 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 				skipped[i] = err.Error()
 				return
 			}
-			if reason := unfit(m, digits); reason != "" {
+			if reason := unfit(m, digits, values[0], values[n-1]); reason != "" {
 				skipped[i] = reason
 				return
 			}
@@ -183,15 +206,29 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("no distribution could be fitted: %w", ErrInvalid)
 	}
 	slices.SortStableFunc(res.Fits, func(a, b Fitted) int { return cmpFloat(a.AIC, b.AIC) })
+	for i := range res.Fits {
+		res.Fits[i].setMean(res.Mean, n)
+	}
+	if res.Fits[0].MeanOff {
+		if k := keepingMean(all, res.SD, digits); k != nil {
+			k.setMean(res.Mean, n)
+			res.KeepsMean = k
+		}
+	}
 	return res, nil
 }
 
 // unfit says why a fit cannot stand in a cell ("" when it can): Erlang
-// with k = 1 is Exp, and a fit the model's parser refuses (Normal with a
-// mean at or below 0) is no answer.
-func unfit(m model, digits int) string {
+// with k = 1 is Exp; a fit whose parameters or mean overflow (times
+// spread over hundreds of powers of ten, from lo to hi) is said so in
+// words, not as the parse error of a cell holding +Inf; and a fit the
+// model's parser refuses (Normal with a mean at or below 0) is no answer.
+func unfit(m model, digits int, lo, hi float64) string {
 	if g, ok := m.(gammaModel); ok && g.erlang && g.shape == 1 {
 		return "the best whole k is 1, which is Exp"
+	}
+	if what := overflows(m); what != "" {
+		return fmt.Sprintf("%s for times this spread (%s to %s): beyond the largest number, about 1.8e308, so no cell can hold the fit", what, fmtG(lo), fmtG(hi))
 	}
 	for _, text := range []string{faithfulCell(m, digits), exactText(m)} {
 		if _, err := dist.Parse(text); err != nil {
@@ -202,6 +239,36 @@ func unfit(m model, digits int) string {
 			}
 			return fmt.Sprintf("its best fit, %s, is not a cell the model accepts: %s", faithfulCell(m, digits), msg)
 		}
+	}
+	return ""
+}
+
+// paramNames are the names of each family's parameters, in the cell's
+// order.
+var paramNames = map[string][]string{
+	"Exp": {"mean"}, "Erlang": {"k", "mean"}, "Gamma": {"shape", "scale"}, "LogNormal": {"mean", "sd"},
+	"Weibull": {"shape", "scale"}, "Normal": {"mean", "sd"}, "Uniform": {"min", "max"},
+	"Triangular": {"min", "mode", "max"}, "Const": {"x"},
+}
+
+// overflows says what of m is not a finite number ("its fitted mean and
+// sd overflow", "the mean of its best fit, Weibull(0.00626,3.32e40),
+// overflows"), or "".
+func overflows(m model) string {
+	var names []string
+	for i, p := range m.params() {
+		if math.IsInf(p, 0) || math.IsNaN(p) {
+			names = append(names, paramNames[m.family()][i])
+		}
+	}
+	switch {
+	case len(names) == 1:
+		return "its fitted " + names[0] + " overflows"
+	case len(names) > 1:
+		return "its fitted " + strings.Join(names, " and ") + " overflow"
+	}
+	if mean := m.drawnMean(); math.IsInf(mean, 0) || math.IsNaN(mean) {
+		return fmt.Sprintf("the mean of its best fit, %s, overflows", cellText(m, 3))
 	}
 	return ""
 }

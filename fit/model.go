@@ -15,6 +15,11 @@ type model interface {
 	pdf(x float64) float64
 	cdf(x float64) float64
 	quantile(p float64) float64
+	// drawnMean and drawnSD are those of the values the model's sampler
+	// draws (Normal's of the normal truncated at 0); +Inf when too large
+	// for a number.
+	drawnMean() float64
+	drawnSD() float64
 }
 
 // expModel is Exp(mean).
@@ -35,6 +40,8 @@ func (m expModel) cdf(x float64) float64 {
 	return -math.Expm1(-x / m.mean)
 }
 func (m expModel) quantile(p float64) float64 { return -m.mean * math.Log1p(-p) }
+func (m expModel) drawnMean() float64         { return m.mean }
+func (m expModel) drawnSD() float64           { return m.mean }
 
 // gammaModel is Gamma(shape,scale), and Erlang(k,mean) when erlang is set
 // (shape k whole, scale mean/k).
@@ -69,6 +76,8 @@ func (m gammaModel) cdf(x float64) float64 {
 	return m.dist().CDF(x)
 }
 func (m gammaModel) quantile(p float64) float64 { return m.dist().Quantile(p) }
+func (m gammaModel) drawnMean() float64         { return m.shape * m.scale }
+func (m gammaModel) drawnSD() float64           { return math.Sqrt(m.shape) * m.scale }
 
 // logNormalModel is LogNormal(mean,sd): mean and sd of the values, mu and
 // sigma of their logarithm.
@@ -94,6 +103,8 @@ func (m logNormalModel) cdf(x float64) float64 {
 	return m.dist().CDF(x)
 }
 func (m logNormalModel) quantile(p float64) float64 { return m.dist().Quantile(p) }
+func (m logNormalModel) drawnMean() float64         { return m.params()[0] }
+func (m logNormalModel) drawnSD() float64           { return m.params()[1] }
 
 // weibullModel is Weibull(shape,scale).
 type weibullModel struct{ shape, scale float64 }
@@ -114,6 +125,19 @@ func (m weibullModel) cdf(x float64) float64 {
 }
 func (m weibullModel) quantile(p float64) float64 {
 	return m.scale * math.Pow(-math.Log1p(-p), 1/m.shape)
+}
+
+// drawnMean is scale·Γ(1+1/k) and drawnSD is the mean times
+// √(Γ(1+2/k)/Γ(1+1/k)² - 1), by the log-gamma function, so that a small
+// shape gives +Inf, not NaN.
+func (m weibullModel) drawnMean() float64 {
+	g1, _ := math.Lgamma(1 + 1/m.shape)
+	return m.scale * math.Exp(g1)
+}
+func (m weibullModel) drawnSD() float64 {
+	g1, _ := math.Lgamma(1 + 1/m.shape)
+	g2, _ := math.Lgamma(1 + 2/m.shape)
+	return m.drawnMean() * math.Sqrt(math.Expm1(g2-2*g1))
 }
 
 // normalModel is Normal(mean,sd) as the model draws it: values <= 0 are
@@ -145,6 +169,21 @@ func (m normalModel) quantile(p float64) float64 {
 	return m.mean + m.sd*distuv.UnitNormal.Quantile(lo+p*(1-lo))
 }
 
+// drawnMean and drawnSD are those of the normal truncated at 0: with
+// a = mean/sd and λ = φ(a)/Φ(a), mean + sd·λ and sd·√(1 - aλ - λ²).
+func (m normalModel) drawnMean() float64 { return m.mean + m.sd*m.lambda() }
+func (m normalModel) drawnSD() float64 {
+	a, l := m.mean/m.sd, m.lambda()
+	return m.sd * math.Sqrt(max(0, 1-a*l-l*l))
+}
+
+// lambda is φ(a)/Φ(a), a = mean/sd, the inverse Mills ratio, accurate far
+// below 0 through logPhi.
+func (m normalModel) lambda() float64 {
+	a := m.mean / m.sd
+	return math.Exp(-a*a/2 - math.Log(2*math.Pi)/2 - logPhi(a))
+}
+
 // upper is the standard normal's upper tail 1-Φ(z).
 func upper(z float64) float64 { return math.Erfc(z/math.Sqrt2) / 2 }
 
@@ -173,6 +212,8 @@ func (m uniformModel) cdf(x float64) float64 {
 	return math.Min(1, math.Max(0, (x-m.min)/(m.max-m.min)))
 }
 func (m uniformModel) quantile(p float64) float64 { return m.min + p*(m.max-m.min) }
+func (m uniformModel) drawnMean() float64         { return m.min/2 + m.max/2 }
+func (m uniformModel) drawnSD() float64           { return (m.max - m.min) / math.Sqrt(12) }
 
 // triangularModel is Triangular(min,mode,max).
 type triangularModel struct{ min, mode, max float64 }
@@ -210,6 +251,14 @@ func (m triangularModel) quantile(p float64) float64 {
 	}
 	return m.max - math.Sqrt((1-p)*w*(m.max-m.mode))
 }
+func (m triangularModel) drawnMean() float64 { return m.min/3 + m.mode/3 + m.max/3 }
+
+// drawnSD is √((a²+b²+c²-ab-ac-bc)/18), a the min, b the mode, c the
+// max, written with differences from the min: √((c'² - c'b' + b'²)/18).
+func (m triangularModel) drawnSD() float64 {
+	b, c := m.mode-m.min, m.max-m.min
+	return math.Sqrt((c*c - c*b + b*b) / 18)
+}
 
 // constModel is Const(x): every value the same.
 type constModel struct{ x float64 }
@@ -226,3 +275,5 @@ func (m constModel) cdf(x float64) float64 {
 	return 1
 }
 func (m constModel) quantile(float64) float64 { return m.x }
+func (m constModel) drawnMean() float64       { return m.x }
+func (m constModel) drawnSD() float64         { return 0 }

@@ -174,9 +174,14 @@ type collector struct {
 	ambiguous    []ambiguousValue
 	ambiguousTxt []string
 	// file and lineNo locate the current line of a CSV file, for the
-	// problems' order and the ambiguous values' problems ("data.csv:17").
+	// problems' order and the ambiguous values' problems ("data.csv:17");
+	// lineNo is the row in a workbook.
 	file   string
 	lineNo int
+	// keepRows is set to note in rows the line (row) of each value taken,
+	// for a workbook whose date cells are found in a second pass.
+	keepRows bool
+	rows     []int32
 }
 
 // ambiguousValue is a value of a one-column file such as 2,017, at index
@@ -246,6 +251,9 @@ func (c *collector) take(t []byte, where func() string) {
 		c.bad(where(), fmt.Sprintf("%s is outside the times fit works with, %g to %g (squares and sums of such times leave the range of numbers); expected the times in another unit", t, MinValue, MaxValue))
 	default:
 		c.values = append(c.values, v)
+		if c.keepRows {
+			c.rows = append(c.rows, int32(c.lineNo))
+		}
 	}
 }
 
@@ -256,35 +264,47 @@ func (c *collector) settle() {
 	if len(c.ambiguous) == 0 || c.decimalComma {
 		return
 	}
-	type lined struct {
-		line int
-		p    Problem
-	}
-	merged := make([]lined, 0, len(c.problems)+len(c.ambiguousTxt))
-	for i, p := range c.problems {
-		merged = append(merged, lined{c.lines[i], p})
-	}
+	ps := make([]lined, 0, len(c.ambiguousTxt))
 	for k, a := range c.ambiguous[:len(c.ambiguousTxt)] {
 		text := c.ambiguousTxt[k]
-		merged = append(merged, lined{int(a.line), Problem{fmt.Sprintf("%s:%d", c.file, a.line),
+		ps = append(ps, lined{int(a.line), Problem{fmt.Sprintf("%s:%d", c.file, a.line),
 			fmt.Sprintf("%q is a number with a thousands separator (%s) or with a decimal comma (%s)?", text, strings.ReplaceAll(text, ",", ""), strings.Replace(text, ",", ".", 1)) +
 				"; write it without thousands separators, and with a decimal point or comma that cannot be read as one (1234.5, 2,5)"}})
 	}
-	slices.SortStableFunc(merged, func(a, b lined) int { return a.line - b.line })
-	total := len(c.problems) + c.more + len(c.ambiguous)
-	c.problems, c.lines = c.problems[:0], c.lines[:0]
-	for _, m := range merged[:min(len(merged), maxRowProblems)] {
-		c.problems, c.lines = append(c.problems, m.p), append(c.lines, m.line)
-	}
-	c.more = total - len(c.problems)
-	if last := c.ambiguous[len(c.ambiguous)-1]; int(last.line) > c.lastLine {
-		c.lastBad, c.lastLine = fmt.Sprintf("%s:%d", c.file, last.line), int(last.line)
-	}
+	last := c.ambiguous[len(c.ambiguous)-1]
+	c.merge(ps, len(c.ambiguous), lined{int(last.line), Problem{Where: fmt.Sprintf("%s:%d", c.file, last.line)}})
 	for _, a := range c.ambiguous {
 		c.values[a.i] = math.NaN()
 	}
 	c.values = slices.DeleteFunc(c.values, math.IsNaN)
 	c.ambiguous, c.ambiguousTxt = nil, nil
+}
+
+// lined is a problem and its line (its row in a workbook).
+type lined struct {
+	line int
+	p    Problem
+}
+
+// merge adds the problems another pass found: ps, the first of total such
+// in line order, the last of them at last. The first maxRowProblems of
+// all are kept, in line order, and the rest counted, as bad does.
+func (c *collector) merge(ps []lined, total int, last lined) {
+	merged := make([]lined, 0, len(c.problems)+len(ps))
+	for i, p := range c.problems {
+		merged = append(merged, lined{c.lines[i], p})
+	}
+	merged = append(merged, ps...)
+	slices.SortStableFunc(merged, func(a, b lined) int { return a.line - b.line })
+	all := len(c.problems) + c.more + total
+	c.problems, c.lines = c.problems[:0], c.lines[:0]
+	for _, m := range merged[:min(len(merged), maxRowProblems)] {
+		c.problems, c.lines = append(c.problems, m.p), append(c.lines, m.line)
+	}
+	c.more = all - len(c.problems)
+	if total > 0 && last.line > c.lastLine {
+		c.lastBad, c.lastLine = last.p.Where, last.line
+	}
 }
 
 func (c *collector) bad(where, what string) {

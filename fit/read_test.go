@@ -205,7 +205,7 @@ func TestReadWorkbookDates(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dates.xlsx")
 	b := xlsx.New()
 	b.SetRow("Sheet1", 1, "ms")
-	for r := 2; r <= 30; r++ {
+	for r := 2; r <= 40; r++ { // 33 times, once the six dates are left out
 		b.SetRow("Sheet1", r, float64(r))
 	}
 	b.SetRow("Sheet1", 31, 45292.0)
@@ -384,5 +384,114 @@ func TestColumnLettersBesideCloseHeaders(t *testing.T) {
 	_, err = Read(path+"!"+sheet+"!tme", "")
 	if err == nil || !strings.Contains(err.Error(), `no column "tme" in the first row; did you mean "time"? (read as column letters, column TME is empty)`) {
 		t.Errorf("a mistyped header: %v", err)
+	}
+}
+
+// Every bad cell of a workbook column is reported at once, dates among
+// the others in row order: a date at A62 and "abc" at A63 were reported
+// one at a time (the date only once "abc" was mended). Past the first
+// hundred, the rest are counted, the last named. A date cell's days are
+// no value: the count of usable values leaves them out.
+func TestReadWorkbookEveryBadCellAtOnce(t *testing.T) {
+	type cellAt struct {
+		row  int
+		v    any
+		date bool
+	}
+	for _, tc := range []struct {
+		name  string
+		cells []cellAt // after 60 good times in A1:A60
+		where string   // the cells reported, in order
+		last  string   // the last line
+	}{
+		{"a date, then a word", []cellAt{{62, 45292.0, true}, {63, "abc", false}},
+			"A62 A63", `A63: "abc" is not a number; expected a time such as 12.5`},
+		{"a word, then a date", []cellAt{{62, "abc", false}, {63, 45292.0, true}},
+			"A62 A63", `A63: a date or a time (shown as "2024-01-01"), which Excel saves as a number of days; expected a measured time as a number (a duration shown as h:mm:ss is in days too: times 86,400 for seconds)`},
+		{"a word in a date's format is a word, once", []cellAt{{62, "abc", true}, {63, -2.0, true}},
+			"A62 A63", `A63: -2 is not above 0; expected a measured time, above 0`},
+		{"a date, a negative time and a word", []cellAt{{61, -1.0, false}, {62, 45292.0, true}, {64, "x", false}},
+			"A61 A62 A64", `A64: "x" is not a number; expected a time such as 12.5`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "bad.xlsx")
+			b := xlsx.New()
+			for r := 1; r <= 60; r++ {
+				b.SetRow("Sheet1", r, float64(r)+0.5)
+			}
+			for _, c := range tc.cells {
+				b.SetRow("Sheet1", c.row, c.v)
+				if c.date {
+					ref := fmt.Sprintf("A%d", c.row)
+					b.SetLook("Sheet1", ref, ref, xlsx.Look{NumFormat: "yyyy-mm-dd"})
+				}
+			}
+			if err := b.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Read(path+"!Sheet1!A", "")
+			ps, ok := err.(Problems)
+			var where []string
+			for _, p := range ps {
+				where = append(where, strings.TrimPrefix(p.Where, path+"!Sheet1!"))
+			}
+			if !ok || strings.Join(where, " ") != tc.where || strings.TrimPrefix(ps[len(ps)-1].String(), path+"!Sheet1!") != tc.last {
+				t.Errorf("got\n%v\nwant the cells %s, the last\n%s", err, tc.where, tc.last)
+			}
+		})
+	}
+
+	// 60 good times, then 150 bad cells, dates and words by turns: the
+	// first hundred in row order, then a count of the other 50 and the
+	// last.
+	path := filepath.Join(t.TempDir(), "many.xlsx")
+	b := xlsx.New()
+	for r := 1; r <= 60; r++ {
+		b.SetRow("Sheet1", r, float64(r)+0.5)
+	}
+	for r := 61; r <= 210; r++ {
+		if r%2 == 0 {
+			b.SetRow("Sheet1", r, 45292.0)
+			ref := fmt.Sprintf("A%d", r)
+			b.SetLook("Sheet1", ref, ref, xlsx.Look{NumFormat: "yyyy-mm-dd"})
+		} else {
+			b.SetRow("Sheet1", r, "abc")
+		}
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(path+"!Sheet1!A", "")
+	ps, ok := err.(Problems)
+	if !ok || len(ps) != 101 {
+		t.Fatalf("%d problems, want 100 and the count: %v", len(ps), err)
+	}
+	for i, p := range ps[:100] {
+		if want := fmt.Sprintf("%s!Sheet1!A%d", path, 61+i); p.Where != want {
+			t.Errorf("problem %d at %s, want %s", i+1, p.Where, want)
+		}
+	}
+	if want := fmt.Sprintf("and 50 more rows like these, the last at %s!Sheet1!A210", path); ps[100].What != want {
+		t.Errorf("last line %q, want %q", ps[100].What, want)
+	}
+
+	// Dates alone, 80 of them after 20 times: each is a problem, and the
+	// times are too few, the dates' days not counted among them.
+	path = filepath.Join(t.TempDir(), "dates.xlsx")
+	b = xlsx.New()
+	for r := 1; r <= 100; r++ {
+		b.SetRow("Sheet1", r, float64(r)+0.5)
+		if r > 20 {
+			ref := fmt.Sprintf("A%d", r)
+			b.SetLook("Sheet1", ref, ref, xlsx.Look{NumFormat: "yyyy-mm-dd"})
+		}
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read(path+"!Sheet1!A", "")
+	ps, ok = err.(Problems)
+	if !ok || len(ps) != 81 || !strings.Contains(ps[79].What, "a date or a time") || ps[80].What != `column "A" holds 20 usable values; expected at least 30 to fit a distribution` {
+		t.Errorf("got %d problems, want the 80 dates and 20 usable values:\n%v", len(ps), err)
 	}
 }

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -64,4 +65,58 @@ func sd(xs []float64) float64 {
 		t.Add(x)
 	}
 	return t.SD()
+}
+
+// --json keeps the contract's fields (observations; fits of distribution,
+// aic, ks, pValue) and adds the data's mean and sd, each fit's, and the
+// cell that keeps the mean when the best fit's is off (null otherwise).
+func TestJSONHasTheMeans(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		xs   []float64
+		off  bool
+	}{
+		{"a mix", mixture(20_000, 0.7, 1), true},
+		{"one shape", draw(t, "LogNormal(22.5,8.4)", 2000, 3), false},
+	} {
+		res, err := Distributions(tc.xs, Options{Replicates: 19, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := res.WriteJSON(&b, &Data{Source: "x.csv", Column: "t"}); err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(b.String()), &doc); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for _, key := range []string{"observations", "fits", "mean", "sd", "keepsMean"} {
+			if _, ok := doc[key]; !ok {
+				t.Errorf("%s: no %q in %s", tc.name, key, b.String())
+			}
+		}
+		if doc["mean"] != res.Mean || doc["sd"] != res.SD {
+			t.Errorf("%s: mean %v, sd %v; want %v, %v", tc.name, doc["mean"], doc["sd"], res.Mean, res.SD)
+		}
+		fits := doc["fits"].([]any)
+		for i, f := range fits {
+			fit := f.(map[string]any)
+			for _, key := range []string{"distribution", "aic", "ks", "pValue", "mean", "sd", "meanShift", "meanOff"} {
+				if _, ok := fit[key]; !ok {
+					t.Errorf("%s: fit %d has no %q", tc.name, i+1, key)
+				}
+			}
+			if fit["mean"] != res.Fits[i].Mean || fit["meanOff"] != res.Fits[i].MeanOff {
+				t.Errorf("%s: fit %d: mean %v, meanOff %v; want %v, %v", tc.name, i+1, fit["mean"], fit["meanOff"], res.Fits[i].Mean, res.Fits[i].MeanOff)
+			}
+		}
+		keeps, _ := doc["keepsMean"].(map[string]any)
+		if (keeps != nil) != tc.off || fits[0].(map[string]any)["meanOff"] != tc.off {
+			t.Errorf("%s: keepsMean %v, best meanOff %v; want an alternative %v", tc.name, doc["keepsMean"], fits[0].(map[string]any)["meanOff"], tc.off)
+		}
+		if keeps != nil && keeps["distribution"] != res.KeepsMean.Cell {
+			t.Errorf("%s: keepsMean %v, want %s", tc.name, keeps["distribution"], res.KeepsMean.Cell)
+		}
+	}
 }

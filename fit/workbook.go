@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/websim/websim/internal/suggest"
@@ -56,10 +57,12 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	var c collector
 	idx, letter, header, meant := -1, "", "", ""
 	var blanks []string
+	hasDates := f.HasDateFormats()
 	scan := func(computed, unsaved map[string]string) error {
-		c, idx, blanks = collector{}, -1, nil
+		c, idx, blanks = collector{keepRows: hasDates}, -1, nil
 		var stop error
 		err := f.ScanRows(name, func(r int, cells []string) bool {
+			c.lineNo = r
 			if idx < 0 {
 				if idx, header, meant, stop = findColumn(cells, col, where); stop != nil {
 					return false
@@ -111,14 +114,16 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 	if meant != "" && len(c.values) == 0 && len(c.problems) == 0 {
 		return nil, Problems{{where, fmt.Sprintf("no column %q in the first row%s (read as column letters, column %s is empty)", col, meant, letter)}}
 	}
+	if hasDates {
+		// The date cells, in line among the other bad cells, all reported
+		// at once, and their numbers of days left out of the values.
+		if err := datesIn(f, name, where, idx, letter, &c); err != nil {
+			return nil, err
+		}
+	}
 	values, err := c.finish(where+"!"+letter, column)
 	if err != nil {
 		return nil, err
-	}
-	if f.HasDateFormats() {
-		if ps := datesIn(f, name, where, idx, letter, header != ""); len(ps) > 0 {
-			return nil, ps
-		}
 	}
 	return &Data{Source: where, Column: column, Values: values}, nil
 }
@@ -128,23 +133,49 @@ func readWorkbook(book, sheet, col string) (*Data, error) {
 // pass for a measured time, and Excel turns some typed entries into dates
 // by itself. It decides by each cell's number format, reading the column
 // again as shown for the messages, a second pass that a workbook without
-// date or time formats is spared.
-func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, header bool) Problems {
-	var ps Problems
+// date or time formats is spared. Only cells c took as values are dates
+// (one not a number is already reported as such, once): each is a problem
+// of c, merged in row order with the others, and its value is left out.
+func datesIn(f *xlsx.Book, sheet, where string, idx int, letter string, c *collector) error {
+	var ps []lined
+	var last lined
+	total := 0
+	var drop []int // indexes of c.values, ascending
+	k := 0         // c.rows[k] is the first row of a value at or after the row scanned
 	err := f.ScanShownRows(sheet, func(r int, cells []string) bool {
-		if (header && r == 1) || idx >= len(cells) {
+		for k < len(c.rows) && int(c.rows[k]) < r {
+			k++
+		}
+		if k == len(c.rows) {
+			return false // no value further down
+		}
+		if int(c.rows[k]) != r || idx >= len(cells) {
 			return true
 		}
-		shown := strings.TrimSpace(cells[idx])
-		if shown != "" && f.IsDate(sheet, fmt.Sprintf("%s%d", letter, r)) {
-			ps = append(ps, Problem{fmt.Sprintf("%s!%s%d", where, letter, r), fmt.Sprintf("a date or a time (shown as %q), which Excel saves as a number of days; expected a measured time as a number (a duration shown as h:mm:ss is in days too: times 86,400 for seconds)", shown)})
+		ref := fmt.Sprintf("%s%d", letter, r)
+		if !f.IsDate(sheet, ref) {
+			return true
 		}
-		return len(ps) < maxRowProblems
+		drop = append(drop, k)
+		total++
+		last = lined{r, Problem{Where: where + "!" + ref}}
+		if len(ps) < maxRowProblems {
+			ps = append(ps, lined{r, Problem{where + "!" + ref, fmt.Sprintf("a date or a time (shown as %q), which Excel saves as a number of days; expected a measured time as a number (a duration shown as h:mm:ss is in days too: times 86,400 for seconds)", strings.TrimSpace(cells[idx]))}})
+		}
+		return true
 	})
 	if err != nil {
 		return Problems{{where, fmt.Sprintf("cannot read the sheet (%v)", err)}}
 	}
-	return ps
+	if total == 0 {
+		return nil
+	}
+	c.merge(ps, total, last)
+	for _, i := range drop {
+		c.values[i] = math.NaN()
+	}
+	c.values = slices.DeleteFunc(c.values, math.IsNaN)
+	return nil
 }
 
 // findColumn finds col in the first row: a header, else a column letter.
@@ -196,8 +227,15 @@ const (
 	FitDataSheet = "FitData"
 )
 
+// fitHeaderRow is the row of the Fit sheet that heads the ranking.
+const fitHeaderRow = 10
+
 // densityFits is how many of the best fits the histogram draws.
 const densityFits = 3
+
+// chartColumn is the column of the Fit sheet where the charts start, right
+// of the ranking's last column (I).
+const chartColumn = "K"
 
 // The column of FitData that labels the histogram's bars (N).
 const (
@@ -234,19 +272,26 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 	row(b, FitSheet, 4, "Replicates", r.Replicates)
 	row(b, FitSheet, 5, "Seed", r.Seed)
 	row(b, FitSheet, 6, "Values tested", tested)
+	row(b, FitSheet, 7, "Mean", r.Mean, "of the data: the load per request that a cell's mean should keep")
+	row(b, FitSheet, 8, "SD", r.SD, "of the data (sample standard deviation)")
 	b.SetStyle(FitSheet, "B2", "B6", xlsx.Left)
-	const header = 8
-	row(b, FitSheet, header, "Rank", "Distribution", "AIC", "ΔAIC", "KS distance", "p-value")
-	b.SetStyle(FitSheet, cell("A", header), cell("F", header), xlsx.Bold)
+	// Means and sds to four significant digits of the data's mean.
+	figures := xlsx.TimeStyle(xlsx.TimeDigits(r.Mean, 4))
+	b.SetStyle(FitSheet, "B7", "B8", figures)
+	const header = fitHeaderRow
+	row(b, FitSheet, header, "Rank", "Distribution", "Mean", "SD", "Δmean", "AIC", "ΔAIC", "KS distance", "p-value")
+	b.SetStyle(FitSheet, cell("A", header), cell("I", header), xlsx.Bold)
 	for i, fit := range r.Fits {
-		row(b, FitSheet, header+1+i, i+1, fit.Cell, num(fit.AIC), num(fit.AIC-r.Fits[0].AIC), fit.KS, num(fit.PValue))
+		row(b, FitSheet, header+1+i, i+1, fit.Cell, num(fit.Mean), num(fit.SD), num(fit.MeanShift), num(fit.AIC), num(fit.AIC-r.Fits[0].AIC), fit.KS, num(fit.PValue))
 	}
 	last := header + len(r.Fits)
 	// The rank stands at the left of its column, apart from the
 	// distribution beside it ("1  Weibull(...)", not "1Weibull(...)").
 	b.SetStyle(FitSheet, cell("A", header+1), cell("A", last), xlsx.Left)
-	b.SetStyle(FitSheet, cell("C", header+1), cell("D", last), xlsx.Decimal2)
-	b.SetStyle(FitSheet, cell("E", header+1), cell("F", last), xlsx.Decimal4)
+	b.SetStyle(FitSheet, cell("C", header+1), cell("D", last), figures)
+	b.SetStyle(FitSheet, cell("E", header+1), cell("E", last), xlsx.Percent2)
+	b.SetStyle(FitSheet, cell("F", header+1), cell("G", last), xlsx.Decimal2)
+	b.SetStyle(FitSheet, cell("H", header+1), cell("I", last), xlsx.Decimal4)
 	next := last + 2
 	for _, s := range r.Skipped {
 		// The reason, wrapped over columns C to F: left to run on, it
@@ -257,17 +302,34 @@ func WriteWorkbook(path string, d *Data, r *Result) error {
 		b.RowHeight(FitSheet, next, float64(max(1, (len([]rune(s.Reason))+reasonWidth-1)/reasonWidth))*lineHeight)
 		next++
 	}
-	row(b, FitSheet, next+1, "Best fit", r.Fits[0].Cell, "paste it into a cell of the model")
-	b.SetStyle(FitSheet, cell("B", next+1), cell("B", next+1), xlsx.Bold)
-	if r.noneFits() {
-		// Beside the cell to paste, what it is worth.
-		row(b, FitSheet, next+2, "None fits", noneFitsText)
-		b.MergeCells(FitSheet, cell("B", next+2), cell("F", next+2))
-		b.SetStyle(FitSheet, cell("A", next+2), cell("A", next+2), xlsx.Warning)
-		b.SetStyle(FitSheet, cell("B", next+2), cell("F", next+2), xlsx.Plain|xlsx.Wrapped)
-		b.RowHeight(FitSheet, next+2, float64((len([]rune(noneFitsText))+2*reasonWidth-1)/(2*reasonWidth))*lineHeight)
+	next++
+	row(b, FitSheet, next, "Best fit", r.Fits[0].Cell, "paste it into a cell of the model")
+	b.SetStyle(FitSheet, cell("B", next), cell("B", next), xlsx.Bold)
+	// Beside the cell to paste, what it is worth: a text over B to F,
+	// wrapped, its label a red flag when it is a warning.
+	note := func(label, text string, warning bool) {
+		next++
+		row(b, FitSheet, next, label, text)
+		b.MergeCells(FitSheet, cell("B", next), cell("F", next))
+		if warning {
+			b.SetStyle(FitSheet, cell("A", next), cell("A", next), xlsx.Warning)
+		}
+		b.SetStyle(FitSheet, cell("B", next), cell("F", next), xlsx.Plain|xlsx.Wrapped)
+		b.RowHeight(FitSheet, next, float64((len([]rune(text))+2*reasonWidth-1)/(2*reasonWidth))*lineHeight)
 	}
-	b.ColWidths(FitSheet, 0, 14, 30, 12, 12, 12, 12)
+	if r.noneFits() {
+		note("None fits", noneFitsText, true)
+	}
+	if off, keeps := r.meanOffText(); off != "" {
+		note("Mean off", off, true)
+		if k := r.KeepsMean; k != nil {
+			next++
+			row(b, FitSheet, next, "Keeps the mean", k.Cell, "paste it instead where the load matters more than the tail (below)")
+			b.SetStyle(FitSheet, cell("B", next), cell("B", next), xlsx.Bold)
+		}
+		note("Why", keeps, false)
+	}
+	b.ColWidths(FitSheet, 0, 14, 30, 12, 12, 12, 12, 12, 12, 12)
 
 	if r.Fits[0].Family != "Const" {
 		charts(b, d, r)
@@ -333,7 +395,7 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 			Color: fitColours[i], Width: 2.5 - 0.5*float64(i), Dash: dashes[i], Marker: "none",
 		})
 	}
-	b.AddChart(FitSheet, "H1", bars)
+	b.AddChart(FitSheet, chartColumn+"1", bars)
 
 	// Q-Q plot of the best fit, with the line y = x.
 	qq := QQPoints(r.Values, &r.Fits[0], 200)
@@ -346,7 +408,7 @@ func charts(b *xlsx.Book, d *Data, r *Result) {
 	row(b, FitDataSheet, 2, cellsAt(11, lo, lo)...)
 	row(b, FitDataSheet, 3, cellsAt(11, hi, hi)...)
 	lastQQ := 1 + len(qq)
-	b.AddChart(FitSheet, "H29", xlsx.Chart{
+	b.AddChart(FitSheet, chartColumn+"29", xlsx.Chart{
 		Kind: xlsx.ScatterChart, Markers: true, MarkerSize: 5,
 		Series: []xlsx.Series{
 			{Name: xlsx.AbsRange(FitDataSheet, 9, 1, 1), Categories: ref(8, 2, lastQQ), Values: ref(9, 2, lastQQ),

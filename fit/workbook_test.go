@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,13 +35,16 @@ func TestWriteWorkbook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rows[7], "|"); got != "Rank|Distribution|AIC|ΔAIC|KS distance|p-value" {
+	if got := strings.Join(rows[fitHeaderRow-1], "|"); got != "Rank|Distribution|Mean|SD|Δmean|AIC|ΔAIC|KS distance|p-value" {
 		t.Errorf("header row %q", got)
 	}
 	for i, f := range res.Fits {
-		if rows[8+i][1] != f.Cell {
-			t.Errorf("row %d: %q, want %q", 9+i, rows[8+i][1], f.Cell)
+		if rows[fitHeaderRow+i][1] != f.Cell {
+			t.Errorf("row %d: %q, want %q", fitHeaderRow+1+i, rows[fitHeaderRow+i][1], f.Cell)
 		}
+	}
+	if rows[6][0] != "Mean" || rows[7][0] != "SD" {
+		t.Errorf("rows 7 and 8: %q, %q; want the data's Mean and SD", rows[6], rows[7])
 	}
 	data, err := readSheet(path, FitDataSheet)
 	if err != nil {
@@ -50,7 +54,7 @@ func TestWriteWorkbook(t *testing.T) {
 		t.Errorf("FitData header %q", data[0])
 	}
 	// FitData reads as a table: its header frozen, its numbers formatted;
-	// a Not ranked reason wraps over C:F, clear of the histogram at H1.
+	// a Not ranked reason wraps over C:F, clear of the histogram at K1.
 	b, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +114,7 @@ func TestHistogramIsADensity(t *testing.T) {
 }
 
 // A family left unranked says why in a cell that wraps over C:F, clear of
-// the histogram at H1 (left to run on, the reason passed under it).
+// the histogram at K1 (left to run on, the reason passed under it).
 func TestNotRankedReasonWraps(t *testing.T) {
 	// Exponential quantiles: Erlang's best whole k is 1, which is Exp.
 	d := &Data{Source: "exp.csv", Column: "t"}
@@ -186,5 +190,57 @@ func TestFitDataFormatsNarrowTimes(t *testing.T) {
 			}
 		}
 		b.Close()
+	}
+}
+
+// The Fit sheet holds the data's mean and sd, each fit's mean, sd and
+// Δmean, and, when the best fit's mean is off the data's, the warning and
+// the cell that keeps the mean below the best fit; none of it otherwise.
+func TestFitSheetSaysTheMeanIsOff(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		xs   []float64
+		off  bool
+	}{
+		{"a mix", mixture(20_000, 0.7, 1), true},
+		{"one shape", draw(t, "LogNormal(22.5,8.4)", 2000, 3), false},
+	} {
+		d := &Data{Source: "x.csv", Column: "t", Values: tc.xs}
+		res, err := Distributions(tc.xs, Options{Replicates: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "Fit.xlsx")
+		if err := WriteWorkbook(path, d, res); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := readSheet(path, FitSheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near := func(text string, want float64) bool {
+			v, err := strconv.ParseFloat(text, 64)
+			return err == nil && math.Abs(v-want) <= 1e-9*math.Abs(want)
+		}
+		if !near(rows[6][1], res.Mean) || !near(rows[7][1], res.SD) {
+			t.Errorf("%s: Mean and SD rows %q, %q; want %v, %v", tc.name, rows[6], rows[7], res.Mean, res.SD)
+		}
+		for i, f := range res.Fits {
+			r := rows[fitHeaderRow+i]
+			if !near(r[2], f.Mean) || !near(r[3], f.SD) || !near(r[4], f.MeanShift) {
+				t.Errorf("%s: row %q; want mean %v, sd %v, Δmean %v", tc.name, r, f.Mean, f.SD, f.MeanShift)
+			}
+		}
+		labels := map[string][]string{}
+		for _, r := range rows {
+			if len(r) > 1 {
+				labels[r[0]] = r
+			}
+		}
+		_, warned := labels["Mean off"]
+		keeps, offered := labels["Keeps the mean"]
+		if warned != tc.off || offered != tc.off || (tc.off && keeps[1] != res.KeepsMean.Cell) {
+			t.Errorf("%s: Mean off row %v, Keeps the mean row %q; want them %v", tc.name, warned, keeps, tc.off)
+		}
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -64,7 +67,14 @@ func TestFitJSON(t *testing.T) {
 			AIC          *float64 `json:"aic"`
 			KS           float64  `json:"ks"`
 			PValue       *float64 `json:"pValue"`
+			Mean         *float64 `json:"mean"`
+			SD           *float64 `json:"sd"`
+			MeanShift    *float64 `json:"meanShift"`
+			MeanOff      bool     `json:"meanOff"`
 		} `json:"fits"`
+		Mean      float64         `json:"mean"`
+		SD        float64         `json:"sd"`
+		KeepsMean json.RawMessage `json:"keepsMean"`
 		Bootstrap struct {
 			Replicates int    `json:"replicates"`
 			Seed       uint64 `json:"seed"`
@@ -87,6 +97,19 @@ func TestFitJSON(t *testing.T) {
 		if i > 0 && *f.AIC < *doc.Fits[i-1].AIC {
 			t.Errorf("%s (AIC %v) ranks after %s (AIC %v)", f.Distribution, *f.AIC, doc.Fits[i-1].Distribution, *doc.Fits[i-1].AIC)
 		}
+	}
+	// The data's mean and sd (response.csv: 500 times of mean 22.543), each
+	// cell's, and no cell to keep the mean: the best fit's is 0.3% off.
+	if math.Abs(doc.Mean-22.543) > 1e-9 || math.Abs(doc.SD-8.137) > 1e-3 || string(doc.KeepsMean) != "null" {
+		t.Errorf("mean %v, sd %v, keepsMean %s; want 22.543, 8.137, null", doc.Mean, doc.SD, doc.KeepsMean)
+	}
+	for _, f := range doc.Fits {
+		if f.Mean == nil || f.SD == nil || f.MeanShift == nil || math.Abs(*f.Mean/doc.Mean-1-*f.MeanShift) > 1e-9 {
+			t.Errorf("%s: mean %v, sd %v, meanShift %v", f.Distribution, f.Mean, f.SD, f.MeanShift)
+		}
+	}
+	if doc.Fits[0].MeanOff {
+		t.Errorf("%s: its mean called off the data's", doc.Fits[0].Distribution)
 	}
 	if !strings.HasPrefix(doc.Fits[0].Distribution, "LogNormal(") {
 		t.Errorf("best %s; the sample was drawn from LogNormal(23.1,8.4)", doc.Fits[0].Distribution)
@@ -134,4 +157,30 @@ func TestFitInvalid(t *testing.T) {
 	if code, _, _ := runFitArgs(t, fitSample, "--seed", "x"); code != 2 {
 		t.Errorf("--seed x: exit %d, want 2", code)
 	}
+}
+
+// When the best fit's mean is off the data's, the text says so right
+// below the cell, with the load it would offer and a cell that keeps the
+// mean: 5,000 times, 70% Exp(10) and 30% Exp(100), written with six
+// significant digits.
+func TestFitTextMeanOff(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 7))
+	var b strings.Builder
+	b.WriteString("ms\n")
+	for range 5000 {
+		mean := 100.0
+		if r.Float64() < 0.7 {
+			mean = 10
+		}
+		b.WriteString(strconv.FormatFloat(mean*r.ExpFloat64(), 'g', 6, 64) + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "mix.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runFitArgs(t, path, "--seed", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	goldenFit(t, "fit-mean-off.golden", strings.ReplaceAll(out, path, "mix.csv"))
 }
