@@ -28,7 +28,9 @@ likelihood (Exp, Erlang, Gamma, LogNormal, Weibull, Normal as the model draws
 it, Uniform, Triangular; Const when all values are one), and ranks them by
 AIC, with each fit's Kolmogorov-Smirnov distance and a parametric-bootstrap
 p-value (valid for estimated parameters). The best fit is printed as a cell
-to paste into the model. --out writes the ranking, a histogram with the best
+to paste into the model, with the data's mean and sd beside each fit's: when
+the best fit's mean is off the data's (the load a model would carry), it
+says by how much and offers a cell that keeps the data's mean and sd. --out writes the ranking, a histogram with the best
 fits' densities, and a Q-Q plot to a new workbook.
 
 A value that is not a number, or not above 0, is reported at its line (or

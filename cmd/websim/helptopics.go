@@ -217,7 +217,12 @@ simulations, min, max}, and runs are the runs at the answer and just below it, a
 websim fit --json prints {observations (the values fitted), fits:
 [{distribution (the cell to paste), aic (null for Const), ks
 (Kolmogorov-Smirnov distance), pValue (parametric bootstrap; null when not
-computed)}] best first, source
+computed), mean and sd (of the cell as the model draws it), meanShift (its
+mean against the data's, a share: 0.209 is 20.9% above), meanOff (true when
+the data's mean lies outside what as many values drawn from the cell would
+average, 95%, and more than 1% from it)}] best first, mean and sd (of the
+data), keepsMean (when the best fit's mean is off: a cell set to the data's
+mean and sd, as an element of fits; else null), source
 (the file as named, with its sheet for a workbook), column (its header, or
 its number or letter when it has none), bootstrap: {replicates (refits behind
 each p-value), seed, tested (the values the p-values are computed on: all,
