@@ -254,3 +254,25 @@ func TestChartNotesNameEveryGap(t *testing.T) {
 		})
 	}
 }
+
+// oneEntityStudy is testStudy as a model of one entity whose users never
+// give up: its Charts sheet is what websim wrote before it drew entities
+// and abandonment, and stays so.
+func oneEntityStudy() *study.Study {
+	s := testStudy()
+	for i := range s.Runs {
+		r := &s.Runs[i].Result
+		r.Failed += r.Abandoned
+		r.Abandoned = 0
+		r.Entities = []engine.EntityResult{{Name: "ASUM", Arrivals: r.Arrivals, Completed: r.Completed, Failed: r.Failed, Response: r.Response}}
+	}
+	return s
+}
+
+func TestChartsOneEntityGolden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "OutPut.xlsx")
+	if err := Write(path, oneEntityStudy()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "charts_one_entity.txt", dumpSheets(t, path, "Charts")+dumpCharts(t, path))
+}
