@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,17 +23,79 @@ type metric struct {
 	// max ends the y axis (1 for a utilization), 0 for Excel's choice;
 	// every axis starts at 0.
 	max float64
+	// entity names the request type a measure is of ("" for all
+	// requests): its chart's note names the loads where it does not
+	// arrive and the runs where none of its requests completed.
+	entity string
 }
 
 func chartMetrics(unit string) []metric {
 	u := unitSuffix(unit)
 	return []metric{
-		{"mean response time", "Mean" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }, 0},
-		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }, 0},
-		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }, 0},
-		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }, 1},
-		{"share of failed requests", "Failed share", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }, 0},
+		{"mean response time", "Mean" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.Mean) }, 0, ""},
+		{"95th percentile of response time", "P95" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.P95) }, 0, ""},
+		{"standard deviation of response time", "SD" + u, false, true, func(r *engine.Result) any { return responseOrNil(r, r.Response.SD) }, 0, ""},
+		{"application-server utilization", "Utilization", true, false, func(r *engine.Result) any { return r.AppUtilization }, 1, ""},
+		{"share of failed requests", "Failed share", true, false, func(r *engine.Result) any { return share(r.Failed, finished(r)) }, 0, ""},
 	}
+}
+
+// abandonedMetric is the share of requests whose users gave up (Patience),
+// charted beside the failed share when any run abandoned a request.
+var abandonedMetric = metric{"share of abandoned requests", "Abandoned share", true, false,
+	func(r *engine.Result) any { return share(r.Abandoned, finished(r)) }, 0, ""}
+
+// maxEntityCharts is the most entities whose mean response a group draws,
+// a chart each: three rows of charts, the first of them in model order
+// (the order of the Entities sheet, which has them all).
+const maxEntityCharts = 6
+
+// entityMetric is the mean response time of one entity's requests: blank
+// at a load where it does not arrive or where none of its requests
+// completed.
+func entityMetric(unit, name string) metric {
+	return metric{"mean response time of " + name + " requests", "Mean" + unitSuffix(unit), false, true, func(r *engine.Result) any {
+		e := entityOf(r, name)
+		if e == nil || e.Absent || e.Response.N == 0 {
+			return nil
+		}
+		return e.Response.Mean
+	}, 0, name}
+}
+
+// entityOf is the figures of the named entity in r, nil when r has none.
+func entityOf(r *engine.Result, name string) *engine.EntityResult {
+	for i := range r.Entities {
+		if r.Entities[i].Name == name {
+			return &r.Entities[i]
+		}
+	}
+	return nil
+}
+
+// studyEntities names the study's entities (request types) in model order:
+// those of its first run that has any.
+func studyEntities(s *study.Study) []string {
+	for _, run := range s.Runs {
+		if len(run.Result.Entities) > 0 {
+			var names []string
+			for _, e := range run.Result.Entities {
+				names = append(names, e.Name)
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+// anyAbandoned is true when a run of the study abandoned a request.
+func anyAbandoned(s *study.Study) bool {
+	for _, run := range s.Runs {
+		if run.Result.Abandoned > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // chartGroup is one group of scenarios drawn in the same charts.
@@ -123,7 +186,11 @@ type block struct {
 // arrival rate) that the charts draw. A run that is unstable, or that has
 // no value, leaves its cell blank: a gap in its line, named in the chart's
 // note. A measure whose values in a group are all 0 or blank (no failures)
-// gets no chart there.
+// gets no chart there. The share of abandoned requests is a measure when
+// any run abandoned one. A model of two or more entities gets, per group
+// and from a page of its own under a heading, a chart of each entity's
+// mean response (the first maxEntityCharts; the heading says so when
+// there are more).
 func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	times, _ := timeStyles(s.Runs) // as in Summary
 	runs := map[[2]string]*study.Run{}
@@ -135,9 +202,20 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	for j, sc := range s.Scenarios {
 		scCol[sc] = dataCol + j // 0-based column of the scenario in every block
 	}
+	metrics := chartMetrics(s.TimeUnit)
+	if anyAbandoned(s) {
+		metrics = append(metrics, abandonedMetric)
+	}
+	entities := studyEntities(s)
+	if len(entities) < 2 {
+		entities = nil
+	}
+	for _, e := range entities[:min(len(entities), maxEntityCharts)] {
+		metrics = append(metrics, entityMetric(s.TimeUnit, e))
+	}
 	var blocks []block
 	row := 1
-	for _, m := range chartMetrics(s.TimeUnit) {
+	for _, m := range metrics {
 		bl := block{m: m, hdr: row + 1, first: row + 2, last: row + 1 + len(s.Loads), values: map[string][]float64{}}
 		title := upperFirst(m.name)
 		b.SetCell(sheet, cellName(dataCol, row), title+" (chart data)")
@@ -174,6 +252,10 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 	if err := b.Err(); err != nil {
 		return err
 	}
+	rotate := 0
+	if len(s.Loads) > 6 {
+		rotate = -45
+	}
 	top := 1 // the row of the next group's heading
 	for _, g := range groups(s) {
 		if len(s.Loads) == 0 {
@@ -187,7 +269,8 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 			series []xlsx.Series
 			drawn  []float64
 		}
-		var charts []drawing
+		// The group's charts of all requests, then of each entity.
+		var charts, perEntity []drawing
 		for _, bl := range blocks {
 			d := drawing{bl: bl}
 			for _, sc := range g.scenarios {
@@ -199,39 +282,65 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 				})
 				d.drawn = append(d.drawn, bl.values[sc]...)
 			}
-			if bl.m.always || !allZero(d.drawn) {
+			switch {
+			case bl.m.entity != "":
+				perEntity = append(perEntity, d)
+			case bl.m.always || !allZero(d.drawn):
 				charts = append(charts, d)
 			}
 		}
+		chartRowsOf := func(n int) int { return (n + chartsAcross - 1) / chartsAcross }
+		// The entity charts stand under a heading of their own, from a
+		// new printed page.
+		entityTop := top + 1 + chartRowsOf(len(charts))*chartRows
 		// Gaps too many to name in the note are listed in the rows below
 		// the group's charts, where the note points.
-		below := top + 1 + (len(charts)+chartsAcross-1)/chartsAcross*chartRows
+		below := entityTop
+		if len(perEntity) > 0 {
+			below = entityTop + 1 + chartRowsOf(len(perEntity))*chartRows
+		}
 		gaps := chartGaps(runs, s.Loads, g.scenarios)
 		listed := gapList(b, sheet, below, "the charts of "+g.title(), gaps)
 		note := chartNote(gaps, listed, g.parts > 1)
-		for slot, d := range charts {
-			chartTitle := upperFirst(d.bl.m.name)
-			if g.name != allScenarios || g.parts > 1 {
-				chartTitle = g.title() + ": " + d.bl.m.name
+		// place draws charts two across from the row first, a printed
+		// page every chartsPerPage rows of them.
+		place := func(charts []drawing, first int) error {
+			for slot, d := range charts {
+				chartTitle := upperFirst(d.bl.m.name)
+				if g.name != allScenarios || g.parts > 1 {
+					chartTitle = g.title() + ": " + d.bl.m.name
+				}
+				chartRow := slot / chartsAcross
+				if slot%chartsAcross == 0 && chartRow > 0 && chartRow%chartsPerPage == 0 {
+					b.PageBreakBefore(sheet, first+chartRow*chartRows)
+				}
+				anchor := cellName(1+(slot%chartsAcross)*chartCols, first+chartRow*chartRows)
+				text := note
+				if d.bl.m.entity != "" {
+					text = chartNote(gaps, listed, g.parts > 1, entityGaps(runs, s.Loads, g.scenarios, d.bl.m.entity)...)
+				}
+				if err := b.AddChart(sheet, anchor, xlsx.Chart{
+					Kind: xlsx.LineChart, Series: d.series, Markers: true,
+					Title: chartTitle, Note: text,
+					XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: d.bl.m.axis, YFormat: axisFormat(axisSpan(d.drawn, d.bl.m.max), d.bl.m.percent),
+					XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
+					YFromZero: true, YMax: d.bl.m.max,
+					AltText: chartTitle + " against load, one line per scenario",
+				}); err != nil {
+					return fmt.Errorf("chart %q: %w", chartTitle, err)
+				}
 			}
-			chartRow := slot / chartsAcross
-			if slot%chartsAcross == 0 && chartRow > 0 && chartRow%chartsPerPage == 0 {
-				b.PageBreakBefore(sheet, top+1+chartRow*chartRows)
-			}
-			anchor := cellName(1+(slot%chartsAcross)*chartCols, top+1+chartRow*chartRows)
-			rotate := 0
-			if len(s.Loads) > 6 {
-				rotate = -45
-			}
-			if err := b.AddChart(sheet, anchor, xlsx.Chart{
-				Kind: xlsx.LineChart, Series: d.series, Markers: true,
-				Title: chartTitle, Note: note,
-				XTitle: "Load (arrival rate" + rateUnit(s.TimeUnit) + ")", YTitle: d.bl.m.axis, YFormat: axisFormat(axisSpan(d.drawn, d.bl.m.max), d.bl.m.percent),
-				XRotate: rotate, Width: chartWidth, Height: chartHeight, Legend: "right",
-				YFromZero: true, YMax: d.bl.m.max,
-				AltText: chartTitle + " against load, one line per scenario",
-			}); err != nil {
-				return fmt.Errorf("chart %q: %w", chartTitle, err)
+			return nil
+		}
+		if err := place(charts, top+1); err != nil {
+			return err
+		}
+		if len(perEntity) > 0 {
+			b.PageBreakBefore(sheet, entityTop)
+			b.SetCell(sheet, cellName(1, entityTop), entityHeading(g.title(), len(perEntity), len(entities)))
+			b.SetStyle(sheet, cellName(1, entityTop), cellName(1, entityTop), xlsx.Title)
+			if err := place(perEntity, entityTop+1); err != nil {
+				return err
 			}
 		}
 		top = below
@@ -250,6 +359,96 @@ func writeCharts(b *xlsx.Book, sheet string, s *study.Study) error {
 		b.PrintCharts(sheet, "A1", cellName(chartsAcross*chartCols+1, top))
 	}
 	return b.Err()
+}
+
+// entityHeading heads a group's charts of its entities: drawn n of all.
+func entityHeading(group string, n, all int) string {
+	h := group + ": mean response time of each entity (request type); the mean of all requests above mixes them as they arrive"
+	if n < all {
+		h += fmt.Sprintf("; the first %d of the %d entities, the Entities sheet has them all", n, all)
+	}
+	return h
+}
+
+// entityGaps says, for the chart of one entity's mean response over the
+// scenarios, the gaps its runs leave that are not unstable runs: the
+// loads where the entity does not arrive ("Login does not arrive at L3",
+// or "arrives only at L1" when shorter), and the stable runs where none
+// of its requests completed ("no Login request completed (M10 at L2)").
+// A list longer than maxGapText is counted, and the Entities sheet named.
+func entityGaps(runs map[[2]string]*study.Run, loads, scenarios []string, entity string) []string {
+	var absent, none []gapLine
+	for _, sc := range scenarios {
+		a, n := gapLine{scenario: sc}, gapLine{scenario: sc}
+		for _, load := range loads {
+			r := runs[[2]string{sc, load}]
+			if r == nil {
+				continue
+			}
+			e := entityOf(&r.Result, entity)
+			switch {
+			case e == nil:
+			case e.Absent:
+				a.loads = append(a.loads, load)
+			case r.Result.Stable && e.Response.N == 0:
+				n.loads = append(n.loads, load)
+			}
+		}
+		if len(a.loads) > 0 {
+			absent = append(absent, a)
+		}
+		if len(n.loads) > 0 {
+			none = append(none, n)
+		}
+	}
+	var out []string
+	if len(absent) > 0 {
+		text := gapText(absent)
+		// Where it does not arrive is a property of the load: at the
+		// same loads in every scenario, the loads alone say it.
+		same := len(absent) == len(scenarios)
+		for _, l := range absent {
+			same = same && slices.Equal(l.loads, absent[0].loads)
+		}
+		if same {
+			text = "at " + strings.Join(absent[0].loads, ", ")
+			var arrives []string
+			for _, load := range loads {
+				if !slices.Contains(absent[0].loads, load) {
+					arrives = append(arrives, load)
+				}
+			}
+			if only := "only at " + strings.Join(arrives, ", "); len(arrives) > 0 && len(only) < len(text) {
+				out = append(out, entity+" arrives "+only)
+				text = ""
+			}
+		} else if len(text) <= maxGapText {
+			text = "(" + text + ")"
+		} else {
+			n := 0
+			for _, l := range absent {
+				n += len(l.loads)
+			}
+			text = fmt.Sprintf("in %d runs (Entities sheet)", n)
+		}
+		if text != "" {
+			out = append(out, entity+" does not arrive "+text)
+		}
+	}
+	if len(none) > 0 {
+		text := gapText(none)
+		if len(text) <= maxGapText {
+			text = "(" + text + ")"
+		} else {
+			n := 0
+			for _, l := range none {
+				n += len(l.loads)
+			}
+			text = fmt.Sprintf("in %d runs (Entities sheet)", n)
+		}
+		out = append(out, "no "+entity+" request completed "+text)
+	}
+	return out
 }
 
 // upperFirst capitalizes the first letter of a measure's name.
@@ -328,9 +527,10 @@ func gapList(b *xlsx.Book, sheet string, row int, charts string, gaps []gapLine)
 
 // chartNote says which points of a group's charts are gaps because their
 // run was not stable, naming them or, when they are listed on the sheet,
-// where (listed: "A35:A41"), and says whether the group was split; ""
-// when neither.
-func chartNote(gaps []gapLine, listed string, split bool) string {
+// where (listed: "A35:A41"), then the gaps of other causes (other: an
+// entity's chart's), and says whether the group was split; "" when none
+// of these.
+func chartNote(gaps []gapLine, listed string, split bool, other ...string) string {
 	var notes []string
 	switch {
 	case len(gaps) == 0:
@@ -342,6 +542,12 @@ func chartNote(gaps []gapLine, listed string, split bool) string {
 		notes = append(notes, fmt.Sprintf("Gaps: %d runs not stable, no steady state, each named in %s below", n, listed))
 	default:
 		notes = append(notes, "Gaps: not stable, no steady state ("+gapText(gaps)+")")
+	}
+	for _, o := range other {
+		if len(notes) == 0 {
+			o = "Gaps: " + o
+		}
+		notes = append(notes, o)
 	}
 	if split {
 		notes = append(notes, fmt.Sprintf("the group is split, %d lines a chart at most", xlsx.MaxSeries))

@@ -13,7 +13,9 @@
 //   - Charts: native Excel line charts against load, per chart group (the
 //     Experiments column Chart) and measure, a line per scenario, drawn
 //     from a data block on the same sheet (an unstable run is a blank cell
-//     there, so a gap in its line, and the chart says so);
+//     there, so a gap in its line, and the chart says so), the share of
+//     abandoned requests when a run abandoned any, and with two or more
+//     entities each entity's mean response;
 //   - Timeline: each run over successive intervals of simulated time, with
 //     charts of the baseline scenario's loads and of the unstable runs;
 //   - Run: websim's version, the seed, the date, the SHA-256 of each input,

@@ -300,10 +300,11 @@ func TestWriteGolden(t *testing.T) {
 	golden(t, "output.txt", got)
 
 	// Figure 7 (both scenarios) and Parallel only (P10): mean, p95, sd,
-	// utilization and failure share each; on Timeline the baseline's two
-	// and the unstable runs' one.
-	if n := strings.Count(got, "chart lineChart"); n != 10 {
-		t.Errorf("%d line charts, want 10", n)
+	// utilization, failure share and abandoned share each, and the mean
+	// of each of the two entities; on Timeline the baseline's two and the
+	// unstable runs' one.
+	if n := strings.Count(got, "chart lineChart"); n != 16 {
+		t.Errorf("%d line charts, want 16", n)
 	}
 	if n := strings.Count(got, "chart scatterChart"); n != 3 {
 		t.Errorf("%d timeline charts, want 3", n)

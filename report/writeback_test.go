@@ -284,12 +284,12 @@ func TestWriteBackIntoTemplate(t *testing.T) {
 			rc.Close()
 			n := strings.Count(string(data), "twoCellAnchor>") / 2
 			counts[n]++
-			if n != 10 && n != 3 {
-				t.Errorf("write-back %d: %s holds %d charts, want 10 or 3", i+1, zf.Name, n)
+			if n != 16 && n != 3 {
+				t.Errorf("write-back %d: %s holds %d charts, want 16 or 3", i+1, zf.Name, n)
 			}
 		}
-		if counts[10] != 1 || counts[3] != 1 {
-			t.Errorf("write-back %d: drawings by their number of charts %v, want one of 10 and one of 3", i+1, counts)
+		if counts[16] != 1 || counts[3] != 1 {
+			t.Errorf("write-back %d: drawings by their number of charts %v, want one of 16 and one of 3", i+1, counts)
 		}
 		zr.Close()
 	}
