@@ -114,6 +114,9 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 			return err
 		}
 	}
+	if err := b.RecalculateOnOpen(); err != nil {
+		return err
+	}
 	return save(b, svcDataPath)
 }
 

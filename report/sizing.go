@@ -94,6 +94,9 @@ func addSizing(path string, sz *study.Sizing, show bool, inputs []study.Input) e
 	if show {
 		b.SetActiveSheet(slices.Index(b.Sheets(), name))
 	}
+	if err := b.RecalculateOnOpen(); err != nil {
+		return err
+	}
 	return save(b, path)
 }
 

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -144,7 +145,38 @@ func TestWriteBackKeepsTheUsersWork(t *testing.T) {
 		if strings.Count(charts, "'Charts'!") == 0 {
 			t.Errorf("write-back %d: charts do not point at the Charts sheet:\n%s", i, charts)
 		}
+		// The user's formulas that read the results hold the last run's
+		// values until recalculated: Excel is asked to on opening.
+		if wb := zipPart(t, path, "xl/workbook.xml"); !regexp.MustCompile(`<calcPr[^>]* fullCalcOnLoad="(1|true)"`).MatchString(wb) {
+			t.Errorf("write-back %d: no fullCalcOnLoad in workbook.xml: %.300s", i, wb[strings.Index(wb, "<calcPr"):])
+		}
 	}
+}
+
+// zipPart is the text of one part of the zip file at path.
+func zipPart(t *testing.T, path, name string) string {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, zf := range zr.File {
+		if zf.Name == name {
+			rc, err := zf.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			data, err := io.ReadAll(rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(data)
+		}
+	}
+	t.Fatalf("%s has no part %s", path, name)
+	return ""
 }
 
 func equalState(a, b userState) bool {

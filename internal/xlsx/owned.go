@@ -152,3 +152,13 @@ func (b *Book) ReplaceOwned(bases ...string) (placeholder string, err error) {
 	}
 	return placeholder, nil
 }
+
+// RecalculateOnOpen asks the program that next opens the workbook to
+// recalculate every formula (fullCalcOnLoad): a write-back replaces the
+// result sheets, and the user's formulas that read them (a dashboard of
+// ='Summary'!M2) still hold the values the last run gave them, which
+// Excel would otherwise show until a recalculation.
+func (b *Book) RecalculateOnOpen() error {
+	on := true
+	return b.f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &on})
+}
