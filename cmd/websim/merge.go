@@ -52,6 +52,9 @@ func runMerge(ctx context.Context, o mergeOptions, stdout, stderr io.Writer) err
 	if err := checkOut(o.out, "."); err != nil {
 		return invalidInput(err)
 	}
+	if err := checkOwnResults(o.out); err != nil {
+		return err
+	}
 	if err := checkWritable(o.out); err != nil {
 		return err
 	}

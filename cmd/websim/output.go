@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -246,4 +247,37 @@ func writeBackFailed(what, out string, err error) error {
 		return fmt.Errorf("%w; %s, of the model as it was read, were not added to it: they are in %s\nTry: run again to add those of the model as it is now", err, what, out)
 	}
 	return fmt.Errorf("writing %s back into %s: %w", what, workbook.SvcDataFile, err)
+}
+
+// checkOwnResults refuses, before anything runs, to replace an existing
+// workbook at out that holds sheets websim did not write: a workbook of
+// the user's named by --out, or an OutPut.xlsx to which the user added a
+// sheet of notes. Replacing it would lose them without a word, where Excel
+// would ask first. A results workbook of websim's own (every sheet one it
+// wrote) is replaced as before. Invalid input (exit 2): nothing ran.
+func checkOwnResults(out string) error {
+	if fi, err := os.Lstat(out); err != nil || !fi.Mode().IsRegular() {
+		// A new file; or a folder or a link, which the checks that follow
+		// speak of (a save replaces a link, never the file it leads to).
+		return nil
+	}
+	b, err := xlsx.Open(out)
+	if err != nil {
+		return invalidInput(fmt.Errorf("%s exists and cannot be read as a workbook (%w), and the results would replace it; websim replaces only a results workbook of its own\nTry: write the results elsewhere (--out NEW.xlsx), or move the file away", out, err))
+	}
+	defer b.Close()
+	owned, err := b.OwnedSheets()
+	if err != nil {
+		return invalidInput(fmt.Errorf("%s: %w", out, err))
+	}
+	var theirs []string
+	for _, s := range b.Sheets() {
+		if !slices.Contains(owned, s) {
+			theirs = append(theirs, strconv.Quote(s))
+		}
+	}
+	if len(theirs) == 0 {
+		return nil
+	}
+	return invalidInput(fmt.Errorf("%s holds sheets websim did not write (%s), which the results would replace; websim replaces only a results workbook of its own\nTry: move those sheets to a workbook of yours, or write the results elsewhere (--out NEW.xlsx)", out, strings.Join(theirs, ", ")))
 }

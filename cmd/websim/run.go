@@ -240,6 +240,9 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 			return err
 		}
 	}
+	if err := checkOwnResults(out); err != nil {
+		return err
+	}
 	outputs, err := resultPaths(out, o.model, o.writeBack)
 	if err != nil {
 		return err
