@@ -31,6 +31,9 @@ func readBook(path, name string) (*Book, error) {
 	b := &Book{Name: name}
 	for _, sheet := range x.Sheets() {
 		s, err := readSheet(x, sheet)
+		if errors.Is(err, xlsx.ErrNotWorksheet) {
+			continue // a chart sheet: charts are not part of the text
+		}
 		if err != nil {
 			return nil, &Problem{File: name, Sheet: sheet, Msg: fmt.Sprintf("cannot read the sheet (%v)", err)}
 		}

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -622,11 +623,20 @@ func (b *Book) scanRows(sheet string, opts excelize.Options, fn func(num int, ce
 		// never read whole (the library would then keep it in memory and
 		// stream from a copy it writes back out).
 		if _, err := b.f.GetCellValue(sheet, "A1"); err != nil {
+			if err.Error() == fmt.Sprintf("sheet %s is not a worksheet", sheet) {
+				// The library says so only in words.
+				return fmt.Errorf("sheet %s: %w", sheet, ErrNotWorksheet)
+			}
 			return err
 		}
 	}
 	return nil
 }
+
+// ErrNotWorksheet is the cause of an error reading the cells of a sheet
+// that has none: a chart sheet (a chart on a tab of its own), a dialog or
+// a macro sheet.
+var ErrNotWorksheet = errors.New("not a worksheet of cells (a chart sheet, say)")
 
 // RawGrid returns a sheet's non-empty rows as ScanRows reads them, for
 // tools that show a workbook as it is (an export of the model as text).
