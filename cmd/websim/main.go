@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/websim/websim/internal/xlsx"
 	"io"
 	"os"
 	"regexp"
@@ -38,7 +39,10 @@ func invalidInput(err error) error {
 
 func main() {
 	adjustStartingHeap()
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+	xlsx.KeepLibraryTemp()
+	code := run(os.Args, os.Stdout, os.Stderr)
+	xlsx.RemoveLibraryTemp()
+	os.Exit(code)
 }
 
 // run runs the command line args and returns the exit code; tests call it

@@ -96,6 +96,7 @@ func interruptible(parent context.Context) (context.Context, context.CancelFunc)
 		for _, p := range pending.paths {
 			xlsx.RemoveTemps(p)
 		}
+		xlsx.RemoveLibraryTemp()
 		fmt.Fprintln(os.Stderr, "Error: interrupted, and stopped where it stood: each output holds its earlier file or a whole new one")
 		os.Exit(1)
 	}()

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -78,7 +79,9 @@ type Book struct {
 var rawValues = excelize.Options{RawCellValue: true}
 
 // New returns an empty workbook holding one sheet, "Sheet1".
-func New() *Book { return &Book{f: excelize.NewFile(), made: true} }
+func New() *Book {
+	return &Book{f: excelize.NewFile(excelize.Options{TmpDir: libraryTempDir()}), made: true}
+}
 
 // Open opens the workbook at path, checking first that it is a whole,
 // reasonably sized .xlsx. A problem is returned as a Problem (File is the
@@ -129,6 +132,7 @@ func open(path string, limit int64) (*Book, error) {
 	}
 	x, err := excelize.OpenReader(bytes.NewReader(parts), excelize.Options{
 		UnzipSizeLimit: limit, UnzipXMLSizeLimit: UnzipXMLSizeLimit, RawCellValue: true,
+		TmpDir: libraryTempDir(),
 	})
 	if err != nil {
 		return fail(ErrDamaged, "cannot open the workbook (%v); expected an Excel workbook saved as .xlsx", err)
@@ -278,4 +282,51 @@ func (b *Book) TemplateVersion(newest int) (version int, p *Problem) {
 		return int(v), nil
 	}
 	return 0, nil
+}
+
+// libTemp is the folder of the library's temporary files (a sheet too
+// large to keep in memory, a sheet being streamed out) once a command
+// asks for one (KeepLibraryTemp): one a process, made when first needed,
+// so that a command stopped where it stands can remove them all
+// (RemoveLibraryTemp). Without it they go to the system's folder, where a
+// write-back interrupted in a large workbook left tens of megabytes.
+var libTemp struct {
+	sync.Mutex
+	kept bool
+	dir  string
+}
+
+// KeepLibraryTemp puts the library's temporary files of the workbooks
+// opened or made from now on in a folder of this process's own, which
+// RemoveLibraryTemp removes. The websim command calls it first.
+func KeepLibraryTemp() {
+	libTemp.Lock()
+	defer libTemp.Unlock()
+	libTemp.kept = true
+}
+
+// libraryTempDir is libTemp's folder, made on the first call after
+// KeepLibraryTemp ("" before it, or when it cannot be made: the system's
+// folder, as the library would use).
+func libraryTempDir() string {
+	libTemp.Lock()
+	defer libTemp.Unlock()
+	if libTemp.kept && libTemp.dir == "" {
+		if dir, err := os.MkdirTemp("", "websim-xlsx-"); err == nil {
+			libTemp.dir = dir
+		}
+	}
+	return libTemp.dir
+}
+
+// RemoveLibraryTemp removes the library's temporary files of this process
+// (their folder): when the command ends, or is stopped where it stands.
+// Books still open after it must not be used.
+func RemoveLibraryTemp() {
+	libTemp.Lock()
+	defer libTemp.Unlock()
+	if libTemp.dir != "" {
+		os.RemoveAll(libTemp.dir)
+		libTemp.dir = ""
+	}
 }
