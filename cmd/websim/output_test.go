@@ -59,3 +59,25 @@ func TestRunRefusesToReplaceTheUsersSheets(t *testing.T) {
 		}
 	}
 }
+
+// When OutPut.xlsx is open elsewhere (its lock file beside it) the results
+// go to "OutPut (2).xlsx", and the write-back into SvcData.xlsx, another
+// file, is still done and said (it was skipped without a word).
+func TestWriteBackDoneWhenOutPutIsOpenElsewhere(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	if err := os.WriteFile(filepath.Join(dir, "~$OutPut.xlsx"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "run", dir, "--observations", "500", "--loads", "rho0.5", "--write-back")
+	if code != 1 || !strings.Contains(stdout, "Also added to: "+filepath.Join(dir, "SvcData.xlsx")) || !strings.Contains(stderr, "OutPut (2).xlsx") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant exit 1, 'Also added to' and OutPut (2).xlsx named", code, stdout, stderr)
+	}
+	b, err := xlsx.Open(filepath.Join(dir, "SvcData.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, ok := b.FindSheet("Summary"); !ok {
+		t.Errorf("SvcData.xlsx has no Summary: %q", b.Sheets())
+	}
+}

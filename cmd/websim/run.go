@@ -271,18 +271,25 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 		return err
 	}
-	outSaved := false // at out itself, whatever befalls the write-back
+	outSaved := false  // at out itself, whatever befalls the write-back
+	wroteBack := false // into SvcData.xlsx, whatever befell out
 	err = writeOutputs(ctx, func() error {
+		// The write-back is tried even when out could not be replaced (open
+		// in Excel: the results went to "OutPut (2).xlsx"): SvcData.xlsx is
+		// another file, and the user asked for both.
+		var outErr error
 		if err := report.Write(out, st); err != nil {
-			return fmt.Errorf("writing the results: %w", err)
+			outErr = fmt.Errorf("writing the results: %w", err)
+		} else {
+			outSaved = true
 		}
-		outSaved = true
 		if o.writeBack {
 			if err := report.WriteBack(outputs[1], st); err != nil {
-				return writeBackFailed("the results", out, err)
+				return errors.Join(outErr, writeBackFailed("the results", out, err))
 			}
+			wroteBack = true
 		}
-		return nil
+		return outErr
 	}, outputs...)
 	if !resultsStand(ctx, err) {
 		return err
@@ -296,7 +303,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		if outSaved {
 			fmt.Fprintf(stdout, "Results: %s%s\n", out, unstableNote(st))
 		}
-		if err == nil && o.writeBack {
+		if wroteBack {
 			fmt.Fprintf(stdout, "Also added to: %s\n", outputs[1])
 		}
 	}
