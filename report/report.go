@@ -91,6 +91,10 @@ func Write(path string, s *study.Study) error {
 // write-back are replaced, and the Sizing sheet of `websim size
 // --write-back` is kept; a user's sheet is never touched: when one already
 // has a result sheet's name, the result sheet is called "Summary (websim)".
+// The result sheets take the places of those they replace, and each
+// sheet's protection is kept as it was; a workbook whose structure is
+// protected is refused (xlsx.ErrStructureLocked), as Excel refuses to add
+// sheets to it.
 func WriteBack(svcDataPath string, s *study.Study) error {
 	b, err := xlsx.Open(svcDataPath)
 	if err != nil {
@@ -98,6 +102,9 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 	}
 	defer b.Close()
 	if err := sameAsRead(b, svcDataPath, s.Inputs); err != nil {
+		return err
+	}
+	if err := b.CheckStructure(); err != nil {
 		return err
 	}
 	placeholder, err := b.ReplaceOwned(append(baseNames[:], ValidationSheet)...)

@@ -228,7 +228,10 @@ func TestWriteBackKeepsRenamedAndCopiedResultSheets(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	want := []string{"Settings", "Notes", "Summary", "Old run", "Run", "Servers before fix", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run (websim)"}
+	// The new results take the places of those they replace, and Run
+	// (websim), which replaces none, follows them: the user's sheets that
+	// stood after the results stay after them.
+	want := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run (websim)", "Old run", "Run", "Servers before fix"}
 	if got := f.Sheets(); !slices.Equal(got, want) {
 		t.Errorf("sheets %q, want %q", got, want)
 	}
@@ -376,7 +379,7 @@ func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
 	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
-	want = []string{"Settings", "Notes", "Summary", "Sizing", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run"}
+	// Each replaced in its place.
 	if got := sheets(); !slices.Equal(got, want) {
 		t.Errorf("after run: sheets %q, want %q (the results replaced, Sizing kept)", got, want)
 	}
@@ -384,7 +387,6 @@ func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
 	if err := WriteSizingBack(path, sizingReadFrom(t, path, testSizing())); err != nil {
 		t.Fatal(err)
 	}
-	want = append(slices.Delete(want, 3, 4), "Sizing")
 	if got := sheets(); !slices.Equal(got, want) {
 		t.Errorf("after size again: sheets %q, want %q", got, want)
 	}
@@ -441,5 +443,119 @@ func TestWriteBackRefusesAWorkbookChangedDuringTheRun(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != string(want) {
 		t.Error("the changed workbook was written")
+	}
+}
+
+// patchPart replaces old with new, once, in the part name of the workbook
+// at path.
+func patchPart(t *testing.T, path, name, old, new string) {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	zw := zip.NewWriter(&out)
+	found := false
+	for _, zf := range zr.File {
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zf.Name == name {
+			if !strings.Contains(string(data), old) {
+				t.Fatalf("%s holds no %q:\n%s", name, old, data)
+			}
+			data = []byte(strings.Replace(string(data), old, new, 1))
+			found = true
+		}
+		w, err := zw.Create(zf.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+	}
+	zr.Close()
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !found {
+		t.Fatalf("%s has no part %s", path, name)
+	}
+	if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A write-back keeps the places of the user's sheets and the protection
+// of each: a sheet the user added after the results stays after them, and
+// a protected sheet comes back with the permissions it had, not with every
+// one the element left out (locked by default) written as unlocked.
+func TestWriteBackKeepsSheetOrderAndProtection(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path)
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
+		t.Fatal(err)
+	}
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.NewSheet("Later"); err != nil {
+		t.Fatal(err)
+	}
+	f.SetCell("Later", "A1", "added after the results")
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	// Notes is the second sheet userWorkbook made.
+	const notes, protection = "xl/worksheets/sheet2.xml", `<sheetProtection sheet="1" objects="1" scenarios="1"/>`
+	if !strings.Contains(zipPart(t, path, notes), "<sheetData") {
+		t.Fatalf("%s is not a worksheet", notes)
+	}
+	patchPart(t, path, notes, "</sheetData>", "</sheetData>"+protection)
+	want := []string{"Settings", "Notes", "Summary", "Summary (websim)", "Servers", "Entities", "Charts", "Timeline", "Run", "Later"}
+	for i := 1; i <= 2; i++ {
+		if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
+			t.Fatalf("write-back %d: %v", i, err)
+		}
+		f, err := xlsx.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Sheets(); !slices.Equal(got, want) {
+			t.Errorf("write-back %d: sheets %q, want %q", i, got, want)
+		}
+		if owned, _ := ResultSheets(f); !slices.Equal(owned, want[3:9]) {
+			t.Errorf("write-back %d: result sheets %q", i, owned)
+		}
+		f.Close()
+		if part := zipPart(t, path, notes); !strings.Contains(part, protection) || strings.Count(part, "<sheetProtection") != 1 {
+			t.Errorf("write-back %d: Notes's protection not kept: %.500s", i, part[strings.Index(part, "</sheetData>"):])
+		}
+	}
+}
+
+// A workbook whose structure is protected takes no new sheet in Excel, and
+// none from a write-back: refused, the file left as it was.
+func TestWriteBackRefusesAStructureLockedWorkbook(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path)
+	patchPart(t, path, "xl/workbook.xml", "<bookViews>", `<workbookProtection lockStructure="1"/><bookViews>`)
+	before, _ := os.ReadFile(path)
+	err := WriteBack(path, readFrom(t, path, testStudy()))
+	if !errors.Is(err, xlsx.ErrStructureLocked) || !strings.Contains(err.Error(), path) {
+		t.Errorf("write-back into a structure-locked workbook: %v; want xlsx.ErrStructureLocked naming %s", err, path)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("the workbook changed")
 	}
 }

@@ -183,11 +183,13 @@ func svcDataPath(model string) string {
 // is a symbolic link: the save would replace the link by a file of its
 // own (the workbook silently parted from the one it pointed to), and
 // writing through it would change a file outside the model's folder,
-// perhaps another model's. Refused before anything runs (exit 1).
+// perhaps another model's. A workbook whose structure is protected
+// (xlsx.CheckStructure) is refused too, as Excel refuses to add sheets to
+// it. Refused before anything runs (exit 1).
 func checkWriteBack(input string) error {
 	fi, err := os.Lstat(input)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return nil
+		return xlsx.CheckStructure(input)
 	}
 	target, _ := os.Readlink(input)
 	return fmt.Errorf("%s is a symbolic link (to %s), and the results would be added to it; websim does not write through links, nor replace them\nTry: run on the folder that holds the workbook itself, or write the results elsewhere (--out, or run without --write-back)", input, target)

@@ -468,3 +468,27 @@ func TestLocatedProblemsPrintWithoutPrefix(t *testing.T) {
 		t.Errorf("exit %d; want 2 and Error: before a message that names no cell:\n%s", code, stderr)
 	}
 }
+
+// --write-back into a SvcData.xlsx whose structure is protected (Review >
+// Protect Workbook) is refused before anything runs, as Excel refuses to
+// add sheets to it: exit 1, the file named, nothing written.
+func TestWriteBackRefusesAStructureLockedWorkbook(t *testing.T) {
+	dir := copyModel(t, "mmc")
+	svc := filepath.Join(dir, "SvcData.xlsx")
+	replaceInZip(t, svc, "<bookViews>", `<workbookProtection lockStructure="1"/><bookViews>`)
+	before, _ := os.ReadFile(svc)
+	code, _, stderr := runCLI(t, "run", dir, "--observations", "1000", "--write-back", "--quiet")
+	if code != 1 || !strings.Contains(stderr, svc) || !strings.Contains(stderr, "structure is protected") {
+		t.Errorf("write-back into a structure-locked workbook: exit %d, stderr %q; want 1 and the file named", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "OutPut.xlsx")); err == nil {
+		t.Error("OutPut.xlsx was written: the run was not refused before it began")
+	}
+	if after, _ := os.ReadFile(svc); string(after) != string(before) {
+		t.Error("SvcData.xlsx changed")
+	}
+	// Without --write-back the workbook is only read.
+	if code, _, stderr := runCLI(t, "run", dir, "--observations", "1000", "--quiet"); code != 0 {
+		t.Errorf("a run without --write-back: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -70,6 +70,13 @@ type Book struct {
 	// (their cells are the stream's from then on).
 	tables   []*pendingTable
 	streamed []string
+	// protections are the protection elements of the sheets of the
+	// workbook read, as they were written: the save puts them back
+	// (keepProtectionEdits). DeleteSheet and RenameSheet keep them in step.
+	protections []keptElement
+	// places are where the sheets ReplaceOwned deleted stood, for
+	// MarkOwned to put the sheets that replace them.
+	places []place
 	// scratchDir and scratchPattern name the temporary file Write puts
 	// the package together in (os.CreateTemp's; Save sets them beside the
 	// file it writes).
@@ -120,7 +127,8 @@ func open(path string, limit int64) (*Book, error) {
 	if cause, msg := checkZip(data, limit); msg != "" {
 		return fail(cause, "%s", msg)
 	}
-	if ps := checkSheets(data, name); len(ps) > 0 {
+	ps, protections := checkSheets(data, name)
+	if len(ps) > 0 {
 		return nil, ps[0] // the first damaged cell says the file is damaged
 	}
 	// Parts left unreachable, or numbered with gaps (a package saved by
@@ -142,7 +150,7 @@ func open(path string, limit int64) (*Book, error) {
 			Msg: fmt.Sprintf("the name differs from that of the sheet %q only in case, which Excel refuses and websim cannot tell apart; expected each sheet's name once (rename or remove one of the two)", first)}
 	}
 	sum := sha256.Sum256(data)
-	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), path: path, f: x}, nil
+	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), path: path, f: x, protections: protections}, nil
 }
 
 // sameNameButCase finds the first sheet whose name differs from an

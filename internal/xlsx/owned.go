@@ -27,6 +27,9 @@ const OwnedSheetsProperty = "WebsimResultSheets"
 
 // MarkOwned marks sheets as websim's own, each under the name it has now,
 // and adds them to OwnedSheetsProperty: a later write may replace them.
+// Sheets that replace those ReplaceOwned deleted take their places
+// (placeOwned): a user's sheet that stood after the results stays after
+// them.
 func (b *Book) MarkOwned(sheets ...string) error {
 	for _, name := range sheets {
 		for _, dn := range b.DefinedNames() {
@@ -43,6 +46,9 @@ func (b *Book) MarkOwned(sheets ...string) error {
 	}
 	owned, err := b.OwnedSheets()
 	if err != nil {
+		return err
+	}
+	if err := b.placeOwned(sheets); err != nil {
 		return err
 	}
 	return b.SetProperty(OwnedSheetsProperty, strings.Join(owned, "|"))
@@ -130,7 +136,8 @@ func FreeName(existing []string, base string) string {
 // size wrote, and the other way round. A workbook keeps at least one
 // sheet: when it holds nothing else, a placeholder sheet stands in; its
 // name is returned, for DeleteSheet once the new sheets are added ("" when
-// none).
+// none). Where the deleted sheets stood is kept for MarkOwned, which puts
+// the new sheets there.
 func (b *Book) ReplaceOwned(bases ...string) (placeholder string, err error) {
 	owned, err := b.OwnedSheets()
 	if err != nil {
@@ -139,6 +146,7 @@ func (b *Book) ReplaceOwned(bases ...string) (placeholder string, err error) {
 	old := slices.DeleteFunc(owned, func(name string) bool {
 		return !slices.ContainsFunc(bases, func(base string) bool { return strings.EqualFold(BaseName(name), base) })
 	})
+	b.places = placesOf(b.Sheets(), old)
 	if len(old) > 0 && len(old) == len(b.Sheets()) {
 		placeholder = FreeName(b.Sheets(), "websim placeholder")
 		if err := b.NewSheet(placeholder); err != nil {

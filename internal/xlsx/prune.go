@@ -337,14 +337,17 @@ func copyRaw(zw *zip.Writer, f *zip.File, buf []byte) error {
 	return err
 }
 
-// readPart returns a part's content (at most 64 MiB).
+// partLimit is the most of a part readPart reads.
+const partLimit = 64 << 20
+
+// readPart returns a part's content (at most partLimit bytes).
 func readPart(f *zip.File) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	return io.ReadAll(io.LimitReader(rc, 64<<20))
+	return io.ReadAll(io.LimitReader(rc, partLimit))
 }
 
 // numbered are the parts the library names by their count: drawings,

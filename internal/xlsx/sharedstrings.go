@@ -24,11 +24,12 @@ import (
 // not hold (an index past the end of xl/sharedStrings.xml, or none at
 // all), which the library reads as blank, so that a setting would take its
 // default. Each is a located problem. Parts it cannot find or read are
-// left to the library's own checks.
-func checkSheets(data []byte, file string) []Problem {
+// left to the library's own checks. It also returns each sheet's
+// protection element as written, for the save to keep (keptProtection).
+func checkSheets(data []byte, file string) ([]Problem, []keptElement) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	parts := map[string]*zip.File{}
 	for _, f := range zr.File {
@@ -39,24 +40,28 @@ func checkSheets(data []byte, file string) []Problem {
 	if f := parts[sst]; f != nil {
 		b, err := readPart(f)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		if _, syntax := firstSyntaxError(bytes.NewReader(b)); syntax != nil {
 			// Every text cell of every sheet would fail to read.
 			return []Problem{{File: file, Err: ErrDamaged,
-				Msg: fmt.Sprintf("the workbook's shared texts (%s) are damaged (line %d: %s): the file is damaged; %s", sst, syntax.Line, syntax.Msg, repairIt)}}
+				Msg: fmt.Sprintf("the workbook's shared texts (%s) are damaged (line %d: %s): the file is damaged; %s", sst, syntax.Line, syntax.Msg, repairIt)}}, nil
 		}
 		count = sharedItems(b)
 	}
 	var out []Problem
+	var kept []keptElement
 	for _, s := range sheets {
 		f := parts[s.part]
 		if f == nil {
 			continue
 		}
-		ref, index, bad, cut, err := scanSheet(f, count)
+		ref, index, bad, cut, protection, err := scanSheetKeeping(f, count)
 		if err != nil {
 			continue
+		}
+		if protection != nil {
+			kept = append(kept, keptElement{sheet: s.name, part: s.part, raw: protection})
 		}
 		if cut {
 			out = append(out, Problem{File: file, Sheet: s.name, Err: ErrDamaged,
@@ -77,7 +82,7 @@ func checkSheets(data []byte, file string) []Problem {
 		out = append(out, Problem{File: file, Sheet: s.name, Cell: ref, Err: ErrDamaged,
 			Msg: fmt.Sprintf("the cell refers to shared text number %d, but %s: the file is damaged; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)", index, held)})
 	}
-	return out
+	return out, kept
 }
 
 // syntaxProblem decodes the sheet's XML as the library's row stream does
@@ -150,9 +155,17 @@ func pieceFor(f *zip.File) int {
 // hold (firstBadSharedString, with count) and whether the XML is cut
 // short (cutShort, on its last piece).
 func scanSheet(f *zip.File, count int) (ref string, index int64, bad, cut bool, err error) {
+	ref, index, bad, cut, _, err = scanSheetKeeping(f, count)
+	return ref, index, bad, cut, err
+}
+
+// scanSheetKeeping is scanSheet that also returns the sheet's protection
+// element as it is written (nil when it has none), from the last piece,
+// which holds all that follows the sheet's last row (keptProtection).
+func scanSheetKeeping(f *zip.File, count int) (ref string, index int64, bad, cut bool, protection []byte, err error) {
 	rc, err := f.Open()
 	if err != nil {
-		return "", 0, false, false, err
+		return "", 0, false, false, nil, err
 	}
 	defer rc.Close()
 	buf := make([]byte, 0, pieceFor(f))
@@ -161,7 +174,7 @@ func scanSheet(f *zip.File, count int) (ref string, index int64, bad, cut bool, 
 		buf = buf[:len(buf)+n]
 		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if err != nil && !last {
-			return "", 0, false, false, err
+			return "", 0, false, false, nil, err
 		}
 		end := len(buf)
 		if !last {
@@ -174,7 +187,7 @@ func scanSheet(f *zip.File, count int) (ref string, index int64, bad, cut bool, 
 			ref, index, bad = firstBadSharedString(buf[:end], count)
 		}
 		if last {
-			return ref, index, bad, cutShort(buf), nil
+			return ref, index, bad, cutShort(buf), protectionElement(buf), nil
 		}
 		buf = buf[:copy(buf, buf[end:])]
 	}

@@ -242,10 +242,15 @@ func (b *Book) styleID(s Style) (int, error) {
 }
 
 // NewSheet adds a sheet at the end; a sheet of that name that exists
-// already is kept as it is.
+// already is kept as it is. A workbook read whose structure is protected
+// takes none (ErrStructureLocked), nor do DeleteSheet, RenameSheet and
+// CopySheet change its sheets.
 func (b *Book) NewSheet(name string) error {
 	if idx, _ := b.f.GetSheetIndex(name); idx >= 0 {
 		return nil
+	}
+	if err := b.structureError(); err != nil {
+		return err
 	}
 	_, err := b.f.NewSheet(name)
 	return b.keep(err)
@@ -255,12 +260,19 @@ func (b *Book) NewSheet(name string) error {
 // WriteTable keeps for it and the widths set on it. The library keeps a
 // workbook's last sheet.
 func (b *Book) DeleteSheet(name string) error {
+	if idx, err := b.f.GetSheetIndex(name); idx < 0 {
+		return b.keep(err)
+	}
+	if err := b.structureError(); err != nil {
+		return err
+	}
 	if err := b.keep(b.f.DeleteSheet(name)); err != nil {
 		return err
 	}
 	if idx, _ := b.f.GetSheetIndex(name); idx >= 0 {
 		return nil // the last sheet: kept
 	}
+	b.protections = slices.DeleteFunc(b.protections, func(k keptElement) bool { return strings.EqualFold(k.sheet, name) })
 	b.tables = slices.DeleteFunc(b.tables, func(pt *pendingTable) bool { return strings.EqualFold(pt.sheet, name) })
 	if key, ok := b.widthsKey(name); ok {
 		delete(b.widths, key)
@@ -272,8 +284,16 @@ func (b *Book) DeleteSheet(name string) error {
 // RenameSheet renames a sheet; a table WriteTable keeps for it, and the
 // widths set on it, follow.
 func (b *Book) RenameSheet(old, name string) error {
+	if err := b.structureError(); err != nil {
+		return err
+	}
 	if err := b.keep(b.f.SetSheetName(old, name)); err != nil {
 		return err
+	}
+	for i, k := range b.protections {
+		if strings.EqualFold(k.sheet, old) {
+			b.protections[i].sheet = name
+		}
 	}
 	if pt := b.table(old); pt != nil {
 		pt.sheet = name
@@ -299,6 +319,9 @@ func (b *Book) CopySheet(from, to string) error {
 	src, err := b.f.GetSheetIndex(from)
 	if err != nil || src < 0 {
 		return b.keep(fmt.Errorf("no sheet %q", from))
+	}
+	if err := b.structureError(); err != nil {
+		return err
 	}
 	if err := b.flushWidths(from); err != nil { // the copy takes them
 		return b.keep(err)
@@ -1243,7 +1266,9 @@ func displayWidth(v any, fm Style) int {
 }
 
 // Write writes the workbook's bytes to w (Save is the way to write a file),
-// without the drawing and chart parts of deleted sheets, and, in a book
+// without the drawing and chart parts of deleted sheets, with the
+// protection of each sheet of a workbook read as it was written
+// (keepProtectionEdits), and, in a book
 // made by New, with value axis titles drawn along their axis by
 // LibreOffice too. Its parts, and the default content types, come in one
 // order, so that the same workbook saved twice has the same bytes.
@@ -1273,6 +1298,9 @@ func (b *Book) Write(w io.Writer) error {
 		if err := turnEdits(zr, edits); err != nil {
 			return err
 		}
+	}
+	if err := b.keepProtectionEdits(zr, edits); err != nil {
+		return err
 	}
 	if err := sortDefaultsEdit(zr, edits); err != nil {
 		return err
