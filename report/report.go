@@ -74,7 +74,7 @@ func (n sheetNames) list() []string {
 func Write(path string, s *study.Study) error {
 	b := xlsx.New()
 	defer b.Close()
-	names := freeNames(nil)
+	names := freeNames(nil, xlsx.FreeName)
 	if err := b.RenameSheet("Sheet1", names.Summary); err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 		return fmt.Errorf("%s: %w", svcDataPath, err)
 	}
 	existing := slices.DeleteFunc(b.Sheets(), func(n string) bool { return n == placeholder })
-	names := freeNames(existing)
+	names := freeNames(existing, b.NameFor)
 	if err := addResults(b, names, s); err != nil {
 		return fmt.Errorf("adding results to %s: %w", svcDataPath, err)
 	}
@@ -145,10 +145,12 @@ func sameAsRead(b *xlsx.Book, path string, inputs []study.Input) error {
 // under another name is the user's, and a write-back leaves it alone.
 func ResultSheets(b *xlsx.Book) ([]string, error) { return b.OwnedSheets() }
 
-// freeNames picks the result sheets' names among the existing sheets: the
-// plain name when free, else "Name (websim)", "Name (websim 2)", ...
-func freeNames(existing []string) sheetNames {
-	pick := func(base string) string { return xlsx.FreeName(existing, base) }
+// freeNames picks the result sheets' names among the existing sheets with
+// nameFor: xlsx.FreeName (the plain name when free, else "Name (websim)",
+// "Name (websim 2)", ...), or a Book's NameFor, which keeps the name a
+// replaced result sheet had.
+func freeNames(existing []string, nameFor func(existing []string, base string) string) sheetNames {
+	pick := func(base string) string { return nameFor(existing, base) }
 	return sheetNames{pick(baseNames[0]), pick(baseNames[1]), pick(baseNames[2]), pick(baseNames[3]), pick(baseNames[4]), pick(baseNames[5])}
 }
 

@@ -76,7 +76,7 @@ func addSizing(path string, sz *study.Sizing, show bool, inputs []study.Input) e
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	name := xlsx.FreeName(b.Sheets(), SizingSheet)
+	name := b.NameFor(b.Sheets(), SizingSheet)
 	if err := b.NewSheet(name); err != nil {
 		return err
 	}

@@ -559,3 +559,39 @@ func TestWriteBackRefusesAStructureLockedWorkbook(t *testing.T) {
 		t.Error("the workbook changed")
 	}
 }
+
+// A result sheet keeps its name from one write-back to the next: after
+// the user renames their own "Summary" (which made websim write "Summary
+// (websim)"), the results stay "Summary (websim)", where the user's
+// formulas read them, rather than take the plain name back.
+func TestWriteBackKeepsTheResultSheetsName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "SvcData.xlsx")
+	userWorkbook(t, path) // has a user sheet called Summary
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
+		t.Fatal(err)
+	}
+	b, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RenameSheet("Summary", "Project summary"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
+		t.Fatal(err)
+	}
+	b, err = xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	owned, _ := ResultSheets(b)
+	if !slices.Contains(owned, "Summary (websim)") || slices.Contains(b.Sheets(), "Summary") {
+		t.Errorf("sheets %q, websim's %q; want the results still in Summary (websim)", b.Sheets(), owned)
+	}
+}

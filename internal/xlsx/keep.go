@@ -194,8 +194,9 @@ func (b *Book) structureError() error {
 func (b *Book) CheckStructure() error { return b.structureError() }
 
 // place is where a sheet ReplaceOwned deleted stood: before the sheet
-// named before ("" for the end), which is not one it deleted.
-type place struct{ base, before string }
+// named before ("" for the end), which is not one it deleted; name is
+// the name it had.
+type place struct{ base, before, name string }
 
 // placesOf returns where each of the sheets old stands among sheets, by
 // their base names.
@@ -205,7 +206,7 @@ func placesOf(sheets, old []string) []place {
 		if !slices.Contains(old, name) {
 			continue
 		}
-		p := place{base: BaseName(name)}
+		p := place{base: BaseName(name), name: name}
 		for _, next := range sheets[i+1:] {
 			if !slices.Contains(old, next) {
 				p.before = next
@@ -215,6 +216,21 @@ func placesOf(sheets, old []string) []place {
 		out = append(out, p)
 	}
 	return out
+}
+
+// NameFor is the name for a new result sheet of base name base among the
+// sheets existing (FreeName's arguments): the name of the sheet of that base that ReplaceOwned
+// deleted when no sheet of existing has taken it, so that a result sheet
+// keeps its name from one write-back to the next ("Summary (websim)" stays
+// so after the user renames their own "Summary", and the user's formulas
+// that read it keep working); else FreeName's.
+func (b *Book) NameFor(existing []string, base string) string {
+	for _, p := range b.places {
+		if strings.EqualFold(p.base, base) && !slices.ContainsFunc(existing, func(s string) bool { return strings.EqualFold(s, p.name) }) {
+			return p.name
+		}
+	}
+	return FreeName(existing, base)
 }
 
 // placeOwned moves the sheets MarkOwned marks into the places of the
