@@ -558,13 +558,17 @@ func sizePoint(ctx context.Context, p *Plan, sc *Scenario, load int, opts SizeOp
 	switch {
 	case pt.Outcome == SizeNone && opts.Max <= 0 && (unitBound == 0 || pt.Max < unitBound):
 		// The default range may stop short of the answer.
-		pt.Text += fmt.Sprintf("; the answer may lie above the default --max: try --max %d", DefaultSizeMax*pt.Max)
+		try := DefaultSizeMax * pt.Max
+		if unitBound > 0 {
+			try = min(try, unitBound)
+		}
+		pt.Text += fmt.Sprintf("; the answer may lie above the default --max: try --max %d", try)
 	case pt.Outcome == SizeFound && pt.At != nil:
 		if busy, from, bound := pt.busyAtAnswer(opts.Setting, sc.Model); busy >= nearlySaturated || bound && busy >= nearlySaturatedBound {
 			// A queue at the edge of saturation looks steady over a short
 			// run as often as not: the answer may be a run that had no
 			// steady state.
-			pt.Text += fmt.Sprintf("; but %s %.1f%% busy, where a run of %s observations is short to tell a steady state from a queue that keeps growing: check %d with more observations, or keep a margin",
+			pt.Text += fmt.Sprintf("; but %s %.1f%% busy, where a run of %s observations may not tell a steady state from a queue that keeps growing: check %d with more observations, or keep a margin",
 				from, 100*min(busy, 1), numtext.Group(pt.At.Observations), pt.Size)
 		}
 	}

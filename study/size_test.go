@@ -579,7 +579,7 @@ func TestSizeAnswerNearSaturationSaysSo(t *testing.T) {
 			t.Fatal(err)
 		}
 		pt := sz.Points[0]
-		warned := strings.HasSuffix(pt.Text, "; but its run keeps its units 97.4% busy, where a run of 4,000 observations is short to tell a steady state from a queue that keeps growing: check 19 with more observations, or keep a margin")
+		warned := strings.HasSuffix(pt.Text, "; but its run keeps its units 97.4% busy, where a run of 4,000 observations may not tell a steady state from a queue that keeps growing: check 19 with more observations, or keep a margin")
 		if pt.Outcome != SizeFound || !strings.HasPrefix(pt.Text, tc.want) || warned != (tc.want != "") {
 			t.Errorf("λ %g: %s %q; want an answer, the warning %v", tc.lambda, pt.Outcome, pt.Text, tc.want != "")
 		}
