@@ -264,20 +264,13 @@ func checkOwnResults(out string) error {
 		// speak of (a save replaces a link, never the file it leads to).
 		return nil
 	}
-	b, err := xlsx.Open(out)
+	sheets, err := xlsx.SheetsNotOwned(out)
 	if err != nil {
 		return invalidInput(fmt.Errorf("%s exists and cannot be read as a workbook (%w), and the results would replace it; websim replaces only a results workbook of its own\nTry: write the results elsewhere (--out NEW.xlsx), or move the file away", out, err))
 	}
-	defer b.Close()
-	owned, err := b.OwnedSheets()
-	if err != nil {
-		return invalidInput(fmt.Errorf("%s: %w", out, err))
-	}
-	var theirs []string
-	for _, s := range b.Sheets() {
-		if !slices.Contains(owned, s) {
-			theirs = append(theirs, strconv.Quote(s))
-		}
+	theirs := make([]string, len(sheets))
+	for i, s := range sheets {
+		theirs[i] = strconv.Quote(s)
 	}
 	if len(theirs) == 0 {
 		return nil

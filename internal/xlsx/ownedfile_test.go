@@ -1,0 +1,66 @@
+package xlsx
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// SheetsNotOwned, which reads only the workbook's list of sheets and
+// names, says what OwnedSheets of the opened workbook says: the user's
+// sheets, a result sheet the user renamed among them; and the list of
+// an earlier version's custom property counts as OwnedSheets counts it.
+func TestSheetsNotOwnedAgreesWithOwnedSheets(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.xlsx")
+	b := New()
+	for _, s := range []string{"Summary", "Notes", "Servers", "Kept run"} {
+		if err := b.NewSheet(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.DeleteSheet("Sheet1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkOwned("Summary", "Servers", "Kept run"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The user renames a result sheet to keep it: it is theirs now.
+	if err := b.RenameSheet("Kept run", "Kept run 2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+
+	b, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owned, _ := b.OwnedSheets()
+	var want []string
+	for _, s := range b.Sheets() {
+		if !slices.Contains(owned, s) {
+			want = append(want, s)
+		}
+	}
+	b.Close()
+	got, err := SheetsNotOwned(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || !slices.Equal(got, []string{"Notes", "Kept run 2"}) {
+		t.Errorf("SheetsNotOwned %q, OwnedSheets leaves %q; want both [Notes, Kept run 2]", got, want)
+	}
+	if _, err := SheetsNotOwned(filepath.Join(t.TempDir(), "none.xlsx")); err == nil {
+		t.Error("no error for a missing file")
+	}
+}
