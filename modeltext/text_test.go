@@ -117,6 +117,15 @@ func TestBadTextIsLocated(t *testing.T) {
 			"bad.yaml:4:24: expected a cell: a number, a text, true or false, or a formula {formula: =A1*2, value: 4}"}},
 		{"not a map", "- a\n", []string{
 			"bad.yaml:1:1: expected a key per workbook (SvcData.xlsx:, ProcData.xlsx:), as websim export writes"}},
+		{"a workbook beside the model's", `SvcData.xlsx:
+  Settings:
+    - [Name, Value]
+Other.xlsx:
+  S:
+    - [A]
+`, []string{
+			`bad.yaml:4:1: workbook "Other.xlsx" beside another: a model's text holds SvcData.xlsx and ProcData.xlsx, which export reads from a folder, and no other (one workbook alone is the text of that workbook); expected this workbook in a text of its own`,
+		}},
 		{"many at once", `SvcData.xlsx:
   Settings:
     - [Name, Value]

@@ -174,6 +174,7 @@ func Parse(name string, data []byte) (*Model, error) {
 		return nil, p.problems
 	}
 	seenBook := map[string]*yaml.Node{}
+	var books []*yaml.Node // the keys of the workbooks read, in order
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolve(root.Content[i+1])
 		bookName, ok := p.name(k, "workbook")
@@ -189,12 +190,22 @@ func Parse(name string, data []byte) (*Model, error) {
 			continue
 		}
 		seenBook[strings.ToLower(bookName)] = k
+		books = append(books, k)
 		if b := p.book(bookName, v); b != nil {
 			m.Books = append(m.Books, b)
 		}
 	}
 	if len(seenBook) == 0 && len(p.problems) == 0 {
 		p.add(root, "no workbook; expected a key per workbook (SvcData.xlsx:, ProcData.xlsx:)")
+	}
+	if len(books) > 1 {
+		// A model is its two workbooks (export reads no other from a
+		// folder); one workbook alone is the text of that workbook.
+		for _, k := range books {
+			if !strings.EqualFold(k.Value, SvcData) && !strings.EqualFold(k.Value, ProcData) {
+				p.add(k, "workbook %q beside another: a model's text holds %s and %s, which export reads from a folder, and no other (one workbook alone is the text of that workbook); expected this workbook in a text of its own", k.Value, SvcData, ProcData)
+			}
+		}
 	}
 	if len(p.problems) > 0 {
 		return nil, p.problems
