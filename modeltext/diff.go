@@ -53,13 +53,16 @@ var nameColumns = map[string]bool{
 // model.
 func Diff(a, b *Model) []Difference {
 	var out []Difference
+	ca, cb := &computer{m: a}, &computer{m: b}
+	defer ca.close()
+	defer cb.close()
 	for _, bb := range b.Books {
 		ba := a.book(bb.Name)
 		if ba == nil {
 			out = append(out, Difference{Book: bb.Name, What: "workbook added (sheets " + sheetNames(bb) + ")"})
 			continue
 		}
-		out = append(out, diffBook(ba, bb)...)
+		out = append(out, diffBook(ba, bb, side{ca, ba}, side{cb, bb})...)
 	}
 	for _, ba := range a.Books {
 		if b.book(ba.Name) == nil {
@@ -78,7 +81,7 @@ func sheetNames(b *Book) string {
 }
 
 // diffBook compares the sheets of two versions of a workbook.
-func diffBook(a, b *Book) []Difference {
+func diffBook(a, b *Book, sideA, sideB side) []Difference {
 	var out []Difference
 	// pairs maps each sheet of b to its sheet in a (by name, or renamed).
 	pairs := map[*Sheet]*Sheet{}
@@ -146,7 +149,7 @@ func diffBook(a, b *Book) []Difference {
 			out = append(out, Difference{Book: b.Name, Sheet: sb.Name, What: fmt.Sprintf("sheet moved from place %d to %d in the workbook",
 				slices.Index(a.Sheets, sa)+1, slices.Index(b.Sheets, sb)+1)})
 		}
-		out = append(out, diffSheet(b.Name, sa, sb)...)
+		out = append(out, diffSheet(b.Name, sa, sb, sideA, sideB)...)
 	}
 	for _, sa := range removed {
 		if !renamed[sa] {
@@ -191,7 +194,7 @@ func contentRows(s *Sheet) []int {
 
 // diffSheet compares two versions of a sheet: columns by header, rows by
 // name.
-func diffSheet(book string, a, b *Sheet) []Difference {
+func diffSheet(book string, a, b *Sheet, sideA, sideB side) []Difference {
 	var out []Difference
 	keysA, keysB := a.columnKeys(a.width()), b.columnKeys(b.width())
 
@@ -318,7 +321,24 @@ func diffSheet(book string, a, b *Sheet) []Difference {
 		}
 		for _, col := range common {
 			ca, cb := at(a.Rows[i], colOf[col]), at(b.Rows[j], col)
-			if ca == cb || sameFormulaOneUnsaved(ca, cb) {
+			if ca == cb {
+				continue
+			}
+			if sameFormulaOneUnsaved(ca, cb) {
+				// Excel or LibreOffice saved the value on one side: the
+				// same model, if the formula gives that value on the other.
+				what := ""
+				if ca.Kind == Blank {
+					if v, differ := savedDisagrees(sideA, a.Name, cellRef(colOf[col], a.HeaderRow+1+i), cb); differ {
+						what = fmt.Sprintf("formula %s: value %s (computed, no saved value) -> %s (saved), which websim runs on", cb.Formula, v, Cell{Kind: cb.Kind, Value: cb.Value})
+					}
+				} else if v, differ := savedDisagrees(sideB, b.Name, cellRef(col, b.HeaderRow+1+j), ca); differ {
+					what = fmt.Sprintf("formula %s: value %s (saved), which websim runs on -> %s (computed, no saved value)", ca.Formula, Cell{Kind: ca.Kind, Value: ca.Value}, v)
+				}
+				if what != "" {
+					out = append(out, Difference{Book: book, Sheet: b.Name, Cell: cellRef(col, b.HeaderRow+1+j),
+						Label: label(b, j) + ", " + keysB[col], What: what})
+				}
 				continue
 			}
 			out = append(out, Difference{Book: book, Sheet: b.Name, Cell: cellRef(col, b.HeaderRow+1+j),
@@ -344,7 +364,8 @@ func header(k string) string {
 // sameFormulaOneUnsaved reports whether two cells hold the same formula
 // and one has no saved value: a workbook written by import or a script
 // and then saved in Excel or LibreOffice gains the values, which websim
-// computes the same either way.
+// computes the same either way, as long as the saved value is the
+// formula's (savedDisagrees checks).
 func sameFormulaOneUnsaved(a, b Cell) bool {
 	return a.Formula != "" && a.Formula == b.Formula && (a.Kind == Blank || b.Kind == Blank)
 }
@@ -494,3 +515,63 @@ func inOrder(seq []int) map[int]bool {
 // sameHeader tells whether two headers are one to the workbook reader,
 // which ignores case, spaces and underscores.
 func sameHeader(a, b string) bool { return xlsx.NormKey(a) == xlsx.NormKey(b) }
+
+// side is one model of a diff and one of its workbooks, for computing the
+// value of a formula saved without one.
+type side struct {
+	c    *computer
+	book *Book
+}
+
+// computer computes, as websim does when it reads a workbook, the values
+// of formulas saved without one, in the workbooks of one model made in
+// memory as import would write them.
+type computer struct {
+	m    *Model
+	made map[*Book]*xlsx.Book
+}
+
+func (c *computer) close() {
+	for _, x := range c.made {
+		if x != nil {
+			x.Close()
+		}
+	}
+}
+
+// value is the value websim computes for the formula of cell ref of sheet
+// in book; ok is false when it cannot compute one.
+func (c *computer) value(book *Book, sheet, ref string) (Cell, bool) {
+	if c.made == nil {
+		c.made = map[*Book]*xlsx.Book{}
+	}
+	x, seen := c.made[book]
+	if !seen {
+		x, _ = makeBook(book, layoutFor(c.m)) // nil when it cannot be made
+		c.made[book] = x
+	}
+	if x == nil {
+		return Cell{}, false
+	}
+	values, _ := x.Unsaved(sheet, []string{ref})
+	v, ok := values[ref]
+	if !ok {
+		return Cell{}, false
+	}
+	switch strings.ToUpper(v) {
+	case "TRUE", "FALSE":
+		return Cell{Kind: Bool, Value: strings.ToLower(v)}, true
+	}
+	return number(v), true
+}
+
+// savedDisagrees reports whether the value saved with a formula on one
+// side (saved) is not the one the same formula, saved without a value at
+// ref of sheet on the other side (unsaved), gives, with that value:
+// websim runs on a saved value and computes a formula without one, so
+// the two models would run differently. false when they agree, or when
+// the value cannot be computed.
+func savedDisagrees(unsaved side, sheet, ref string, saved Cell) (computed Cell, differ bool) {
+	computed, ok := unsaved.c.value(unsaved.book, sheet, ref)
+	return computed, ok && (computed.Kind != saved.Kind || computed.Value != saved.Value)
+}

@@ -171,3 +171,35 @@ func TestDiffMatchesRowsByTheirNameColumns(t *testing.T) {
 		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// A formula saved with a value on one side and without one on the other
+// is the same model when the formula gives that value (Excel saved what
+// websim computes); when it does not (a script saved 99 beside =3*5),
+// websim runs on the saved value, so the two models differ, and diff says
+// so in both directions.
+func TestDiffSavedValueTheFormulaDoesNotGive(t *testing.T) {
+	unsaved := parse(t, "a.yaml", strings.Replace(base, "{formula: =3*5, value: 15}", "{formula: =3*5}", 1))
+	for _, c := range []struct {
+		saved string
+		want  []string
+	}{
+		{"{formula: =3*5, value: 15}", nil},
+		{"{formula: =3*5, value: 99}", []string{"SvcData.xlsx!ServerInfo!B4 (CM, Capacity): formula =3*5: value 15 (computed, no saved value) -> 99 (saved), which websim runs on"}},
+	} {
+		saved := parse(t, "b.yaml", strings.Replace(base, "{formula: =3*5, value: 15}", c.saved, 1))
+		var got []string
+		for _, d := range modeltext.Diff(unsaved, saved) {
+			got = append(got, d.String())
+		}
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s: got %q, want %q", c.saved, got, c.want)
+		}
+		got = nil
+		for _, d := range modeltext.Diff(saved, unsaved) {
+			got = append(got, d.String())
+		}
+		if (len(got) == 0) != (c.want == nil) || len(got) > 0 && !strings.HasSuffix(got[0], "-> 15 (computed, no saved value)") {
+			t.Errorf("%s the other way: got %q", c.saved, got)
+		}
+	}
+}
