@@ -321,7 +321,7 @@ func diffSheet(book string, a, b *Sheet, sideA, sideB side) []Difference {
 		}
 		for _, col := range common {
 			ca, cb := at(a.Rows[i], colOf[col]), at(b.Rows[j], col)
-			if ca == cb {
+			if ca == cb || sameBoolean(ca, cb) {
 				continue
 			}
 			if sameFormulaOneUnsaved(ca, cb) {
@@ -515,6 +515,21 @@ func inOrder(seq []int) map[int]bool {
 // sameHeader tells whether two headers are one to the workbook reader,
 // which ignores case, spaces and underscores.
 func sameHeader(a, b string) bool { return xlsx.NormKey(a) == xlsx.NormKey(b) }
+
+// sameBoolean reports whether two cells are the same TRUE or FALSE, one
+// typed and one as the formula =TRUE() or =FALSE() with that value: how
+// LibreOffice saves a boolean cell.
+func sameBoolean(a, b Cell) bool {
+	plain, formula := a, b
+	if a.Formula != "" {
+		plain, formula = b, a
+	}
+	if plain.Formula != "" || plain.Kind != Bool || formula.Kind != Bool || formula.Value != plain.Value {
+		return false
+	}
+	f := strings.ToUpper(strings.ReplaceAll(formula.Formula, " ", ""))
+	return f == "="+strings.ToUpper(plain.Value)+"()"
+}
 
 // side is one model of a diff and one of its workbooks, for computing the
 // value of a formula saved without one.

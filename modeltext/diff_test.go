@@ -203,3 +203,31 @@ func TestDiffSavedValueTheFormulaDoesNotGive(t *testing.T) {
 		}
 	}
 }
+
+// LibreOffice saves a boolean cell as =TRUE() with its value: the same
+// cell to websim, so diff says nothing; another formula, or another
+// value, is a difference.
+func TestDiffBooleanAsLibreOfficeSavesIt(t *testing.T) {
+	withDone := func(cell string) *modeltext.Model {
+		return parse(t, "m.yaml", strings.Replace(base, "    - [Date, Change]\n    - Date: 2026-11-30\n      Change: more GWay\n",
+			"    - [Date, Change, Done]\n    - Date: 2026-11-30\n      Change: more GWay\n      Done: "+cell+"\n", 1))
+	}
+	typed := withDone("true")
+	for _, c := range []struct {
+		cell string
+		same bool
+	}{
+		{"{formula: =TRUE(), value: true}", true},
+		{"{formula: =true(), value: true}", true},
+		{"{formula: =FALSE(), value: false}", false},
+		{"{formula: =1=1, value: true}", false},
+	} {
+		got := modeltext.Diff(typed, withDone(c.cell))
+		if (len(got) == 0) != c.same {
+			t.Errorf("true against %s: %v; want the same model: %v", c.cell, got, c.same)
+		}
+		if back := modeltext.Diff(withDone(c.cell), typed); (len(back) == 0) != c.same {
+			t.Errorf("%s against true: %v; want the same model: %v", c.cell, back, c.same)
+		}
+	}
+}
