@@ -2,6 +2,8 @@ package modeltext
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -329,10 +331,10 @@ func diffSheet(book string, a, b *Sheet, sideA, sideB side) []Difference {
 				// same model, if the formula gives that value on the other.
 				what := ""
 				if ca.Kind == Blank {
-					if v, differ := savedDisagrees(sideA, a.Name, cellRef(colOf[col], a.HeaderRow+1+i), cb); differ {
+					if v, differ := savedDisagrees(sideA, a, cellRef(colOf[col], a.HeaderRow+1+i), cb); differ {
 						what = fmt.Sprintf("formula %s: value %s (computed, no saved value) -> %s (saved), which websim runs on", cb.Formula, v, Cell{Kind: cb.Kind, Value: cb.Value})
 					}
-				} else if v, differ := savedDisagrees(sideB, b.Name, cellRef(col, b.HeaderRow+1+j), ca); differ {
+				} else if v, differ := savedDisagrees(sideB, b, cellRef(col, b.HeaderRow+1+j), ca); differ {
 					what = fmt.Sprintf("formula %s: value %s (saved), which websim runs on -> %s (computed, no saved value)", ca.Formula, Cell{Kind: ca.Kind, Value: ca.Value}, v)
 				}
 				if what != "" {
@@ -555,20 +557,24 @@ func (c *computer) close() {
 }
 
 // value is the value websim computes for the formula of cell ref of sheet
-// in book; ok is false when it cannot compute one.
-func (c *computer) value(book *Book, sheet, ref string) (Cell, bool) {
+// s in book; ok is false when it cannot compute one. A model read from
+// workbooks is computed in its own files, where ref and the formula's
+// references stand; a model's text, in the workbooks import would write,
+// whose header is in row 1 (a sheet whose header is lower, which a text
+// never has, is not computed).
+func (c *computer) value(book *Book, s *Sheet, ref string) (Cell, bool) {
 	if c.made == nil {
 		c.made = map[*Book]*xlsx.Book{}
 	}
 	x, seen := c.made[book]
 	if !seen {
-		x, _ = makeBook(book, layoutFor(c.m)) // nil when it cannot be made
+		x = c.open(book) // nil when it cannot be
 		c.made[book] = x
 	}
-	if x == nil {
+	if x == nil || !c.fromFiles() && s.HeaderRow != 1 {
 		return Cell{}, false
 	}
-	values, _ := x.Unsaved(sheet, []string{ref})
+	values, _ := x.Unsaved(s.Name, []string{ref})
 	v, ok := values[ref]
 	if !ok {
 		return Cell{}, false
@@ -580,13 +586,45 @@ func (c *computer) value(book *Book, sheet, ref string) (Cell, bool) {
 	return number(v), true
 }
 
+// fromFiles tells whether the model was read from workbooks (a folder, or
+// one workbook), not from its text.
+func (c *computer) fromFiles() bool {
+	if strings.EqualFold(filepath.Ext(c.m.Source), ".xlsx") {
+		return true
+	}
+	fi, err := os.Stat(c.m.Source)
+	return err == nil && fi.IsDir()
+}
+
+// open is book as websim reads it: its file, for a model read from
+// workbooks, else made in memory as import would write it.
+func (c *computer) open(book *Book) *xlsx.Book {
+	if !c.fromFiles() {
+		x, _ := makeBook(book, layoutFor(c.m))
+		return x
+	}
+	path := c.m.Source
+	if !strings.EqualFold(filepath.Ext(path), ".xlsx") {
+		found, err := xlsx.Find(path, book.Name)
+		if err != nil {
+			return nil
+		}
+		path = found
+	}
+	x, err := xlsx.Open(path)
+	if err != nil {
+		return nil
+	}
+	return x
+}
+
 // savedDisagrees reports whether the value saved with a formula on one
 // side (saved) is not the one the same formula, saved without a value at
 // ref of sheet on the other side (unsaved), gives, with that value:
 // websim runs on a saved value and computes a formula without one, so
 // the two models would run differently. false when they agree, or when
 // the value cannot be computed.
-func savedDisagrees(unsaved side, sheet, ref string, saved Cell) (computed Cell, differ bool) {
+func savedDisagrees(unsaved side, sheet *Sheet, ref string, saved Cell) (computed Cell, differ bool) {
 	computed, ok := unsaved.c.value(unsaved.book, sheet, ref)
 	return computed, ok && (computed.Kind != saved.Kind || computed.Value != saved.Value)
 }

@@ -2,8 +2,12 @@ package modeltext_test
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/websim/websim/modeltext"
 )
@@ -229,5 +233,41 @@ func TestDiffBooleanAsLibreOfficeSavesIt(t *testing.T) {
 		if back := modeltext.Diff(withDone(c.cell), typed); (len(back) == 0) != c.same {
 			t.Errorf("%s against true: %v; want the same model: %v", c.cell, back, c.same)
 		}
+	}
+}
+
+// A model read from its workbooks is computed in its own files, where
+// the cell and the formula's references stand: ServerInfo's header moved
+// down a row (a blank first row) still finds CM's =3*5, unsaved, against a
+// text that saved 99 beside it.
+func TestDiffComputesAWorkbookWhereItsCellsStand(t *testing.T) {
+	dir := t.TempDir()
+	if err := modeltext.Write(parse(t, "a.yaml", strings.Replace(base, "{formula: =3*5, value: 15}", "{formula: =3*5}", 1)), dir, false); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "SvcData.xlsx")
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.InsertRows("ServerInfo", 1, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	folder, err := modeltext.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := parse(t, "b.yaml", strings.Replace(base, "{formula: =3*5, value: 15}", "{formula: =3*5, value: 99}", 1))
+	var got []string
+	for _, d := range modeltext.Diff(folder, saved) {
+		got = append(got, d.String())
+	}
+	want := "SvcData.xlsx!ServerInfo!B4 (CM, Capacity): formula =3*5: value 15 (computed, no saved value) -> 99 (saved), which websim runs on"
+	if !slices.Contains(got, want) {
+		t.Errorf("got %q; want among them %q", got, want)
 	}
 }
