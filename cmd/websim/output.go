@@ -243,11 +243,16 @@ func checkSideOutput(flag, path, model string) error {
 var sideExample = map[string]string{"--trace": "trace.txt", "--partial": "part-0.wsp"}
 
 // writeBackFailed words the error of adding what ("the results") to the
-// model's SvcData.xlsx, after they were saved at out: a workbook that
-// changed during the run (saved in Excel, say) was left as it is.
+// model's SvcData.xlsx, after they were saved at out ("" when they were
+// not saved there): a workbook that changed during the run (saved in
+// Excel, say) was left as it is.
 func writeBackFailed(what, out string, err error) error {
 	if errors.Is(err, xlsx.ErrChanged) {
-		return fmt.Errorf("%w; %s, of the model as it was read, were not added to it: they are in %s\nTry: run again to add those of the model as it is now", err, what, out)
+		where := "they are in " + out
+		if out == "" {
+			where = "where they were saved is said above"
+		}
+		return fmt.Errorf("%w; %s, of the model as it was read, were not added to it: %s\nTry: run again to add those of the model as it is now", err, what, where)
 	}
 	return fmt.Errorf("writing %s back into %s: %w", what, workbook.SvcDataFile, err)
 }

@@ -285,7 +285,11 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		}
 		if o.writeBack {
 			if err := report.WriteBack(outputs[1], st); err != nil {
-				return errors.Join(outErr, writeBackFailed("the results", out, err))
+				savedAt := out
+				if outErr != nil {
+					savedAt = "" // not at out: outErr says where, if anywhere
+				}
+				return errors.Join(outErr, writeBackFailed("the results", savedAt, err))
 			}
 			wroteBack = true
 		}
