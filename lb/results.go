@@ -50,8 +50,10 @@ func WriteResults(b *xlsx.Book, r *Report) (ResultNames, error) {
 		}
 	}
 	existing := slices.DeleteFunc(b.Sheets(), func(n string) bool { return n == placeholder })
-	names := ResultNames{xlsx.FreeName(existing, SummarySheet), xlsx.FreeName(existing, PerServerSheet),
-		xlsx.FreeName(existing, ChartSheet)}
+	// A result sheet keeps the name it had ("LBSummary (websim)") when no
+	// sheet has taken it, as websim run's do.
+	names := ResultNames{b.NameFor(existing, SummarySheet), b.NameFor(existing, PerServerSheet),
+		b.NameFor(existing, ChartSheet)}
 	for _, name := range names.list() {
 		b.NewSheet(name)
 	}

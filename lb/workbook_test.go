@@ -184,6 +184,20 @@ func TestWriteBack(t *testing.T) {
 	if v, _ := f.Value(SummarySheet, "A1"); v != "my own summary" {
 		t.Errorf("the user's LBSummary!A1 = %q", v)
 	}
+	// The user renames their own sheet: the results keep their name, where
+	// the user's formulas read them.
+	if err := f.RenameSheet(SummarySheet, "My summary"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(user); err != nil {
+		t.Fatal(err)
+	}
+	src := load(t, user)
+	defer src.Workbook.Close()
+	r, _ := Run(p, 1)
+	if names, err := WriteResults(src.Workbook, r); err != nil || names.Summary != SummarySheet+" (websim)" {
+		t.Errorf("after the user renamed their LBSummary: result sheets %+v, %v; want LBSummary (websim) still", names, err)
+	}
 }
 
 func TestNewParametersWorkbook(t *testing.T) {
