@@ -31,7 +31,7 @@ func SheetsNotOwned(path string) ([]string, error) {
 			Value string `xml:",chardata"`
 		} `xml:"definedNames>definedName"`
 	}
-	if err := readXMLPart(zr, "xl/workbook.xml", &wb); err != nil {
+	if err := readXMLPart(zr, workbookPart(zr), &wb); err != nil {
 		return nil, err
 	}
 	var props struct {
@@ -71,6 +71,26 @@ func SheetsNotOwned(path string) ([]string, error) {
 		}
 	}
 	return theirs, nil
+}
+
+// workbookPart is the name of the package's workbook part, as its
+// relationships (_rels/.rels) name it: xl/workbook.xml in the files Excel
+// and websim write, but another producer may put it elsewhere.
+func workbookPart(zr *zip.ReadCloser) string {
+	var rels struct {
+		Rels []struct {
+			Type   string `xml:"Type,attr"`
+			Target string `xml:"Target,attr"`
+		} `xml:"Relationship"`
+	}
+	if readXMLPart(zr, "_rels/.rels", &rels) == nil {
+		for _, r := range rels.Rels {
+			if strings.HasSuffix(r.Type, "/officeDocument") && r.Target != "" {
+				return strings.TrimPrefix(r.Target, "/")
+			}
+		}
+	}
+	return "xl/workbook.xml"
 }
 
 // errNoPart: the package has no such part.

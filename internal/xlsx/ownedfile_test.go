@@ -60,6 +60,13 @@ func TestSheetsNotOwnedAgreesWithOwnedSheets(t *testing.T) {
 	if !slices.Equal(got, want) || !slices.Equal(got, []string{"Notes", "Kept run 2"}) {
 		t.Errorf("SheetsNotOwned %q, OwnedSheets leaves %q; want both [Notes, Kept run 2]", got, want)
 	}
+	// A producer that puts the workbook part elsewhere, as its
+	// relationships say: read there, as the library reads it.
+	moved := filepath.Join(t.TempDir(), "moved.xlsx")
+	rewriteZip(t, path, moved, map[string]string{"xl/workbook.xml": "xl/book.xml"})
+	if got, err := SheetsNotOwned(moved); err != nil || !slices.Equal(got, want) {
+		t.Errorf("with xl/book.xml: %q, %v; want %q", got, err, want)
+	}
 	if _, err := SheetsNotOwned(filepath.Join(t.TempDir(), "none.xlsx")); err == nil {
 		t.Error("no error for a missing file")
 	}
