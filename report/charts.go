@@ -422,31 +422,15 @@ func entityGaps(runs map[[2]string]*study.Run, loads, scenarios []string, entity
 				out = append(out, entity+" arrives "+only)
 				text = ""
 			}
-		} else if len(text) <= maxGapText {
-			text = "(" + text + ")"
 		} else {
-			n := 0
-			for _, l := range absent {
-				n += len(l.loads)
-			}
-			text = fmt.Sprintf("in %d runs (Entities sheet)", n)
+			text = gapsOrCount(absent)
 		}
 		if text != "" {
 			out = append(out, entity+" does not arrive "+text)
 		}
 	}
 	if len(none) > 0 {
-		text := gapText(none)
-		if len(text) <= maxGapText {
-			text = "(" + text + ")"
-		} else {
-			n := 0
-			for _, l := range none {
-				n += len(l.loads)
-			}
-			text = fmt.Sprintf("in %d runs (Entities sheet)", n)
-		}
-		out = append(out, "no "+entity+" request completed "+text)
+		out = append(out, "no "+entity+" request completed "+gapsOrCount(none))
 	}
 	return out
 }
@@ -501,6 +485,25 @@ func gapText(gaps []gapLine) string {
 		parts = append(parts, strings.Join(names[key], ", ")+" at "+strings.Join(loads[key], ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// gapsOrCount names an entity chart's gaps in parentheses, or, when they
+// would be longer than maxGapText, counts them and names the Entities
+// sheet.
+func gapsOrCount(gaps []gapLine) string {
+	if t := gapText(gaps); len(t) <= maxGapText {
+		return "(" + t + ")"
+	}
+	return fmt.Sprintf("in %d runs (Entities sheet)", gapCount(gaps))
+}
+
+// gapCount is the number of runs (or points) gaps name.
+func gapCount(gaps []gapLine) int {
+	n := 0
+	for _, l := range gaps {
+		n += len(l.loads)
+	}
+	return n
 }
 
 // maxGapText is the longest gapText a chart's note holds: about a line

@@ -354,11 +354,7 @@ func sizingGaps(sz *study.Sizing) string {
 		if t := gapText(gaps); len(t) <= maxGapText {
 			return t
 		}
-		n := 0
-		for _, l := range gaps {
-			n += len(l.loads)
-		}
-		return fmt.Sprintf("%d points: the table's Outcome column names each", n)
+		return fmt.Sprintf("%d points: the table's Outcome column names each", gapCount(gaps))
 	}
 	var notes []string
 	if len(none) > 0 {
