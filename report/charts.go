@@ -538,11 +538,7 @@ func chartNote(gaps []gapLine, listed string, split bool, other ...string) strin
 	switch {
 	case len(gaps) == 0:
 	case listed != "":
-		n := 0
-		for _, l := range gaps {
-			n += len(l.loads)
-		}
-		notes = append(notes, fmt.Sprintf("Gaps: %d runs not stable, no steady state, each named in %s below", n, listed))
+		notes = append(notes, fmt.Sprintf("Gaps: %d runs not stable, no steady state, each named in %s below", gapCount(gaps), listed))
 	default:
 		notes = append(notes, "Gaps: not stable, no steady state ("+gapText(gaps)+")")
 	}
