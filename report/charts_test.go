@@ -1,10 +1,8 @@
 package report
 
 import (
-	"archive/zip"
 	"fmt"
 	"html"
-	"io"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -340,25 +338,12 @@ var reAnchor = regexp.MustCompile(`<xdr:from><xdr:col>(\d+)</xdr:col><xdr:colOff
 // sheet with charts), the 1-based column and row of its top-left cell.
 func chartPlaces(t *testing.T, path string) map[string][2]int {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
 	out := map[string][2]int{}
-	for _, zf := range zr.File {
-		if zf.Name != "xl/drawings/drawing1.xml" {
-			continue
-		}
-		rc, _ := zf.Open()
-		data, _ := io.ReadAll(rc)
-		rc.Close()
-		for _, m := range reAnchor.FindAllStringSubmatch(string(data), -1) {
-			col, _ := strconv.Atoi(m[1])
-			row, _ := strconv.Atoi(m[2])
-			title, _ := strings.CutSuffix(html.UnescapeString(m[3]), " against load, one line per scenario")
-			out[title] = [2]int{col + 1, row + 1}
-		}
+	for _, m := range reAnchor.FindAllStringSubmatch(zipPart(t, path, "xl/drawings/drawing1.xml"), -1) {
+		col, _ := strconv.Atoi(m[1])
+		row, _ := strconv.Atoi(m[2])
+		title, _ := strings.CutSuffix(html.UnescapeString(m[3]), " against load, one line per scenario")
+		out[title] = [2]int{col + 1, row + 1}
 	}
 	return out
 }
@@ -544,21 +529,7 @@ func TestEntityCharts(t *testing.T) {
 // page at row.
 func pageBreakBefore(t *testing.T, path string, row int) bool {
 	t.Helper()
-	zr, err := zip.OpenReader(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer zr.Close()
-	for _, zf := range zr.File {
-		if zf.Name == "xl/worksheets/sheet4.xml" {
-			rc, _ := zf.Open()
-			data, _ := io.ReadAll(rc)
-			rc.Close()
-			return strings.Contains(string(data), fmt.Sprintf(`<brk id="%d"`, row-1))
-		}
-	}
-	t.Fatal("no sheet4")
-	return false
+	return strings.Contains(zipPart(t, path, "xl/worksheets/sheet4.xml"), fmt.Sprintf(`<brk id="%d"`, row-1))
 }
 
 // Of many entities a group draws the first maxEntityCharts, in model
