@@ -22,6 +22,10 @@ const (
 
 var resultSheets = []string{SummarySheet, PerServerSheet, ChartSheet}
 
+// ResultSheets are the names of the sheets lb writes into a workbook,
+// which a later write replaces.
+func ResultSheets() []string { return slices.Clone(resultSheets) }
+
 // ResultNames are the names the result sheets get in one workbook.
 type ResultNames struct{ Summary, PerServer, Chart string }
 
@@ -277,7 +281,14 @@ func NewResultsWorkbook(r *Report) (*xlsx.Book, error) {
 	if err != nil {
 		return nil, err
 	}
+	params := f.Sheets()
 	if _, err := WriteResults(f, r); err != nil {
+		f.Close()
+		return nil, err
+	}
+	// Every sheet of it is websim's: run again with the same --out, it
+	// is replaced whole (unless the user changed it since).
+	if err := f.MarkOwned(params...); err != nil {
 		f.Close()
 		return nil, err
 	}

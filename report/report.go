@@ -62,6 +62,11 @@ const ResultSheetsProperty = xlsx.OwnedSheetsProperty
 // baseNames are the result sheets' names, in order.
 var baseNames = [...]string{"Summary", "Servers", "Entities", "Charts", "Timeline", "Run"}
 
+// ReplacedSheets are the names of the sheets a write-back of run's
+// results replaces (the Validation sheet among them), before any
+// " (websim)" that a user's sheet of the same name made the sheet take.
+func ReplacedSheets() []string { return append(baseNames[:], ValidationSheet) }
+
 // sheetNames are the names the result sheets get in one workbook.
 type sheetNames struct{ Summary, Servers, Entities, Charts, Timeline, Run string }
 
@@ -107,7 +112,7 @@ func WriteBack(svcDataPath string, s *study.Study) error {
 	if err := b.CheckStructure(); err != nil {
 		return err
 	}
-	placeholder, err := b.ReplaceOwned(append(baseNames[:], ValidationSheet)...)
+	placeholder, err := b.ReplaceOwned(ReplacedSheets()...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", svcDataPath, err)
 	}

@@ -87,7 +87,7 @@ func readUserState(t *testing.T, path string) userState {
 		if (dn.Name == "_xlnm.Print_Area" || dn.Name == "_xlnm.Print_Titles") && slices.Contains(owned, dn.Scope) {
 			continue // the print area and titles of a result sheet
 		}
-		if dn.Name != ResultMarker {
+		if dn.Name != ResultMarker && dn.Name != xlsx.CellsMarker {
 			st.names = append(st.names, dn)
 		}
 	}

@@ -41,8 +41,10 @@ func lbCommand() *cli.Command {
 		Description: `Simulates requests spread over servers by a load balancer and prints, per
 type of request, how many waited and for how long. A workbook (.xlsx) gets the
 result sheets LBSummary, LBPerServer and LBChart added to it (earlier ones
-replaced); --out writes them to a new workbook instead. A FOLDER made by
-websim new --template loadbalancer stands for its Parameters.xlsx.`,
+replaced, unless you changed them); --out writes them to a new workbook
+instead (a workbook already there is replaced only when websim wrote every
+sheet of it, unchanged since). A FOLDER made by websim new --template
+loadbalancer stands for its Parameters.xlsx.`,
 		Flags: flags,
 		Action: func(c *cli.Context) error {
 			opts := lbOptions{args: c.Args().Slice(), json: c.Bool("json"), out: c.String("out"),
@@ -137,10 +139,15 @@ func runLB(ctx context.Context, opts lbOptions, stdout, stderr io.Writer) error 
 		if err := checkWritable(opts.out); err != nil {
 			return err
 		}
+		// A workbook there is replaced only when it is a results workbook
+		// of websim's own, unchanged since (as run's OutPut.xlsx).
+		if err := checkOwnResults(opts.out); err != nil {
+			return err
+		}
 	}
 	if opts.out == "" && src.Workbook != nil {
 		// The result sheets go into the parameters workbook itself.
-		if err := checkWriteBack(path); err != nil {
+		if err := checkWriteBack(path, lb.ResultSheets()...); err != nil {
 			return err
 		}
 	}

@@ -157,13 +157,15 @@ func resultsStand(ctx context.Context, err error) bool {
 }
 
 // resultPaths are the workbooks a command writes: out, then, with
-// --write-back, the model's SvcData.xlsx (refused when it is a link).
-func resultPaths(out, model string, writeBack bool) ([]string, error) {
+// --write-back, the model's SvcData.xlsx (refused when it is a link, or
+// when the result sheets the command would replace there, those of the
+// base names replaces, were changed by the user: checkWriteBack).
+func resultPaths(out, model string, writeBack bool, replaces ...string) ([]string, error) {
 	if !writeBack {
 		return []string{out}, nil
 	}
 	svcData := svcDataPath(model)
-	if err := checkWriteBack(svcData); err != nil {
+	if err := checkWriteBack(svcData, replaces...); err != nil {
 		return nil, err
 	}
 	return []string{out, svcData}, nil
@@ -185,11 +187,17 @@ func svcDataPath(model string) string {
 // writing through it would change a file outside the model's folder,
 // perhaps another model's. A workbook whose structure is protected
 // (xlsx.CheckStructure) is refused too, as Excel refuses to add sheets to
-// it. Refused before anything runs (exit 1).
-func checkWriteBack(input string) error {
+// it. Refused before anything runs (exit 1). So is a workbook whose result
+// sheets that the command would replace (those of the base names
+// replaces) were changed by the user since websim wrote them
+// (checkEditedResults, exit 2).
+func checkWriteBack(input string, replaces ...string) error {
 	fi, err := os.Lstat(input)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return xlsx.CheckStructure(input)
+		if err := xlsx.CheckStructure(input); err != nil {
+			return err
+		}
+		return checkEditedResults(input, true, replaces...)
 	}
 	target, _ := os.Readlink(input)
 	return fmt.Errorf("%s is a symbolic link (to %s), and the results would be added to it; websim does not write through links, nor replace them\nTry: run on the folder that holds the workbook itself, or write the results elsewhere (--out, or run without --write-back)", input, target)
@@ -277,8 +285,44 @@ func checkOwnResults(out string) error {
 	for i, s := range sheets {
 		theirs[i] = strconv.Quote(s)
 	}
-	if len(theirs) == 0 {
+	if len(theirs) > 0 {
+		return invalidInput(fmt.Errorf("%s holds sheets websim did not write (%s), which the results would replace; websim replaces only a results workbook of its own\nTry: move those sheets to a workbook of yours, or write the results elsewhere (--out NEW.xlsx)", out, strings.Join(theirs, ", ")))
+	}
+	return checkEditedResults(out, false)
+}
+
+// checkEditedResults refuses, before anything runs, to replace result
+// sheets of the workbook at path whose cells the user changed since
+// websim wrote them (xlsx.ChangedResults: notes typed into the Summary,
+// say): those whose base name is one of bases, every result sheet when
+// none is given (a results workbook replaced whole). renaming says that a
+// renamed sheet would be kept (a write-back, which keeps every sheet not
+// websim's), where a results workbook replaced whole must be moved away.
+// Invalid input (exit 2): nothing ran.
+func checkEditedResults(path string, renaming bool, bases ...string) error {
+	changed, err := xlsx.ChangedResults(path, bases...)
+	if err != nil || len(changed) == 0 {
+		// A workbook that cannot be read so is spoken of when it is opened.
 		return nil
 	}
-	return invalidInput(fmt.Errorf("%s holds sheets websim did not write (%s), which the results would replace; websim replaces only a results workbook of its own\nTry: move those sheets to a workbook of yours, or write the results elsewhere (--out NEW.xlsx)", out, strings.Join(theirs, ", ")))
+	quoted := make([]string, len(changed))
+	for i, s := range changed {
+		quoted[i] = strconv.Quote(s)
+	}
+	sheets, them := "the sheet "+quoted[0]+" was", "it"
+	if len(quoted) > 1 {
+		sheets, them = "the sheets "+strings.Join(quoted, ", ")+" were", "them"
+	}
+	try := "keep that workbook under another name (move it away), or write the results elsewhere (--out NEW.xlsx)"
+	if renaming {
+		try = "rename the sheet to keep your changes (websim leaves a sheet it did not name alone), or delete it; then run again"
+	}
+	return invalidInput(&editedError{fmt.Sprintf("%s: %s changed since websim wrote %s (cells hold other values), and the new results would replace %s, losing the changes\nTry: %s", path, sheets, them, them, try)})
 }
+
+// editedError is checkEditedResults' refusal: its cause is
+// xlsx.ErrResultsEdited.
+type editedError struct{ msg string }
+
+func (e *editedError) Error() string { return e.msg }
+func (e *editedError) Unwrap() error { return xlsx.ErrResultsEdited }

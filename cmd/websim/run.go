@@ -243,7 +243,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 	if err := checkOwnResults(out); err != nil {
 		return err
 	}
-	outputs, err := resultPaths(out, o.model, o.writeBack)
+	outputs, err := resultPaths(out, o.model, o.writeBack, report.ReplacedSheets()...)
 	if err != nil {
 		return err
 	}

@@ -151,7 +151,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 	if err := checkSizingOut(out); err != nil {
 		return err
 	}
-	paths, err := resultPaths(out, o.model, o.writeBack)
+	paths, err := resultPaths(out, o.model, o.writeBack, report.SizingSheet)
 	if err != nil {
 		return err
 	}
@@ -249,5 +249,8 @@ func checkSizingOut(out string) error {
 	if err != nil {
 		return invalidInput(fmt.Errorf("--out %s: the Sizing sheet is added to this workbook, which cannot be opened: %w; expected an Excel workbook, or the name of a new file", out, err))
 	}
-	return b.Close()
+	if err := b.Close(); err != nil {
+		return err
+	}
+	return checkEditedResults(out, true, report.SizingSheet)
 }

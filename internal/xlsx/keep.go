@@ -93,12 +93,7 @@ func (b *Book) keepProtectionEdits(zr *zip.Reader, edits map[string]partEdit) er
 	if len(b.protections) == 0 {
 		return nil
 	}
-	files := map[string]*zip.File{}
-	for _, f := range zr.File {
-		if _, seen := files[f.Name]; !seen { // the first is the one written (writePackage)
-			files[f.Name] = f
-		}
-	}
+	files := partsByName(zr.File)
 	sheets, _ := workbookParts(files)
 	for _, k := range b.protections {
 		if !slices.Contains(sheets, sheetPart{k.sheet, k.part}) {

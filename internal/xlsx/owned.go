@@ -26,7 +26,9 @@ const OwnerMarker = "websim_result"
 const OwnedSheetsProperty = "WebsimResultSheets"
 
 // MarkOwned marks sheets as websim's own, each under the name it has now,
-// and adds them to OwnedSheetsProperty: a later write may replace them.
+// and adds them to OwnedSheetsProperty: a later write may replace them,
+// unless their cells changed since (CellsMarker, filled when the book is
+// written).
 // Sheets that replace those ReplaceOwned deleted take their places
 // (placeOwned): a user's sheet that stood after the results stays after
 // them.
@@ -41,6 +43,9 @@ func (b *Book) MarkOwned(sheets ...string) error {
 		}
 		if err := b.Define(DefinedName{Name: OwnerMarker, RefersTo: textConstant(name),
 			Comment: "written by websim; replaced by the next run", Scope: name}); err != nil {
+			return fmt.Errorf("marking sheet %q: %w", name, err)
+		}
+		if err := b.markCells(name); err != nil {
 			return fmt.Errorf("marking sheet %q: %w", name, err)
 		}
 	}
@@ -137,7 +142,9 @@ func FreeName(existing []string, base string) string {
 // sheet: when it holds nothing else, a placeholder sheet stands in; its
 // name is returned, for DeleteSheet once the new sheets are added ("" when
 // none). Where the deleted sheets stood is kept for MarkOwned, which puts
-// the new sheets there.
+// the new sheets there. Sheets whose cells the user changed since websim
+// wrote them (ChangedResults, in the file the book was read from) are
+// not deleted: the error's cause is ErrResultsEdited.
 func (b *Book) ReplaceOwned(bases ...string) (placeholder string, err error) {
 	owned, err := b.OwnedSheets()
 	if err != nil {
@@ -146,6 +153,18 @@ func (b *Book) ReplaceOwned(bases ...string) (placeholder string, err error) {
 	old := slices.DeleteFunc(owned, func(name string) bool {
 		return !slices.ContainsFunc(bases, func(base string) bool { return strings.EqualFold(BaseName(name), base) })
 	})
+	if b.path != "" && len(old) > 0 {
+		// The user's changes to a result sheet are not replaced: the
+		// commands refuse before they run (ChangedResults), and this
+		// refuses too should the file have changed since.
+		changed, err := ChangedResults(b.path, bases...)
+		if err != nil {
+			return "", err
+		}
+		if len(changed) > 0 {
+			return "", fmt.Errorf("%w: %s", ErrResultsEdited, strings.Join(changed, ", "))
+		}
+	}
 	b.places = placesOf(b.Sheets(), old)
 	if len(old) > 0 && len(old) == len(b.Sheets()) {
 		placeholder = FreeName(b.Sheets(), "websim placeholder")

@@ -16,11 +16,46 @@ import (
 // run replaces a results workbook. An error means the file is not a
 // workbook that can be read so.
 func SheetsNotOwned(path string) ([]string, error) {
-	zr, err := zip.OpenReader(path)
+	zr, o, err := openOwnership(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%v)", ErrDamaged, err)
+		return nil, err
 	}
 	defer zr.Close()
+	var theirs []string
+	for _, s := range o.sheets {
+		if !o.owned[s] {
+			theirs = append(theirs, s)
+		}
+	}
+	return theirs, nil
+}
+
+// ownership is what a workbook's parts say of its sheets: their names in
+// order, those websim owns, and the digests of their cells (CellsMarker).
+type ownership struct {
+	sheets  []string
+	owned   map[string]bool
+	digests map[string]string
+}
+
+// openOwnership opens the package at path and reads its ownership; the
+// caller closes it.
+func openOwnership(path string) (*zip.ReadCloser, ownership, error) {
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return nil, ownership{}, fmt.Errorf("%w (%v)", ErrDamaged, err)
+	}
+	o, err := readOwnership(zr)
+	if err != nil {
+		zr.Close()
+		return nil, ownership{}, err
+	}
+	return zr, o, nil
+}
+
+// readOwnership reads the workbook's list of sheets and names (and its
+// custom properties, for the markers of earlier versions).
+func readOwnership(zr *zip.ReadCloser) (ownership, error) {
 	var wb struct {
 		Sheets []struct {
 			Name string `xml:"name,attr"`
@@ -32,7 +67,7 @@ func SheetsNotOwned(path string) ([]string, error) {
 		} `xml:"definedNames>definedName"`
 	}
 	if err := readXMLPart(zr, workbookPart(zr), &wb); err != nil {
-		return nil, err
+		return ownership{}, err
 	}
 	var props struct {
 		Props []struct {
@@ -43,7 +78,7 @@ func SheetsNotOwned(path string) ([]string, error) {
 		} `xml:"property"`
 	}
 	if err := readXMLPart(zr, "docProps/custom.xml", &props); err != nil && err != errNoPart {
-		return nil, err
+		return ownership{}, err
 	}
 	listed := map[string]bool{}
 	for _, p := range props.Props {
@@ -53,24 +88,28 @@ func SheetsNotOwned(path string) ([]string, error) {
 			}
 		}
 	}
-	owned := map[string]bool{}
+	o := ownership{owned: map[string]bool{}, digests: map[string]string{}}
+	for _, s := range wb.Sheets {
+		o.sheets = append(o.sheets, s.Name)
+	}
 	for _, dn := range wb.Names {
 		i, err := strconv.Atoi(dn.Local)
-		if dn.Name != OwnerMarker || err != nil || i < 0 || i >= len(wb.Sheets) {
+		if err != nil || i < 0 || i >= len(wb.Sheets) {
 			continue
 		}
 		scope := wb.Sheets[i].Name
-		if given, ok := givenName(dn.Value); ok && given == scope || !ok && listed[scope] {
-			owned[scope] = true
+		switch dn.Name {
+		case OwnerMarker:
+			if given, ok := givenName(dn.Value); ok && given == scope || !ok && listed[scope] {
+				o.owned[scope] = true
+			}
+		case CellsMarker:
+			if v, ok := givenName(dn.Value); ok {
+				o.digests[scope] = v
+			}
 		}
 	}
-	var theirs []string
-	for _, s := range wb.Sheets {
-		if !owned[s.Name] {
-			theirs = append(theirs, s.Name)
-		}
-	}
-	return theirs, nil
+	return o, nil
 }
 
 // workbookPart is the name of the package's workbook part, as its

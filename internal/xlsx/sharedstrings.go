@@ -163,9 +163,29 @@ func scanSheet(f *zip.File, count int) (ref string, index int64, bad, cut bool, 
 // element as it is written (nil when it has none), from the last piece,
 // which holds all that follows the sheet's last row (keptProtection).
 func scanSheetKeeping(f *zip.File, count int) (ref string, index int64, bad, cut bool, protection []byte, err error) {
-	rc, err := f.Open()
+	err = eachPiece(f, func(piece []byte, last bool) error {
+		if !bad {
+			ref, index, bad = firstBadSharedString(piece, count)
+		}
+		if last {
+			cut, protection = cutShort(piece), protectionElement(piece)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", 0, false, false, nil, err
+	}
+	return ref, index, bad, cut, protection, nil
+}
+
+// eachPiece calls fn with the XML of a sheet's part in pieces that end
+// after a row's end tag (a cell never spans one), so that a sheet of a
+// million rows is never held whole; last says the piece is the last,
+// which holds all that follows the sheet's last row.
+func eachPiece(f *zip.File, fn func(piece []byte, last bool) error) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
 	}
 	defer rc.Close()
 	buf := make([]byte, 0, pieceFor(f))
@@ -174,7 +194,7 @@ func scanSheetKeeping(f *zip.File, count int) (ref string, index int64, bad, cut
 		buf = buf[:len(buf)+n]
 		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if err != nil && !last {
-			return "", 0, false, false, nil, err
+			return err
 		}
 		end := len(buf)
 		if !last {
@@ -183,14 +203,24 @@ func scanSheetKeeping(f *zip.File, count int) (ref string, index int64, bad, cut
 				continue
 			}
 		}
-		if !bad {
-			ref, index, bad = firstBadSharedString(buf[:end], count)
-		}
-		if last {
-			return ref, index, bad, cutShort(buf), protectionElement(buf), nil
+		if err := fn(buf[:end], last); err != nil || last {
+			return err
 		}
 		buf = buf[:copy(buf, buf[end:])]
 	}
+}
+
+// partsByName maps the parts of a package by name; of a name written
+// twice, the first (the library may write a sheet's part twice, and the
+// first is the one it wrote last: writePackage).
+func partsByName(files []*zip.File) map[string]*zip.File {
+	parts := make(map[string]*zip.File, len(files))
+	for _, f := range files {
+		if _, seen := parts[f.Name]; !seen {
+			parts[f.Name] = f
+		}
+	}
+	return parts
 }
 
 // afterLastRow returns the index just after the last end tag of a row in

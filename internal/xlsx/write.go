@@ -1305,6 +1305,9 @@ func (b *Book) Write(w io.Writer) error {
 	if err := sortDefaultsEdit(zr, edits); err != nil {
 		return err
 	}
+	if err := digestEdits(zr, edits); err != nil {
+		return err
+	}
 	return writePackage(w, zr, edits, true)
 }
 

@@ -1,0 +1,501 @@
+package xlsx
+
+import (
+	"archive/zip"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// CellsMarker is the sheet-scoped defined name that holds a digest of the
+// cells of a sheet websim wrote, as it wrote them (="v1-…"): a later write
+// that would replace the sheet first compares it with the cells the sheet
+// holds then (ChangedResults), so that a user's notes typed into a result
+// sheet are not lost without a word. The digest is of what the cells hold
+// (values, texts, formulas), not of how they are written: Excel or
+// LibreOffice saving the workbook again, which writes every sheet anew
+// (shared texts for inline ones, numbers to 17 digits), leaves it the
+// same; a format, a width or a colour changed does too.
+const CellsMarker = "websim_cells"
+
+// digestVersion prefixes a digest: a later way of computing it gets
+// another, and a digest of another version is not compared.
+const digestVersion = "v1-"
+
+// pendingDigest is the value MarkOwned gives CellsMarker; Write puts the
+// digest of the sheet as written in its place.
+const pendingDigest = "pending"
+
+// ErrResultsEdited is the cause of a refusal to replace result sheets
+// whose cells were changed since websim wrote them (ChangedResults).
+var ErrResultsEdited = errors.New("result sheets were changed after websim wrote them")
+
+// markCells gives sheet a pending CellsMarker, which Write fills.
+func (b *Book) markCells(sheet string) error {
+	for _, dn := range b.DefinedNames() {
+		if dn.Name == CellsMarker && dn.Scope == sheet {
+			if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: CellsMarker, Scope: sheet})); err != nil {
+				return err
+			}
+		}
+	}
+	return b.Define(DefinedName{Name: CellsMarker, RefersTo: textConstant(pendingDigest),
+		Comment: "what websim wrote here, to see whether you changed it before replacing the sheet", Scope: sheet})
+}
+
+// definedNameElement matches a defined name of the workbook part as the
+// library writes it: its attributes, then its value (escaped).
+var definedNameElement = regexp.MustCompile(`<definedName\b([^>]*)>([^<]*)</definedName>`)
+
+// digestEdits adds to edits the workbook part of zr with each pending
+// CellsMarker (markCells) holding the digest of its sheet's cells as the
+// package has them. A sheet whose cells cannot be read keeps the pending
+// value, which ChangedResults does not compare.
+func digestEdits(zr *zip.Reader, edits map[string]partEdit) error {
+	files := partsByName(zr.File)
+	sheets, sst := workbookParts(files)
+	book := files["xl/workbook.xml"]
+	if book == nil || edits[book.Name].content != nil || edits[book.Name].drop {
+		return nil
+	}
+	content, err := readPart(book)
+	if err != nil {
+		return fmt.Errorf("reading the workbook part: %w", err)
+	}
+	pending := []byte(`>` + escapeText(textConstant(pendingDigest)) + `<`)
+	if !bytes.Contains(content, pending) {
+		return nil
+	}
+	texts := &sharedTexts{f: files[sst]}
+	out := definedNameElement.ReplaceAllFunc(content, func(el []byte) []byte {
+		m := definedNameElement.FindSubmatch(el)
+		attrs := m[1]
+		if attr(attrs, "name") != CellsMarker || xmlText(m[2]) != textConstant(pendingDigest) {
+			return el
+		}
+		i, err := strconv.Atoi(attr(attrs, "localSheetId"))
+		if err != nil || i < 0 || i >= len(sheets) {
+			return el
+		}
+		part := files[sheets[i].part]
+		if e := edits[sheets[i].part]; part == nil || e.drop || e.name != "" && e.name != part.Name {
+			return el
+		}
+		var sum string
+		if e := edits[part.Name]; e.content != nil {
+			sum, err = cellsDigest(bytes.NewReader(e.content), texts)
+		} else {
+			sum, err = partDigest(part, texts)
+		}
+		if err != nil {
+			return el
+		}
+		return slices.Concat(el[:len(el)-len(m[2])-len("</definedName>")],
+			[]byte(escapeText(textConstant(sum))), []byte("</definedName>"))
+	})
+	edits[book.Name] = partEdit{name: book.Name, content: out}
+	return nil
+}
+
+// escapeText is s escaped as XML text, as the library escapes it.
+func escapeText(s string) string {
+	var b strings.Builder
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
+
+// xmlText is the text of an element's content, unescaped.
+func xmlText(b []byte) string {
+	var v struct {
+		Text string `xml:",chardata"`
+	}
+	if xml.Unmarshal(slices.Concat([]byte("<v>"), b, []byte("</v>")), &v) != nil {
+		return ""
+	}
+	return v.Text
+}
+
+// ChangedResults returns the sheets of the workbook at path that websim
+// wrote and still owns (OwnedSheets' rule), whose base name (BaseName)
+// is one of bases (any, when none is given), and whose cells are no
+// longer those websim wrote there (CellsMarker): a write that would
+// replace them would lose the user's changes. A sheet written by an
+// earlier version, without the marker, is taken as unchanged. It reads
+// the file's parts, not the library's reading of them; an error means
+// the file is not a workbook that can be read so.
+func ChangedResults(path string, bases ...string) ([]string, error) {
+	zr, o, err := openOwnership(path)
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	files := partsByName(zr.File)
+	sheets, sst := workbookParts(files)
+	texts := &sharedTexts{f: files[sst]}
+	var changed []string
+	for _, s := range sheets {
+		recorded, ok := o.digests[s.name]
+		if !o.owned[s.name] || !ok || !strings.HasPrefix(recorded, digestVersion) {
+			continue
+		}
+		if len(bases) > 0 && !slices.ContainsFunc(bases, func(b string) bool { return strings.EqualFold(BaseName(s.name), b) }) {
+			continue
+		}
+		f := files[s.part]
+		if f == nil {
+			continue
+		}
+		sum, err := partDigest(f, texts)
+		if err != nil {
+			return nil, fmt.Errorf("%w (sheet %q: %v)", ErrDamaged, s.name, err)
+		}
+		if sum != recorded {
+			changed = append(changed, s.name)
+		}
+	}
+	return changed, nil
+}
+
+// sharedTexts are the shared texts of a package, read when a cell first
+// needs them.
+type sharedTexts struct {
+	f     *zip.File
+	read  bool
+	texts []string
+	err   error
+}
+
+// at returns shared text i.
+func (s *sharedTexts) at(i int) (string, error) {
+	if !s.read {
+		s.read = true
+		if s.f != nil {
+			s.texts, s.err = readSharedTexts(s.f)
+		}
+	}
+	if s.err != nil {
+		return "", s.err
+	}
+	if i < 0 || i >= len(s.texts) {
+		return "", fmt.Errorf("shared text %d of %d", i, len(s.texts))
+	}
+	return s.texts[i], nil
+}
+
+// readSharedTexts reads the items of a shared strings part: each the text
+// of its t elements, those of its runs, not its phonetic runs (rPh).
+func readSharedTexts(f *zip.File) ([]string, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	dec := xml.NewDecoder(io.LimitReader(rc, partLimit))
+	var texts []string
+	var cur strings.Builder
+	depthRPh, inT := 0, false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return texts, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "si":
+				cur.Reset()
+			case "rPh":
+				depthRPh++
+			case "t":
+				inT = depthRPh == 0
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "si":
+				texts = append(texts, cur.String())
+			case "rPh":
+				depthRPh--
+			case "t":
+				inT = false
+			}
+		case xml.CharData:
+			if inT {
+				cur.Write(t)
+			}
+		}
+	}
+}
+
+// partDigest is cellsDigest of a sheet's part, read in pieces that end
+// after a row's end tag (a cell never spans one), so that a sheet of a
+// million rows is never held whole.
+func partDigest(f *zip.File, texts *sharedTexts) (string, error) {
+	d := newCellHasher(texts)
+	if err := eachPiece(f, func(piece []byte, _ bool) error { return d.scan(piece) }); err != nil {
+		return "", err
+	}
+	return d.sum(), nil
+}
+
+// cellsDigest returns the digest of the cells of the worksheet XML read
+// from r: of each cell that holds something, in the order written, its
+// place and what it holds, read as a program reads it (a shared or
+// inline text as its text, a number to Excel's 15 significant digits, a
+// formula as its text, without the value it last gave).
+func cellsDigest(r io.Reader, texts *sharedTexts) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, partLimit))
+	if err != nil {
+		return "", err
+	}
+	d := newCellHasher(texts)
+	if err := d.scan(b); err != nil {
+		return "", err
+	}
+	return d.sum(), nil
+}
+
+// cellHasher folds cells into a digest, piece by piece of a sheet's XML.
+type cellHasher struct {
+	h     hash.Hash
+	texts *sharedTexts
+	// row and col are the place of the last cell, for a cell or row
+	// written without its reference (r), which follows the one before.
+	row, col int
+	buf      []byte
+}
+
+func newCellHasher(texts *sharedTexts) *cellHasher {
+	return &cellHasher{h: sha256.New(), texts: texts}
+}
+
+func (d *cellHasher) sum() string {
+	return digestVersion + hex.EncodeToString(d.h.Sum(nil)[:16])
+}
+
+// scan folds the rows and cells of b, a piece of a sheet's XML that ends
+// between rows.
+func (d *cellHasher) scan(b []byte) error {
+	for at := 0; ; {
+		open := bytes.IndexByte(b[at:], '<')
+		if open < 0 {
+			return nil
+		}
+		open += at
+		gt := bytes.IndexByte(b[open:], '>')
+		if gt < 0 {
+			return nil
+		}
+		gt += open
+		tag := b[open+1 : gt]
+		at = gt + 1
+		switch localName(tag) {
+		case "row":
+			if tag[0] == '/' {
+				continue
+			}
+			if r, err := strconv.Atoi(attr(tag, "r")); err == nil {
+				d.row = r
+			} else {
+				d.row++
+			}
+			d.col = 0
+		case "c":
+			if tag[0] == '/' {
+				continue
+			}
+			if ref := attr(tag, "r"); ref != "" {
+				if col, row, err := CellCoordinates(ref); err == nil {
+					d.col, d.row = col, row
+				} else {
+					d.col++
+				}
+			} else {
+				d.col++
+			}
+			if bytes.HasSuffix(tag, []byte("/")) {
+				continue // no value
+			}
+			end, err := d.cell(tag, b[at:])
+			if err != nil {
+				return err
+			}
+			at += end
+		}
+	}
+}
+
+// localName is the name of the element whose tag text (after "<") is tag,
+// without its namespace prefix; an end tag's name keeps its "/".
+func localName(tag []byte) string {
+	name := tag
+	if i := bytes.IndexAny(name, " \t\r\n/"); i > 0 {
+		name = name[:i]
+	}
+	closing := len(tag) > 0 && tag[0] == '/'
+	if closing {
+		name = tag[1:]
+		if i := bytes.IndexAny(name, " \t\r\n"); i >= 0 {
+			name = name[:i]
+		}
+	}
+	if _, local, ok := bytes.Cut(name, []byte(":")); ok {
+		name = local
+	}
+	if closing {
+		return "/" + string(name)
+	}
+	return string(name)
+}
+
+// cell folds the cell whose start tag's text is tag and whose content
+// follows in rest, and returns how much of rest it read (up to the cell's
+// end tag).
+func (d *cellHasher) cell(tag, rest []byte) (int, error) {
+	var value, formula, inline strings.Builder
+	hasValue, hasFormula, inValue, inFormula, inText := false, false, false, false, false
+	rph := 0
+	at := 0
+	for {
+		open := bytes.IndexByte(rest[at:], '<')
+		if open < 0 {
+			return len(rest), nil // cut short: the check on opening says so
+		}
+		text := rest[at : at+open]
+		switch {
+		case inValue:
+			value.Write(text)
+		case inFormula:
+			formula.Write(text)
+		case inText && rph == 0:
+			inline.Write(text)
+		}
+		open += at
+		gt := bytes.IndexByte(rest[open:], '>')
+		if gt < 0 {
+			return len(rest), nil
+		}
+		gt += open
+		t := rest[open+1 : gt]
+		at = gt + 1
+		empty := bytes.HasSuffix(t, []byte("/"))
+		switch localName(t) {
+		case "/c":
+			return at, d.fold(attr(tag, "t"), value.String(), hasValue, formula.String(), hasFormula, inline.String())
+		case "v":
+			hasValue, inValue = true, !empty
+		case "/v":
+			inValue = false
+		case "f":
+			hasFormula, inFormula = true, !empty
+		case "/f":
+			inFormula = false
+		case "t":
+			inText = !empty
+		case "/t":
+			inText = false
+		case "rPh":
+			if !empty {
+				rph++
+			}
+		case "/rPh":
+			rph--
+		}
+	}
+}
+
+// fold adds one cell to the digest: its place, then what it holds by its
+// type (typ, the t attribute) from its raw value, formula and inline text
+// (still escaped). A cell that holds nothing (no value, an empty text) is
+// left out, as a program that saves the workbook again may leave it out.
+func (d *cellHasher) fold(typ, rawValue string, hasValue bool, rawFormula string, hasFormula bool, rawInline string) error {
+	var kind byte
+	var what string
+	switch {
+	case hasFormula:
+		kind, what = 'f', unescape(rawFormula)
+	case typ == "inlineStr":
+		kind, what = 's', normalText(unescape(rawInline))
+	case !hasValue:
+		return nil
+	case typ == "s":
+		i, err := strconv.Atoi(strings.TrimSpace(unescape(rawValue)))
+		if err != nil {
+			return fmt.Errorf("cell %s: shared text %q", CellName(d.col-1, d.row), rawValue)
+		}
+		text, err := d.texts.at(i)
+		if err != nil {
+			return fmt.Errorf("cell %s: %v", CellName(d.col-1, d.row), err)
+		}
+		kind, what = 's', normalText(text)
+	case typ == "str":
+		kind, what = 's', normalText(unescape(rawValue))
+	case typ == "b":
+		kind, what = 'b', "0"
+		if v := strings.TrimSpace(unescape(rawValue)); v == "1" || strings.EqualFold(v, "true") {
+			what = "1"
+		}
+	case typ == "e", typ == "d":
+		kind, what = typ[0], strings.TrimSpace(unescape(rawValue))
+	default:
+		kind, what = 'n', strings.TrimSpace(unescape(rawValue))
+		if x, err := strconv.ParseFloat(what, 64); err == nil {
+			if x == 0 {
+				x = 0 // -0 as 0
+			}
+			what = strconv.FormatFloat(x, 'g', 15, 64)
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	d.buf = strconv.AppendInt(d.buf[:0], int64(d.row), 10)
+	d.buf = append(d.buf, ',')
+	d.buf = strconv.AppendInt(d.buf, int64(d.col), 10)
+	d.buf = append(d.buf, 0, kind)
+	d.buf = append(d.buf, what...)
+	d.buf = append(d.buf, 1)
+	d.h.Write(d.buf)
+	return nil
+}
+
+// unescape is the text of raw XML content: entities and character
+// references replaced, CDATA sections taken as they are.
+func unescape(raw string) string {
+	if !strings.ContainsAny(raw, "&<") {
+		return raw
+	}
+	return xmlText([]byte(raw))
+}
+
+// escapedChar matches the _xHHHH_ escape of a character that XML cannot
+// hold, which Excel writes for a control character in a text.
+var escapedChar = regexp.MustCompile(`_x[0-9A-Fa-f]{4}_`)
+
+// normalText is a cell's text as programs that save it again keep it:
+// ends of lines as "\n", and a character written as _xHHHH_ as itself.
+func normalText(s string) string {
+	if strings.Contains(s, "_x") {
+		s = escapedChar.ReplaceAllStringFunc(s, func(e string) string {
+			n, _ := strconv.ParseUint(e[2:6], 16, 32)
+			return string(rune(n))
+		})
+	}
+	if strings.Contains(s, "\r") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
+	return s
+}
