@@ -172,12 +172,12 @@ func ChangedResults(path string, bases ...string) ([]string, error) {
 type sharedTexts struct {
 	f     *zip.File
 	read  bool
-	texts []string
+	texts [][]byte // normalized (normalText)
 	err   error
 }
 
-// at returns shared text i.
-func (s *sharedTexts) at(i int) (string, error) {
+// at returns shared text i, normalized (normalText).
+func (s *sharedTexts) at(i int) ([]byte, error) {
 	if !s.read {
 		s.read = true
 		if s.f != nil {
@@ -185,25 +185,26 @@ func (s *sharedTexts) at(i int) (string, error) {
 		}
 	}
 	if s.err != nil {
-		return "", s.err
+		return nil, s.err
 	}
 	if i < 0 || i >= len(s.texts) {
-		return "", fmt.Errorf("shared text %d of %d", i, len(s.texts))
+		return nil, fmt.Errorf("shared text %d of %d", i, len(s.texts))
 	}
 	return s.texts[i], nil
 }
 
 // readSharedTexts reads the items of a shared strings part: each the text
-// of its t elements, those of its runs, not its phonetic runs (rPh).
-func readSharedTexts(f *zip.File) ([]string, error) {
+// of its t elements, those of its runs, not its phonetic runs (rPh),
+// normalized (normalText).
+func readSharedTexts(f *zip.File) ([][]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
 	dec := xml.NewDecoder(io.LimitReader(rc, partLimit))
-	var texts []string
-	var cur strings.Builder
+	var texts [][]byte
+	var cur []byte
 	depthRPh, inT := 0, false
 	for {
 		tok, err := dec.Token()
@@ -217,7 +218,7 @@ func readSharedTexts(f *zip.File) ([]string, error) {
 		case xml.StartElement:
 			switch t.Name.Local {
 			case "si":
-				cur.Reset()
+				cur = cur[:0]
 			case "rPh":
 				depthRPh++
 			case "t":
@@ -226,7 +227,7 @@ func readSharedTexts(f *zip.File) ([]string, error) {
 		case xml.EndElement:
 			switch t.Name.Local {
 			case "si":
-				texts = append(texts, cur.String())
+				texts = append(texts, normalText(slices.Clone(cur)))
 			case "rPh":
 				depthRPh--
 			case "t":
@@ -234,7 +235,7 @@ func readSharedTexts(f *zip.File) ([]string, error) {
 			}
 		case xml.CharData:
 			if inT {
-				cur.Write(t)
+				cur = append(cur, t...)
 			}
 		}
 	}
@@ -275,7 +276,9 @@ type cellHasher struct {
 	// row and col are the place of the last cell, for a cell or row
 	// written without its reference (r), which follows the one before.
 	row, col int
-	buf      []byte
+	// value, formula, inline and number hold the cell being read, and buf
+	// what is hashed of it: reused, cell after cell.
+	value, formula, inline, number, buf []byte
 }
 
 func newCellHasher(texts *sharedTexts) *cellHasher {
@@ -302,27 +305,21 @@ func (d *cellHasher) scan(b []byte) error {
 		gt += open
 		tag := b[open+1 : gt]
 		at = gt + 1
-		switch localName(tag) {
+		name, closing := elementName(tag)
+		if closing {
+			continue
+		}
+		switch string(name) {
 		case "row":
-			if tag[0] == '/' {
-				continue
-			}
-			if r, err := strconv.Atoi(attr(tag, "r")); err == nil {
+			if r, err := strconv.Atoi(string(attrBytes(tag, "r"))); err == nil {
 				d.row = r
 			} else {
 				d.row++
 			}
 			d.col = 0
 		case "c":
-			if tag[0] == '/' {
-				continue
-			}
-			if ref := attr(tag, "r"); ref != "" {
-				if col, row, err := CellCoordinates(ref); err == nil {
-					d.col, d.row = col, row
-				} else {
-					d.col++
-				}
+			if col, row, ok := cellPlace(attrBytes(tag, "r")); ok {
+				d.col, d.row = col, row
 			} else {
 				d.col++
 			}
@@ -338,34 +335,76 @@ func (d *cellHasher) scan(b []byte) error {
 	}
 }
 
-// localName is the name of the element whose tag text (after "<") is tag,
-// without its namespace prefix; an end tag's name keeps its "/".
-func localName(tag []byte) string {
-	name := tag
-	if i := bytes.IndexAny(name, " \t\r\n/"); i > 0 {
+// elementName is the name of the element whose tag text (after "<") is
+// tag, without its namespace prefix, and whether the tag is an end tag.
+func elementName(tag []byte) (name []byte, closing bool) {
+	if len(tag) > 0 && tag[0] == '/' {
+		closing, tag = true, tag[1:]
+	}
+	name = tag
+	if i := bytes.IndexAny(name, " \t\r\n/"); i >= 0 {
 		name = name[:i]
 	}
-	closing := len(tag) > 0 && tag[0] == '/'
-	if closing {
-		name = tag[1:]
-		if i := bytes.IndexAny(name, " \t\r\n"); i >= 0 {
-			name = name[:i]
+	if i := bytes.IndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name, closing
+}
+
+// attrBytes is attr without a copy: the value of attribute name in a
+// start tag's text, nil when it has none.
+func attrBytes(tag []byte, name string) []byte {
+	for at := 0; ; {
+		i := bytes.Index(tag[at:], []byte(name))
+		if i < 0 {
+			return nil
+		}
+		i += at
+		at = i + len(name)
+		if i == 0 || !isSpace(tag[i-1]) || !bytes.HasPrefix(tag[at:], []byte(`="`)) {
+			continue
+		}
+		v := tag[at+2:]
+		if j := bytes.IndexByte(v, '"'); j >= 0 {
+			return v[:j]
+		}
+		return nil
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// cellPlace reads a cell reference (A1; $ signs allowed) as its 1-based
+// column and row.
+func cellPlace(ref []byte) (col, row int, ok bool) {
+	i := 0
+	if i < len(ref) && ref[i] == '$' {
+		i++
+	}
+	for ; i < len(ref) && ref[i]|0x20 >= 'a' && ref[i]|0x20 <= 'z'; i++ {
+		col = col*26 + int(ref[i]|0x20-'a') + 1
+		if col > 1<<20 {
+			return 0, 0, false
 		}
 	}
-	if _, local, ok := bytes.Cut(name, []byte(":")); ok {
-		name = local
+	if i < len(ref) && ref[i] == '$' {
+		i++
 	}
-	if closing {
-		return "/" + string(name)
+	digits := 0
+	for ; i < len(ref) && ref[i] >= '0' && ref[i] <= '9'; i++ {
+		row = row*10 + int(ref[i]-'0')
+		if digits++; digits > 8 {
+			return 0, 0, false
+		}
 	}
-	return string(name)
+	return col, row, col > 0 && row > 0 && digits > 0 && i == len(ref)
 }
 
 // cell folds the cell whose start tag's text is tag and whose content
 // follows in rest, and returns how much of rest it read (up to the cell's
 // end tag).
 func (d *cellHasher) cell(tag, rest []byte) (int, error) {
-	var value, formula, inline strings.Builder
+	d.value, d.formula, d.inline = d.value[:0], d.formula[:0], d.inline[:0]
 	hasValue, hasFormula, inValue, inFormula, inText := false, false, false, false, false
 	rph := 0
 	at := 0
@@ -377,11 +416,11 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 		text := rest[at : at+open]
 		switch {
 		case inValue:
-			value.Write(text)
+			d.value = append(d.value, text...)
 		case inFormula:
-			formula.Write(text)
+			d.formula = append(d.formula, text...)
 		case inText && rph == 0:
-			inline.Write(text)
+			d.inline = append(d.inline, text...)
 		}
 		open += at
 		gt := bytes.IndexByte(rest[open:], '>')
@@ -392,74 +431,76 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 		t := rest[open+1 : gt]
 		at = gt + 1
 		empty := bytes.HasSuffix(t, []byte("/"))
-		switch localName(t) {
-		case "/c":
-			return at, d.fold(attr(tag, "t"), value.String(), hasValue, formula.String(), hasFormula, inline.String())
+		name, closing := elementName(t)
+		switch string(name) {
+		case "c":
+			if closing {
+				return at, d.fold(attrBytes(tag, "t"), hasValue, hasFormula)
+			}
 		case "v":
-			hasValue, inValue = true, !empty
-		case "/v":
-			inValue = false
+			hasValue = hasValue || !closing
+			inValue = !closing && !empty
 		case "f":
-			hasFormula, inFormula = true, !empty
-		case "/f":
-			inFormula = false
+			hasFormula = hasFormula || !closing
+			inFormula = !closing && !empty
 		case "t":
-			inText = !empty
-		case "/t":
-			inText = false
+			inText = !closing && !empty
 		case "rPh":
-			if !empty {
+			switch {
+			case closing:
+				rph--
+			case !empty:
 				rph++
 			}
-		case "/rPh":
-			rph--
 		}
 	}
 }
 
 // fold adds one cell to the digest: its place, then what it holds by its
 // type (typ, the t attribute) from its raw value, formula and inline text
-// (still escaped). A cell that holds nothing (no value, an empty text) is
-// left out, as a program that saves the workbook again may leave it out.
-func (d *cellHasher) fold(typ, rawValue string, hasValue bool, rawFormula string, hasFormula bool, rawInline string) error {
+// (d.value, d.formula, d.inline, still escaped). A cell that holds
+// nothing (no value, an empty text) is left out, as a program that saves
+// the workbook again may leave it out.
+func (d *cellHasher) fold(typ []byte, hasValue, hasFormula bool) error {
 	var kind byte
-	var what string
+	var what []byte
 	switch {
 	case hasFormula:
-		kind, what = 'f', unescape(rawFormula)
-	case typ == "inlineStr":
-		kind, what = 's', normalText(unescape(rawInline))
+		kind, what = 'f', unescape(d.formula)
+	case string(typ) == "inlineStr":
+		kind, what = 's', normalText(unescape(d.inline))
 	case !hasValue:
 		return nil
-	case typ == "s":
-		i, err := strconv.Atoi(strings.TrimSpace(unescape(rawValue)))
+	case string(typ) == "s":
+		i, err := strconv.Atoi(string(bytes.TrimSpace(unescape(d.value))))
 		if err != nil {
-			return fmt.Errorf("cell %s: shared text %q", CellName(d.col-1, d.row), rawValue)
+			return fmt.Errorf("cell %s: shared text %q", CellName(d.col-1, d.row), d.value)
 		}
 		text, err := d.texts.at(i)
 		if err != nil {
 			return fmt.Errorf("cell %s: %v", CellName(d.col-1, d.row), err)
 		}
-		kind, what = 's', normalText(text)
-	case typ == "str":
-		kind, what = 's', normalText(unescape(rawValue))
-	case typ == "b":
-		kind, what = 'b', "0"
-		if v := strings.TrimSpace(unescape(rawValue)); v == "1" || strings.EqualFold(v, "true") {
-			what = "1"
+		kind, what = 's', text
+	case string(typ) == "str":
+		kind, what = 's', normalText(unescape(d.value))
+	case string(typ) == "b":
+		kind, what = 'b', []byte("0")
+		if v := bytes.TrimSpace(unescape(d.value)); string(v) == "1" || bytes.EqualFold(v, []byte("true")) {
+			what = []byte("1")
 		}
-	case typ == "e", typ == "d":
-		kind, what = typ[0], strings.TrimSpace(unescape(rawValue))
+	case string(typ) == "e", string(typ) == "d":
+		kind, what = typ[0], bytes.TrimSpace(unescape(d.value))
 	default:
-		kind, what = 'n', strings.TrimSpace(unescape(rawValue))
-		if x, err := strconv.ParseFloat(what, 64); err == nil {
+		kind, what = 'n', bytes.TrimSpace(unescape(d.value))
+		if x, err := strconv.ParseFloat(string(what), 64); err == nil {
 			if x == 0 {
 				x = 0 // -0 as 0
 			}
-			what = strconv.FormatFloat(x, 'g', 15, 64)
+			what = strconv.AppendFloat(d.number[:0], x, 'g', 15, 64)
+			d.number = what
 		}
 	}
-	if what == "" {
+	if len(what) == 0 {
 		return nil
 	}
 	d.buf = strconv.AppendInt(d.buf[:0], int64(d.row), 10)
@@ -474,11 +515,11 @@ func (d *cellHasher) fold(typ, rawValue string, hasValue bool, rawFormula string
 
 // unescape is the text of raw XML content: entities and character
 // references replaced, CDATA sections taken as they are.
-func unescape(raw string) string {
-	if !strings.ContainsAny(raw, "&<") {
+func unescape(raw []byte) []byte {
+	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '<') < 0 {
 		return raw
 	}
-	return xmlText([]byte(raw))
+	return []byte(xmlText(raw))
 }
 
 // escapedChar matches the _xHHHH_ escape of a character that XML cannot
@@ -487,15 +528,15 @@ var escapedChar = regexp.MustCompile(`_x[0-9A-Fa-f]{4}_`)
 
 // normalText is a cell's text as programs that save it again keep it:
 // ends of lines as "\n", and a character written as _xHHHH_ as itself.
-func normalText(s string) string {
-	if strings.Contains(s, "_x") {
-		s = escapedChar.ReplaceAllStringFunc(s, func(e string) string {
-			n, _ := strconv.ParseUint(e[2:6], 16, 32)
-			return string(rune(n))
+func normalText(s []byte) []byte {
+	if bytes.Contains(s, []byte("_x")) {
+		s = escapedChar.ReplaceAllFunc(s, func(e []byte) []byte {
+			n, _ := strconv.ParseUint(string(e[2:6]), 16, 32)
+			return []byte(string(rune(n)))
 		})
 	}
-	if strings.Contains(s, "\r") {
-		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	if bytes.IndexByte(s, '\r') >= 0 {
+		s = bytes.ReplaceAll(bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
 	}
 	return s
 }
