@@ -405,6 +405,24 @@ func cellPlace(ref []byte) (col, row int, ok bool) {
 // end tag).
 func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 	d.value, d.formula, d.inline = d.value[:0], d.formula[:0], d.inline[:0]
+	// The shapes websim and most programs write, read at once: a value,
+	// or an inline text of one run.
+	for _, shape := range plainCells {
+		if !bytes.HasPrefix(rest, shape.open) {
+			continue
+		}
+		body := rest[len(shape.open):]
+		end := bytes.IndexByte(body, '<')
+		if end < 0 || !bytes.HasPrefix(body[end:], shape.close) {
+			break
+		}
+		if shape.inline {
+			d.inline = append(d.inline, body[:end]...)
+		} else {
+			d.value = append(d.value, body[:end]...)
+		}
+		return len(shape.open) + end + len(shape.close), d.fold(attrBytes(tag, "t"), !shape.inline, false)
+	}
 	hasValue, hasFormula, inValue, inFormula, inText := false, false, false, false, false
 	rph := 0
 	at := 0
@@ -456,6 +474,16 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 	}
 }
 
+// plainCells are the shapes of a cell's content that cell reads at once
+// (the general reading gives the same).
+var plainCells = []struct {
+	open, close []byte
+	inline      bool
+}{
+	{[]byte("<v>"), []byte("</v></c>"), false},
+	{[]byte("<is><t>"), []byte("</t></is></c>"), true},
+}
+
 // fold adds one cell to the digest: its place, then what it holds by its
 // type (typ, the t attribute) from its raw value, formula and inline text
 // (d.value, d.formula, d.inline, still escaped). A cell that holds
@@ -492,12 +520,14 @@ func (d *cellHasher) fold(typ []byte, hasValue, hasFormula bool) error {
 		kind, what = typ[0], bytes.TrimSpace(unescape(d.value))
 	default:
 		kind, what = 'n', bytes.TrimSpace(unescape(d.value))
-		if x, err := strconv.ParseFloat(string(what), 64); err == nil {
-			if x == 0 {
-				x = 0 // -0 as 0
+		if neg, mant, exp, ok := decimalOf(what); ok {
+			kind, what = 'N', d.appendDecimal(neg, mant, exp)
+		} else if x, err := strconv.ParseFloat(string(what), 64); err == nil {
+			// More than 15 significant digits (0.10000000000000001 for
+			// 0.1): the number as Excel keeps it, at 15.
+			if neg, mant, exp, ok := decimalOf(strconv.AppendFloat(d.number[:0], x, 'g', 15, 64)); ok {
+				kind, what = 'N', d.appendDecimal(neg, mant, exp)
 			}
-			what = strconv.AppendFloat(d.number[:0], x, 'g', 15, 64)
-			d.number = what
 		}
 	}
 	if len(what) == 0 {
@@ -511,6 +541,87 @@ func (d *cellHasher) fold(typ []byte, hasValue, hasFormula bool) error {
 	d.buf = append(d.buf, 1)
 	d.h.Write(d.buf)
 	return nil
+}
+
+// decimalOf reads a number's text as sign × mant × 10^exp, mant without
+// trailing zeros (0 for zero, whatever its sign and exponent), when it has
+// at most 15 significant digits: then two texts are the same number (as
+// Excel keeps numbers, to 15 digits) exactly when they read the same
+// ("1", "1.0", "1E0"). ok is false for a text with more digits, or that is
+// not a plain number.
+func decimalOf(text []byte) (neg bool, mant uint64, exp int, ok bool) {
+	i := 0
+	if i < len(text) && (text[i] == '-' || text[i] == '+') {
+		neg = text[i] == '-'
+		i++
+	}
+	digits, sawDigit, point := 0, false, false
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '.' && !point:
+			point = true
+		case c >= '0' && c <= '9':
+			sawDigit = true
+			if c == '0' && mant == 0 {
+				if point {
+					exp-- // a leading zero after the point
+				}
+				continue
+			}
+			if digits == 15 {
+				if c != '0' {
+					return false, 0, 0, false
+				}
+				if !point {
+					exp++ // a trailing zero beyond 15 digits
+				}
+				continue
+			}
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if point {
+				exp--
+			}
+		default:
+			goto exponent
+		}
+	}
+exponent:
+	if !sawDigit {
+		return false, 0, 0, false
+	}
+	if i < len(text) {
+		if text[i] != 'e' && text[i] != 'E' {
+			return false, 0, 0, false
+		}
+		e, err := strconv.Atoi(string(text[i+1:]))
+		if err != nil || e > 1000 || e < -1000 {
+			return false, 0, 0, false
+		}
+		exp += e
+	}
+	if mant == 0 {
+		return false, 0, 0, true
+	}
+	for mant%10 == 0 {
+		mant /= 10
+		exp++
+	}
+	return neg, mant, exp, true
+}
+
+// appendDecimal is what the digest holds of a number read by decimalOf.
+func (d *cellHasher) appendDecimal(neg bool, mant uint64, exp int) []byte {
+	b := d.number[:0]
+	if neg {
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, mant, 10)
+	b = append(b, 'e')
+	b = strconv.AppendInt(b, int64(exp), 10)
+	d.number = b
+	return b
 }
 
 // unescape is the text of raw XML content: entities and character

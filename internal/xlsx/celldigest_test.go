@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -136,5 +137,66 @@ func TestReplaceOwnedKeepsChangedResults(t *testing.T) {
 	}
 	if !slices.Contains(b.Sheets(), "Summary") {
 		t.Fatalf("the changed sheet was deleted: %q", b.Sheets())
+	}
+}
+
+// BenchmarkChangedResults times the check of a results workbook whose
+// Timeline-like sheet has 100,000 rows of ten numbers and a text (the
+// digest read back; the same work as the digest's when the book is
+// written).
+func BenchmarkChangedResults(b *testing.B) {
+	dir := b.TempDir()
+	book := New()
+	cols := []Column{{Header: "Scenario"}}
+	for i := range 10 {
+		cols = append(cols, Column{Header: fmt.Sprintf("Figure %d", i), Format: Time})
+	}
+	must(b, book.WriteTable("Sheet1", Table{Columns: cols, NumRows: 100_000, RowFunc: func(i int) []any {
+		row := []any{fmt.Sprintf("S%d", i%100)}
+		for j := range 10 {
+			row = append(row, float64(i)*1.37+float64(j)/7)
+		}
+		return row
+	}}))
+	must(b, book.MarkOwned("Sheet1"))
+	path := filepath.Join(dir, "OutPut.xlsx")
+	must(b, book.Save(path))
+	book.Close()
+	for b.Loop() {
+		if changed, err := ChangedResults(path); err != nil || len(changed) > 0 {
+			b.Fatal(changed, err)
+		}
+	}
+}
+
+// TestDecimalOf checks that numbers read alike exactly when they are the
+// same number to 15 significant digits.
+func TestDecimalOf(t *testing.T) {
+	type dec struct {
+		neg  bool
+		mant uint64
+		exp  int
+		ok   bool
+	}
+	tests := []struct {
+		texts []string
+		want  dec
+	}{
+		{[]string{"1", "1.0", "1E0", "1.0E0", "10E-1", "0.1e1", "+1", "001.000"}, dec{false, 1, 0, true}},
+		{[]string{"0.1", ".1", "1e-1", "1E-1", "0.10", "100e-3"}, dec{false, 1, -1, true}},
+		{[]string{"0", "-0", "0.0", "0E5", "-0.000"}, dec{false, 0, 0, true}},
+		{[]string{"-2.5", "-25E-1", "-0.25e1"}, dec{true, 25, -1, true}},
+		{[]string{"1200", "1.2E3", "12e2"}, dec{false, 12, 2, true}},
+		{[]string{"0.666666666666666", "666666666666666E-15"}, dec{false, 666666666666666, -15, true}},
+		{[]string{"123456789012345000", "1.23456789012345E17"}, dec{false, 123456789012345, 3, true}},
+		{[]string{"0.10000000000000001", "1234567890123456", "", "-", ".", "1e", "1e+", "abc", "1.2.3", "1e5000", "0x10", "NaN", "Inf"}, dec{}},
+	}
+	for _, tt := range tests {
+		for _, text := range tt.texts {
+			neg, mant, exp, ok := decimalOf([]byte(text))
+			if got := (dec{neg, mant, exp, ok}); got != tt.want {
+				t.Errorf("decimalOf(%q) = %+v, want %+v", text, got, tt.want)
+			}
+		}
 	}
 }
