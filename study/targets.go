@@ -496,7 +496,7 @@ func shareInterval(f *basis, reps []repFigure, m Measure) (value, hw float64, ok
 	}
 	if math.IsNaN(hw) {
 		if len(reps) <= 1 && fin >= 10*stats.MinEffective {
-			return value, hw, false, "no interval of the share: its outcomes are so clustered in time that the run is worth fewer than 30 independent observations of them; run longer"
+			return value, hw, false, "no interval of the share: its outcomes are so clustered in time (as failures from time-outs and users giving up are, in bursts while a queue is long) that the run saw too few bursts, or is worth too few independent observations, to tell how often they come; run longer, or set Replications to 2 or more"
 		}
 		return value, hw, false, "too few observations for an interval of the share"
 	}

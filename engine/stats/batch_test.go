@@ -70,10 +70,12 @@ func TestBatchMeansMergesCorrelatedBatches(t *testing.T) {
 }
 
 func TestPairedCIByHand(t *testing.T) {
-	// Differences 1, 2, 3, 4, 10: the interval of TestIntervalsByHand.
+	// Differences 1, 2, 3, 4, 10: the interval of TestIntervalsByHand,
+	// widened for their lag-1 autocorrelation and their skewness (t at
+	// its cap, 1.25 t) as BatchMeans.CI is.
 	x := []float64{11, 12, 13, 14, 20}
 	y := []float64{10, 10, 10, 10, 10}
-	want := 2.776445 * math.Sqrt(12.5/5) * math.Sqrt(1.16/0.84)
+	want := 1.25 * 2.776445 * math.Sqrt(12.5/5) * math.Sqrt(1.16/0.84)
 	if iv := PairedCI(x, y, 0.95); math.Abs(iv.HalfWidth-want) > 1e-5 || iv.Mean != 4 || iv.Batches != 5 || iv.BatchSize != 1 {
 		t.Errorf("PairedCI = %+v, want 4 ± %.6f from 5", iv, want)
 	}
