@@ -146,9 +146,13 @@ type JSONServer struct {
 }
 
 // JSONDiff is the difference of mean response from the first scenario.
+// Its half-width is given under both names: ciHalfWidth95, as every other
+// interval of the document has it, and halfWidth95, as earlier versions
+// wrote it.
 type JSONDiff struct {
-	Mean        Number `json:"mean"`
-	HalfWidth95 Number `json:"halfWidth95"`
+	Mean          Number `json:"mean"`
+	CIHalfWidth95 Number `json:"ciHalfWidth95"`
+	HalfWidth95   Number `json:"halfWidth95"`
 }
 
 // WriteJSON writes the study as one JSON document (contract section 5),
@@ -211,7 +215,7 @@ func jsonRun(run *study.Run) JSONRun {
 		PrecisionCapHit: run.PrecisionCapHit, Measured: []JSONMeasured{},
 	}
 	if run.Diff != nil {
-		out.DiffFromBase = &JSONDiff{Number(run.Diff.Mean), Number(run.Diff.HalfWidth95)}
+		out.DiffFromBase = &JSONDiff{Number(run.Diff.Mean), Number(run.Diff.HalfWidth95), Number(run.Diff.HalfWidth95)}
 	}
 	for i := range r.Servers {
 		out.Servers[r.Servers[i].Name] = jsonServer(&r.Servers[i])

@@ -191,7 +191,7 @@ no value (no completed request) is null.
     stable (false: no steady state), unstable (why, which server, when),
       untested (true: stable, but under 1,000 observations, too short to
       be tested for a steady state; absent otherwise)
-    diffFromBase: {mean, halfWidth95} of mean response against the first
+    diffFromBase: {mean, ciHalfWidth95 (also as halfWidth95)} of mean response against the first
       scenario at the same load (paired); absent for the first scenario
     failureShare, instantCaptureShare, parallelShare, attemptsPerRequest
     inSystem (requests still in the system at the end), lateCopies,
