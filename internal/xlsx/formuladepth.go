@@ -203,3 +203,42 @@ func (g *formulaGraph) refs(sheet, formula string) []cellKey {
 func isNameByte(c byte) bool {
 	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }
+
+// volatileCall finds a call of a function that Excel computes afresh at
+// every recalculation, or whose references are made as it runs.
+var volatileCall = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(RAND|RANDBETWEEN|RANDARRAY|NOW|TODAY|INDIRECT|OFFSET|CELL|INFO)\s*\(`)
+
+// rangeRef finds a range of cells (B3:B4, $B$3:$B$4, Sheet1!B3:B4), a
+// whole column (B:B) or a whole row (3:3).
+var rangeRef = regexp.MustCompile(`(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?(?:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]{1,7}:\$?[0-9]{1,7})`)
+
+// notComputableAsExcel says why websim, computing a formula that has no
+// saved value, would not get what Excel gets ("" when it would): a
+// volatile function (RAND, NOW, INDIRECT, ...), which would give another
+// value at each reading (two runs of the same seed would differ, and a
+// reference made as it runs escapes the check for circles); or arithmetic
+// on a range (SUMPRODUCT(B3:B4*2), an array formula), which the formula
+// engine reads as the range's first cell.
+func notComputableAsExcel(formula string) string {
+	text := formulaString.ReplaceAllStringFunc(formula, func(s string) string { return strings.Repeat(" ", len(s)) })
+	if m := volatileCall.FindStringSubmatch(text); m != nil {
+		name := strings.ToUpper(m[1])
+		if name == "INDIRECT" || name == "OFFSET" {
+			return fmt.Sprintf("uses %s, whose reference is made as it is computed: websim cannot check what it reads, nor compute it as Excel does", name)
+		}
+		return fmt.Sprintf("uses %s, which Excel computes afresh at every recalculation: websim would read another value each time, and two runs of the same seed would differ", name)
+	}
+	for _, at := range rangeRef.FindAllStringIndex(text, -1) {
+		start, end := at[0], at[1]
+		if start > 0 && isNameByte(text[start-1]) || end < len(text) && (isNameByte(text[end]) || text[end] == '(') {
+			continue // part of a name or a call
+		}
+		before := strings.TrimRight(text[:start], " ")
+		after := strings.TrimLeft(text[end:], " ")
+		if before != "" && strings.ContainsRune("+-*/^&=<>", rune(before[len(before)-1])) ||
+			after != "" && strings.ContainsRune("+-*/^&=<>", rune(after[0])) {
+			return fmt.Sprintf("does arithmetic on the range %s (an array formula), which websim cannot compute as Excel does (it can compute SUM(%s)*2)", strings.TrimSpace(text[start:end]), strings.TrimSpace(text[start:end]))
+		}
+	}
+	return ""
+}

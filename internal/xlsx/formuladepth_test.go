@@ -96,3 +96,35 @@ func chain(b *Book, n int) {
 	}
 	b.StreamRows("Sheet1", rows)
 }
+
+// TestNotComputableAsExcel checks the formulas websim refuses to compute
+// itself, and that it computes the others.
+func TestNotComputableAsExcel(t *testing.T) {
+	for _, tt := range []struct{ formula, want string }{
+		{"SUMPRODUCT(B3:B4*1)/50", "arithmetic on the range B3:B4"},
+		{"SUM(B3:B4*1)/50", "arithmetic on the range B3:B4"},
+		{"SUM(2*$B$3:$B$4)", "arithmetic on the range $B$3:$B$4"},
+		{"SUMPRODUCT(Data!A1:A9, 1/Data!B1:B9)", "arithmetic on the range Data!B1:B9"},
+		{"SUM(B:B-1)", "arithmetic on the range B:B"},
+		{"MAX(3:3 + 1)", "arithmetic on the range 3:3"},
+		{"RANDBETWEEN(1,40)", "uses RANDBETWEEN, which Excel computes afresh"},
+		{"rand()*10", "uses RAND, which"},
+		{"NOW()-TODAY()", "uses NOW"},
+		{`INDIRECT("B"&ROW())+5`, "uses INDIRECT, whose reference is made as it is computed"},
+		{"OFFSET(A1,1,0)", "uses OFFSET"},
+		{"SUM(B3:B4)*2", ""},
+		{"SUMPRODUCT(B3:B4,C3:C4)", ""},
+		{"B3*2+C4", ""},
+		{"AVERAGE(Data!A1:A9)/2", ""},
+		{`IF(A1="RAND()", 1, 2)`, ""},
+		{`"B3:B4*2"&A1`, ""},
+		{"MYRAND(2)", ""},
+		{"OPERAND(1)", ""},
+		{"LOG10(B3:B4)", ""},
+	} {
+		got := notComputableAsExcel(tt.formula)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("=%s: %q, want %q", tt.formula, got, tt.want)
+		}
+	}
+}

@@ -302,6 +302,9 @@ func (fc *formulas) compute(ref string) (val, problem string, bad bool) {
 	} else if msg != "" {
 		return "", fmt.Sprintf("the formula =%s %s", formula, msg), true
 	}
+	if why := notComputableAsExcel(formula); why != "" {
+		return "", fmt.Sprintf("the formula =%s %s; expected a value, or save the workbook in Excel or LibreOffice so that its value is stored", formula, why), true
+	}
 	val, err = fc.b.f.CalcCellValue(fc.sheet, ref, rawValues)
 	val = CleanText(val)
 	switch {
