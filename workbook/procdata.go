@@ -1,10 +1,12 @@
 package workbook
 
 import (
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/websim/websim/engine"
+	"github.com/websim/websim/internal/numtext"
 	"github.com/websim/websim/internal/suggest"
 	"github.com/websim/websim/internal/xlsx"
 	"github.com/websim/websim/rules"
@@ -457,6 +459,66 @@ func (r *reader) checkNesting() {
 	}
 	for s := range n {
 		if color[s] == white {
+			visit(s)
+		}
+	}
+}
+
+// checkNestedWork reports a nested step whose constant Counts, multiplied
+// down the services nested below it, run more than MaxNestedRuns services
+// for one request: each within MaxCount, the product of Counts 10,000
+// three deep is 10^12 runs a request, a run that would take days. It is
+// reported where the product first passes the limit, from the inside out,
+// naming the chain. A Count that is an expression (an attribute, say) is
+// counted as 1 here; past MaxCount it fails its request when run. Services
+// that run themselves are reported by checkNesting, and left out here.
+func (r *reader) checkNestedWork() {
+	n := len(r.model.Services)
+	out := make([][]nestRef, n)
+	for _, e := range r.nests {
+		out[e.from] = append(out[e.from], e)
+	}
+	count := func(e nestRef) float64 {
+		steps := r.model.Services[e.from].Steps
+		if e.step >= len(steps) {
+			return 1
+		}
+		if c, ok := steps[e.step].Count.(engine.Const); ok && c >= 1 {
+			return float64(c)
+		}
+		return 1
+	}
+	// runs[s] is the most runs of services below s for one run of s, and
+	// chain[s] the services of that chain.
+	runs := make([]float64, n)
+	chain := make([][]string, n)
+	state := make([]int8, n) // 0 new, 1 on the path, 2 done
+	var visit func(s int)
+	visit = func(s int) {
+		state[s] = 1
+		for _, e := range out[s] {
+			if state[e.to] == 1 {
+				continue // a loop: checkNesting's
+			}
+			if state[e.to] == 0 {
+				visit(e.to)
+			}
+			below := runs[e.to]
+			total := count(e) * (1 + below)
+			if total > MaxNestedRuns && below <= MaxNestedRuns {
+				path := append([]string{r.model.Services[e.from].Name, r.model.Services[e.to].Name}, chain[e.to]...)
+				r.errorf(e.t.file, e.t.sheet, e.ref, "the Counts of this step and of the services nested below it (%s) run about %s services for each run of %q, more than the limit of %s (a request would take hours); expected smaller Counts, or fewer levels of nesting",
+					strings.Join(path, " → "), numtext.Group(int64(math.Min(total, 1e18))), r.model.Services[e.from].Name, numtext.Group(MaxNestedRuns))
+			}
+			if total > runs[s] {
+				runs[s] = total
+				chain[s] = append([]string{r.model.Services[e.to].Name}, chain[e.to]...)
+			}
+		}
+		state[s] = 2
+	}
+	for s := range n {
+		if state[s] == 0 {
 			visit(s)
 		}
 	}

@@ -134,6 +134,7 @@ func (r *reader) read() *study.Plan {
 	r.readServices(sheets)
 	r.checkServerColumns(sheets)
 	r.checkNesting()
+	r.checkNestedWork()
 	r.checkEndless()
 	scenarios := r.readExperiments()
 	targets := r.readTargets()

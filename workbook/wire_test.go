@@ -282,3 +282,29 @@ func TestTargetPrecisionNone(t *testing.T) {
 		t.Errorf("TargetPrecision %v and %v, want 0.05 and 0 (none)", base, big)
 	}
 }
+
+// Counts multiply down nested services: each within MaxCount, a chain of
+// them may still run more services for one request than a run can get
+// through, and that is refused at the step where the product passes
+// MaxNestedRuns, naming the chain.
+func TestNestedCountsMultiply(t *testing.T) {
+	for _, tc := range []struct {
+		outer any
+		want  string
+	}{
+		{1000, `ProcData.xlsx!ASumSvc!E2: the Counts of this step and of the services nested below it (ASumSvc → GetASum → Inner) run about 2,001,000 services for each run of "ASumSvc", more than the limit of 1,000,000`},
+		{400, ""},
+		{"Cards", ""}, // an expression: bounded when run
+	} {
+		m := wbtest.Valid()
+		m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", tc.outer)
+		for cell, v := range map[string]any{"B2": nil, "C2": nil, "D1": "Service", "E1": "Count", "D2": "Inner", "E2": 2000} {
+			m.Set(t, "ProcData.xlsx", "GetASum", cell, v)
+		}
+		m.Add("ProcData.xlsx", "Inner", []any{"Step", "ProcTime"}, []any{"X", 1})
+		got := problemsOf(t, m)
+		if tc.want == "" && strings.Contains(got, "Counts of this step") || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("outer Count %v: problems\n%s\nwant %q", tc.outer, got, tc.want)
+		}
+	}
+}
