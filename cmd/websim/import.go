@@ -44,6 +44,9 @@ func runImport(file, dir string, force bool, stdout, stderr io.Writer) error {
 	if err != nil {
 		return textProblems(err, stderr)
 	}
+	if err := checkFolderToMake(dir); err != nil {
+		return err
+	}
 	if err := modeltext.Write(m, dir, force); err != nil {
 		if errors.Is(err, modeltext.ErrExists) {
 			return invalidInput(err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,6 +45,9 @@ func runNew(dir, name string, stdout io.Writer) error {
 			name, suggest.DidYouMean(name, templates.Names()), strings.Join(templates.Names(), ", ")))
 	}
 	name = strings.ToLower(name)
+	if err := checkFolderToMake(dir); err != nil {
+		return err
+	}
 	if err := templates.Create(dir, name); err != nil {
 		if errors.Is(err, templates.ErrNotEmpty) {
 			return invalidInput(err)
@@ -79,4 +83,27 @@ func templateVersions() string {
 		vs = append(vs, strconv.Itoa(v))
 	}
 	return strings.Join(vs, ", ")
+}
+
+// checkFolderToMake refuses, as invalid input (exit 2), a folder that new
+// or import could not make: no name, a file of that name, or a path
+// through a file.
+func checkFolderToMake(dir string) error {
+	if strings.TrimSpace(dir) == "" {
+		return invalidInput(errors.New("the folder name is empty; expected the name of a folder to create, e.g. mymodel"))
+	}
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		if fi, err := os.Stat(p); err == nil {
+			if !fi.IsDir() {
+				if p == filepath.Clean(dir) {
+					return invalidInput(fmt.Errorf("%s is a file, not a folder; expected a folder to create (or an empty one)", dir))
+				}
+				return invalidInput(fmt.Errorf("%s cannot be made: %s is a file, not a folder", dir, p))
+			}
+			return nil
+		}
+		if parent := filepath.Dir(p); parent == p {
+			return nil
+		}
+	}
 }

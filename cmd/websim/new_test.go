@@ -230,3 +230,30 @@ func TestRunScriptsContent(t *testing.T) {
 		}
 	}
 }
+
+// A folder that new or import cannot make is invalid input (exit 2),
+// said plainly: no name, a file of that name, a path through a file.
+func TestFolderThatCannotBeMade(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(dir, "m.yaml")
+	if code, _, errs := runCLI(t, "export", "../../samples/mmc", "-o", text); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", "", "--template", "mmc"}, "the folder name is empty"},
+		{[]string{"new", file, "--template", "mmc"}, file + " is a file, not a folder"},
+		{[]string{"import", text, file}, file + " is a file, not a folder"},
+		{[]string{"import", text, filepath.Join(file, "model")}, "cannot be made: " + file + " is a file, not a folder"},
+	} {
+		if code, _, errs := runCLI(t, tc.args...); code != exitInvalid || !strings.Contains(errs, tc.want) {
+			t.Errorf("%q: exit %d, %s; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
