@@ -100,22 +100,26 @@ func TestHostileCommandLines(t *testing.T) {
 }
 
 // TestInterruptedWrite: a signal while the results are written removes
-// this run's temporary files and ends with an error, never exit 0.
+// this run's temporary files and ends with an error, never exit 0: also
+// the temporary file of a save that begins after the signal, before the
+// save under way has ended (the removal waits for it).
 func TestInterruptedWrite(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "OutPut.xlsx")
 	ctx, cancel := context.WithCancel(context.Background())
-	release := make(chan struct{})
+	wrote := make(chan struct{})
 	err := writeOutputs(ctx, func() error {
+		defer close(wrote)
 		must(t, os.WriteFile(filepath.Join(dir, ".OutPut.xlsx.websim-1234.tmp"), []byte("half"), 0o644))
 		cancel()
-		<-release
+		time.Sleep(50 * time.Millisecond) // the save under way goes on
+		must(t, os.WriteFile(filepath.Join(dir, ".SvcData.xlsx.websim-5678.tmp"), nil, 0o644))
 		return nil
-	}, out)
-	close(release)
+	}, out, filepath.Join(dir, "SvcData.xlsx"))
 	if err == nil || !strings.Contains(err.Error(), "interrupted while writing") {
 		t.Errorf("err = %v", err)
 	}
+	<-wrote
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left %v", entries)
 	}

@@ -32,10 +32,21 @@ const probeSize = 256 << 10
 func prepareOutputs(paths ...string) (release func(), err error) {
 	var unlocks []func()
 	release = func() {
+		pending.Lock()
+		pending.unlock = nil
+		pending.Unlock()
 		for _, u := range unlocks {
 			u()
 		}
 	}
+	defer func() {
+		if err == nil {
+			// A command stopped where it stands releases the locks too.
+			pending.Lock()
+			pending.unlock = release
+			pending.Unlock()
+		}
+	}()
 	for _, p := range paths {
 		if err := xlsx.CheckWritable(p, probeSize); err != nil {
 			release()
@@ -59,11 +70,18 @@ func prepareOutputs(paths ...string) (release func(), err error) {
 // with no writer named as a data file, say) does not watch the context.
 const interruptGrace = 5 * time.Second
 
+// writeGrace is how long an interrupted writeOutputs waits for the save
+// under way to end before it removes the temporary files.
+const writeGrace = 4 * time.Second
+
 // pending are the outputs being written now (writeOutputs), whose
 // temporary files a command stopped where it stands removes.
 var pending struct {
 	sync.Mutex
 	paths []string
+	// unlock releases the locks prepareOutputs took (nil when none are
+	// held).
+	unlock func()
 }
 
 // interruptible returns ctx, cancelled by an interrupt (Ctrl-C) or a
@@ -96,6 +114,12 @@ func interruptible(parent context.Context) (context.Context, context.CancelFunc)
 		for _, p := range pending.paths {
 			xlsx.RemoveTemps(p)
 		}
+		unlock := pending.unlock
+		pending.Unlock()
+		if unlock != nil {
+			unlock()
+		}
+		pending.Lock()
 		xlsx.RemoveLibraryTemp()
 		fmt.Fprintln(os.Stderr, "Error: interrupted, and stopped where it stood: each output holds its earlier file or a whole new one")
 		os.Exit(1)
@@ -103,7 +127,9 @@ func interruptible(parent context.Context) (context.Context, context.CancelFunc)
 	var once sync.Once
 	return ctx, func() {
 		once.Do(func() {
-			signal.Stop(sig)
+			// The signals stay caught (and from now on dropped) until the
+			// process ends: one that came between the end of the watch and
+			// the exit would otherwise kill the process (exit 130, not 1).
 			close(finished)
 			cancel()
 		})
@@ -135,6 +161,16 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 		}
 		return err
 	case <-ctx.Done():
+		// The save under way goes on to its end (each is whole or not
+		// there) and write starts no other (it checks ctx between saves);
+		// its temporary files are removed once it has ended, so that none
+		// is made after the removal. One that does not end within
+		// writeGrace is left to the second signal's stop, which finds its
+		// paths still pending (and to the next run's clearing).
+		select {
+		case <-done:
+		case <-time.After(writeGrace):
+		}
 		for _, p := range paths {
 			xlsx.RemoveTemps(p)
 		}

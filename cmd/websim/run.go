@@ -283,7 +283,7 @@ func runModel(ctx context.Context, o runOptions, stdout, stderr io.Writer) error
 		} else {
 			outSaved = true
 		}
-		if o.writeBack {
+		if o.writeBack && ctx.Err() == nil { // not begun after an interrupt
 			if err := report.WriteBack(outputs[1], st); err != nil {
 				savedAt := out
 				if outErr != nil {

@@ -186,7 +186,7 @@ func sizeModel(ctx context.Context, o sizeOptions, stdout, stderr io.Writer) err
 			return fmt.Errorf("writing the Sizing sheet: %w", err)
 		}
 		outSaved = true
-		if o.writeBack {
+		if o.writeBack && ctx.Err() == nil { // not begun after an interrupt
 			if err := report.WriteSizingBack(paths[1], sz); err != nil {
 				return writeBackFailed("the Sizing sheet", out, err)
 			}
