@@ -787,6 +787,10 @@ func TestSeedAsANumber(t *testing.T) {
 		// which keeps 15, runs the same seed.
 		{"9.2233720368547758E+18", 9223372036854779904, "Seed read as 9223372036854779904: Excel keeps 15 digits"},
 		{1e30, 0, "Seed 1e+30 is above 18446744073709551615"},
+		// The largest seed typed as a number reads as 2^64: said so, with
+		// the way to give it.
+		{"18446744073709551615", 18446744073709551615, ""},
+		{"1.8446744073709552E+19", 0, "above 18446744073709551615 as the cell holds it (a number cell keeps 15 significant digits"},
 		{-1, 0, "Seed -1 is not a whole number from 0 to 18446744073709551615"},
 	} {
 		m := wbtest.Valid()

@@ -87,7 +87,7 @@ var BuiltinSettings = []BuiltinSetting{
 				case v < 0 || !whole:
 					r.errorf(c.file, c.sheet, c.ref, "Seed %s is not a whole number from 0 to 18446744073709551615; expected one", formatNumber(v))
 				case v >= 1<<64:
-					r.errorf(c.file, c.sheet, c.ref, "Seed %s is above 18446744073709551615; expected a whole number from 0 to 18446744073709551615", formatNumber(v))
+					r.errorf(c.file, c.sheet, c.ref, "Seed %s is above 18446744073709551615 as the cell holds it (a number cell keeps 15 significant digits, so the largest seeds read as 2^64 or more); expected a whole number from 0 to 18446744073709551615: type a seed this large as text (with a ' before it), or give it with --seed", formatNumber(v))
 				default:
 					s.run.Seed = uint64(w)
 					if v > 1<<53 {
