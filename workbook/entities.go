@@ -129,6 +129,9 @@ func trapped(n int, next func(int) []int) []int {
 	return out
 }
 
+// modelSheets are SvcData.xlsx's sheets of settings, not an entity's.
+var modelSheets = []string{"Settings", "ServerInfo", "Arrivals", "Attributes", "Experiments", TargetsSheet, MeasuredSheet}
+
 // entitySheetHint points at the sheet a missing entity sheet probably is:
 // one that no entity of Arrivals names and that has an entity sheet's
 // Service column (the blank template's "Entity", an "Jbo" for "Job"),
@@ -140,7 +143,7 @@ func (r *reader) entitySheetHint(entity string) string {
 				return true
 			}
 		}
-		for _, known := range []string{"Settings", "ServerInfo", "Arrivals", "Attributes", "Experiments", TargetsSheet, MeasuredSheet} {
+		for _, known := range modelSheets {
 			if strings.EqualFold(known, s) {
 				return true
 			}

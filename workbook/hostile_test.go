@@ -57,6 +57,8 @@ var hostileCases = []struct {
 	{name: "WarmUp 1e308: the warm-up is to blame, not the arrivals", change: set("SvcData.xlsx", "Settings", "B12", 1e308),
 		want:    []string{"SvcData.xlsx!Settings!B12: WarmUp 1e+308 lets more than 10^15 requests arrive at load L1"},
 		notWant: []string{"Arrivals!"}},
+	{name: "an entity named as a settings sheet", change: set("SvcData.xlsx", "Arrivals", "A3", "experiments"),
+		want: []string{`SvcData.xlsx!Arrivals!A3: the entity "experiments" has the name of the Experiments sheet`}},
 	{name: "inter-arrival mean so large that the clock stops", change: set("SvcData.xlsx", "Arrivals", "B2", "Exp(1e300)"),
 		want: []string{"SvcData.xlsx!Arrivals!B2: inter-arrival time Exp(1e+300) of ASUM: 5000 observations would take the simulated clock past 1e+290"}},
 	{name: "arrivals far slower than the background load", change: func(t *testing.T, m *wbtest.Model) {

@@ -2,6 +2,7 @@ package workbook
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/websim/websim/engine"
@@ -150,6 +151,10 @@ func (r *reader) readArrivals() {
 	for _, rw := range t.rows {
 		name, nc, ok := r.rowName(t, rw, "Entity", "entity", "arrivals without an entity name", seen)
 		if !ok {
+			continue
+		}
+		if i := slices.IndexFunc(modelSheets, func(s string) bool { return strings.EqualFold(s, name) }); i >= 0 {
+			r.errorf(t.file, t.sheet, nc.ref, "the entity %q has the name of the %s sheet; an entity's services are listed on a sheet of its own name, so it needs another name (say %sRequests)", name, modelSheets[i], name)
 			continue
 		}
 		e := engine.Entity{Name: name, InterArrival: make([]engine.Dist, len(loads)),
