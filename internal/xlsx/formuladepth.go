@@ -205,20 +205,45 @@ func isNameByte(c byte) bool {
 }
 
 // volatileCall finds a call of a function that Excel computes afresh at
-// every recalculation, or whose references are made as it runs.
-var volatileCall = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(RAND|RANDBETWEEN|RANDARRAY|NOW|TODAY|INDIRECT|OFFSET|CELL|INFO)\s*\(`)
+// every recalculation, or whose references are made as it runs (with the
+// _xlfn. prefix a file gives newer functions, or without).
+var volatileCall = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:_xlfn\.)?(RAND|RANDBETWEEN|RANDARRAY|NOW|TODAY|INDIRECT|OFFSET|CELL|INFO)\s*\(`)
 
 // rangeRef finds a range of cells (B3:B4, $B$3:$B$4, Sheet1!B3:B4), a
 // whole column (B:B) or a whole row (3:3).
 var rangeRef = regexp.MustCompile(`(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?(?:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]{1,7}:\$?[0-9]{1,7})`)
 
+// rangeFunctions take a range as a whole (a sum, a lookup, a count): a
+// range passed to any other function (ABS(B3:B4), inside a SUM) makes an
+// array formula, which Excel computes cell by cell.
+var rangeFunctions = map[string]bool{}
+
+func init() {
+	for _, f := range strings.Fields(`SUM SUMPRODUCT SUMSQ SUMIF SUMIFS SUMX2MY2 SUMX2PY2 SUMXMY2 SUBTOTAL AGGREGATE
+		AVERAGE AVERAGEA AVERAGEIF AVERAGEIFS COUNT COUNTA COUNTBLANK COUNTIF COUNTIFS
+		MIN MINA MINIFS MAX MAXA MAXIFS PRODUCT MEDIAN MODE MODE.SNGL MODE.MULT
+		STDEV STDEV.S STDEV.P STDEVA STDEVP STDEVPA VAR VAR.S VAR.P VARA VARP VARPA
+		LARGE SMALL PERCENTILE PERCENTILE.INC PERCENTILE.EXC QUARTILE QUARTILE.INC QUARTILE.EXC
+		RANK RANK.EQ RANK.AVG PERCENTRANK PERCENTRANK.INC PERCENTRANK.EXC TRIMMEAN
+		GEOMEAN HARMEAN SKEW SKEW.P KURT DEVSQ AVEDEV CORREL COVAR COVARIANCE.P COVARIANCE.S
+		PEARSON RSQ SLOPE INTERCEPT FORECAST FORECAST.LINEAR STEYX TREND GROWTH LINEST LOGEST
+		FREQUENCY PROB NPV IRR XNPV XIRR MIRR MDETERM MINVERSE MMULT TRANSPOSE
+		INDEX MATCH XMATCH VLOOKUP HLOOKUP LOOKUP XLOOKUP ROWS COLUMNS ROW COLUMN AREAS ISREF
+		AND OR XOR CONCAT TEXTJOIN COUNTUNIQUE FILTER SORT SORTBY UNIQUE TAKE DROP
+		DSUM DAVERAGE DCOUNT DCOUNTA DGET DMAX DMIN DPRODUCT DSTDEV DSTDEVP DVAR DVARP`) {
+		rangeFunctions[f] = true
+	}
+}
+
 // notComputableAsExcel says why websim, computing a formula that has no
 // saved value, would not get what Excel gets ("" when it would): a
 // volatile function (RAND, NOW, INDIRECT, ...), which would give another
 // value at each reading (two runs of the same seed would differ, and a
-// reference made as it runs escapes the check for circles); or arithmetic
-// on a range (SUMPRODUCT(B3:B4*2), an array formula), which the formula
-// engine reads as the range's first cell.
+// reference made as it runs escapes the check for circles); or an array
+// formula, arithmetic on a range (SUMPRODUCT(B3:B4*2), (B3:B4)*2, B3:B4%)
+// or a range passed to a function of one value (SUM(ABS(B3:B4))), which
+// the formula engine reads as the range's first cell. A range given a name
+// (SUM(MyRange*2)) is not seen.
 func notComputableAsExcel(formula string) string {
 	text := formulaString.ReplaceAllStringFunc(formula, func(s string) string { return strings.Repeat(" ", len(s)) })
 	if m := volatileCall.FindStringSubmatch(text); m != nil {
@@ -228,16 +253,58 @@ func notComputableAsExcel(formula string) string {
 		}
 		return fmt.Sprintf("uses %s, which Excel computes afresh at every recalculation: websim would read another value each time, and two runs of the same seed would differ", name)
 	}
+	const operators = "+-*/^&=<>"
 	for _, at := range rangeRef.FindAllStringIndex(text, -1) {
 		start, end := at[0], at[1]
 		if start > 0 && isNameByte(text[start-1]) || end < len(text) && (isNameByte(text[end]) || text[end] == '(') {
 			continue // part of a name or a call
 		}
+		rng := strings.TrimSpace(text[start:end])
+		// Out through parentheses that only group it: (B3:B4)*2.
+		for {
+			before := strings.TrimRight(text[:start], " ")
+			after := strings.TrimLeft(text[end:], " ")
+			if !strings.HasSuffix(before, "(") || !strings.HasPrefix(after, ")") {
+				break
+			}
+			open := len(before) - 1
+			if callee := strings.TrimRight(text[:open], " "); callee != "" && isNameByte(callee[len(callee)-1]) {
+				break // a call's parenthesis
+			}
+			start, end = open, len(text)-len(after)+1
+		}
 		before := strings.TrimRight(text[:start], " ")
 		after := strings.TrimLeft(text[end:], " ")
-		if before != "" && strings.ContainsRune("+-*/^&=<>", rune(before[len(before)-1])) ||
-			after != "" && strings.ContainsRune("+-*/^&=<>", rune(after[0])) {
-			return fmt.Sprintf("does arithmetic on the range %s (an array formula), which websim cannot compute as Excel does (it can compute SUM(%s)*2)", strings.TrimSpace(text[start:end]), strings.TrimSpace(text[start:end]))
+		if before != "" && strings.ContainsRune(operators, rune(before[len(before)-1])) ||
+			after != "" && strings.ContainsRune(operators+"%", rune(after[0])) {
+			return fmt.Sprintf("does arithmetic on the range %s (an array formula), which websim cannot compute as Excel does, cell by cell", rng)
+		}
+		if fn := calledWith(text, start); fn != "" && !rangeFunctions[fn] {
+			return fmt.Sprintf("passes the range %s to %s, which takes one value (an array formula, computed by Excel cell by cell), which websim cannot compute as Excel does", rng, fn)
+		}
+	}
+	return ""
+}
+
+// calledWith returns the function (in capitals, without a _xlfn. prefix)
+// whose argument list the text at start begins an argument of, "" when it
+// is none (the formula's top level, or a parenthesis that groups).
+func calledWith(text string, start int) string {
+	depth := 0
+	for i := start - 1; i >= 0; i-- {
+		switch text[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			j := i
+			for j > 0 && isNameByte(text[j-1]) {
+				j--
+			}
+			return strings.TrimPrefix(strings.ToUpper(text[j:i]), "_XLFN.")
 		}
 	}
 	return ""

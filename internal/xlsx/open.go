@@ -74,6 +74,10 @@ type Book struct {
 	// workbook read, as they were written: the save puts them back
 	// (keepProtectionEdits). DeleteSheet and RenameSheet keep them in step.
 	protections []keptElement
+	// savedEmpty holds, by sheet, the formula cells of the workbook read
+	// whose saved value is an empty text (savedEmptyTexts): the formula
+	// gave "" when last computed, and is not computed again.
+	savedEmpty map[string]map[string]bool
 	// places are where the sheets ReplaceOwned deleted stood, for
 	// MarkOwned to put the sheets that replace them.
 	places []place
@@ -127,7 +131,7 @@ func open(path string, limit int64) (*Book, error) {
 	if cause, msg := checkZip(data, limit); msg != "" {
 		return fail(cause, "%s", msg)
 	}
-	ps, protections := checkSheets(data, name)
+	ps, protections, savedEmpty := checkSheets(data, name)
 	if len(ps) > 0 {
 		return nil, ps[0] // the first damaged cell says the file is damaged
 	}
@@ -150,7 +154,7 @@ func open(path string, limit int64) (*Book, error) {
 			Msg: fmt.Sprintf("the name differs from that of the sheet %q only in case, which Excel refuses and websim cannot tell apart; expected each sheet's name once (rename or remove one of the two)", first)}
 	}
 	sum := sha256.Sum256(data)
-	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), path: path, f: x, protections: protections}, nil
+	return &Book{Name: name, SHA256: hex.EncodeToString(sum[:]), path: path, f: x, protections: protections, savedEmpty: savedEmpty}, nil
 }
 
 // sameNameButCase finds the first sheet whose name differs from an

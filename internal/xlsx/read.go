@@ -293,6 +293,12 @@ func (fc *formulas) compute(ref string) (val, problem string, bad bool) {
 		fc.formula = ""
 		return "", "", false
 	}
+	if fc.b.savedEmpty[fc.sheet][ref] {
+		// An empty text saved by Excel or LibreOffice: what the formula
+		// gave when last computed, as Excel shows it.
+		fc.formula = ""
+		return "", "", false
+	}
 	if msg, deeper := fc.b.formulaProblem(&fc.g, fc.sheet, ref); deeper {
 		if fc.beyond == 0 {
 			fc.firstBeyond = ref

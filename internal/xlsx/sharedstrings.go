@@ -26,10 +26,10 @@ import (
 // default. Each is a located problem. Parts it cannot find or read are
 // left to the library's own checks. It also returns each sheet's
 // protection element as written, for the save to keep (keptProtection).
-func checkSheets(data []byte, file string) ([]Problem, []keptElement) {
+func checkSheets(data []byte, file string) ([]Problem, []keptElement, map[string]map[string]bool) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	parts := map[string]*zip.File{}
 	for _, f := range zr.File {
@@ -40,25 +40,32 @@ func checkSheets(data []byte, file string) ([]Problem, []keptElement) {
 	if f := parts[sst]; f != nil {
 		b, err := readPart(f)
 		if err != nil {
-			return nil, nil
+			return nil, nil, nil
 		}
 		if _, syntax := firstSyntaxError(bytes.NewReader(b)); syntax != nil {
 			// Every text cell of every sheet would fail to read.
 			return []Problem{{File: file, Err: ErrDamaged,
-				Msg: fmt.Sprintf("the workbook's shared texts (%s) are damaged (line %d: %s): the file is damaged; %s", sst, syntax.Line, syntax.Msg, repairIt)}}, nil
+				Msg: fmt.Sprintf("the workbook's shared texts (%s) are damaged (line %d: %s): the file is damaged; %s", sst, syntax.Line, syntax.Msg, repairIt)}}, nil, nil
 		}
 		count = sharedItems(b)
 	}
 	var out []Problem
 	var kept []keptElement
+	savedEmpty := map[string]map[string]bool{}
 	for _, s := range sheets {
 		f := parts[s.part]
 		if f == nil {
 			continue
 		}
-		ref, index, bad, cut, protection, err := scanSheetKeeping(f, count)
+		ref, index, bad, cut, protection, empties, err := scanSheetKeeping(f, count)
 		if err != nil {
 			continue
+		}
+		for _, e := range empties {
+			if savedEmpty[s.name] == nil {
+				savedEmpty[s.name] = map[string]bool{}
+			}
+			savedEmpty[s.name][e] = true
 		}
 		if protection != nil {
 			kept = append(kept, keptElement{sheet: s.name, part: s.part, raw: protection})
@@ -82,7 +89,7 @@ func checkSheets(data []byte, file string) ([]Problem, []keptElement) {
 		out = append(out, Problem{File: file, Sheet: s.name, Cell: ref, Err: ErrDamaged,
 			Msg: fmt.Sprintf("the cell refers to shared text number %d, but %s: the file is damaged; expected an Excel workbook saved as .xlsx (open it in Excel and save it again)", index, held)})
 	}
-	return out, kept
+	return out, kept, savedEmpty
 }
 
 // syntaxProblem decodes the sheet's XML as the library's row stream does
@@ -155,27 +162,64 @@ func pieceFor(f *zip.File) int {
 // hold (firstBadSharedString, with count) and whether the XML is cut
 // short (cutShort, on its last piece).
 func scanSheet(f *zip.File, count int) (ref string, index int64, bad, cut bool, err error) {
-	ref, index, bad, cut, _, err = scanSheetKeeping(f, count)
+	ref, index, bad, cut, _, _, err = scanSheetKeeping(f, count)
 	return ref, index, bad, cut, err
 }
 
 // scanSheetKeeping is scanSheet that also returns the sheet's protection
 // element as it is written (nil when it has none), from the last piece,
-// which holds all that follows the sheet's last row (keptProtection).
-func scanSheetKeeping(f *zip.File, count int) (ref string, index int64, bad, cut bool, protection []byte, err error) {
+// which holds all that follows the sheet's last row (keptProtection), and
+// the cells whose formula has an empty text saved as its value
+// (savedEmptyTexts).
+func scanSheetKeeping(f *zip.File, count int) (ref string, index int64, bad, cut bool, protection []byte, savedEmpty []string, err error) {
 	err = eachPiece(f, func(piece []byte, last bool) error {
 		if !bad {
 			ref, index, bad = firstBadSharedString(piece, count)
 		}
+		savedEmpty = append(savedEmpty, savedEmptyTexts(piece)...)
 		if last {
 			cut, protection = cutShort(piece), protectionElement(piece)
 		}
 		return nil
 	})
 	if err != nil {
-		return "", 0, false, false, nil, err
+		return "", 0, false, false, nil, nil, err
 	}
-	return ref, index, bad, cut, protection, nil
+	return ref, index, bad, cut, protection, savedEmpty, nil
+}
+
+// savedEmptyTexts returns the cells of the worksheet XML b whose formula
+// has a value saved, and that value is empty (<v></v> or <v/>): a text
+// formula that gave "" when Excel or LibreOffice last computed it
+// (=IF(TODAY()>A1,"","late")). The library reads it as no value at all,
+// as it reads a formula a script wrote without one.
+func savedEmptyTexts(b []byte) []string {
+	var out []string
+	for _, empty := range [][]byte{[]byte("<v></v>"), []byte("<v/>")} {
+		for at := 0; ; {
+			k := bytes.Index(b[at:], empty)
+			if k < 0 {
+				break
+			}
+			pos := at + k
+			at = pos + len(empty)
+			start := bytes.LastIndex(b[:pos], []byte("<c "))
+			if start < 0 {
+				continue
+			}
+			end := bytes.IndexByte(b[start:], '>')
+			if end < 0 || start+end > pos {
+				continue
+			}
+			if !bytes.Contains(b[start+end:pos], []byte("<f")) {
+				continue // a value, not a formula's
+			}
+			if ref := attr(b[start+1:start+end], "r"); ref != "" {
+				out = append(out, strings.ToUpper(ref))
+			}
+		}
+	}
+	return out
 }
 
 // eachPiece calls fn with the XML of a sheet's part in pieces that end
