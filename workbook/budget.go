@@ -31,9 +31,9 @@ const (
 	// MaxCount bounds a Count (a constant is refused when read; an
 	// expression that gives more fails its request at run time).
 	MaxCount = engine.MaxCount
-	// MaxNestedRuns bounds the runs of services below one nested step for
-	// one run of its service: the product of the constant Counts down a
-	// chain of nested services (checkNestedWork).
+	// MaxNestedRuns bounds the runs of services below one run of a
+	// service: over its nested steps, each one's constant Count times
+	// (1 + the runs below the service it nests), summed (checkNestedWork).
 	MaxNestedRuns = 1_000_000
 	// MaxObservations bounds Observations (and --observations).
 	MaxObservations = 100_000_000
@@ -400,7 +400,7 @@ func Limits() []Limit {
 		{What: "AppServers × AppCapacity, in each scenario", Max: MaxAppUnits, Why: "memory: up to 50 requests a unit are held before a run is called unstable"},
 		{What: "Capacity of a ServerInfo server", Max: MaxServerCapacity, Why: "memory per unit"},
 		{What: "Count of a nested step (a constant; beyond it an expression fails its step, with a warning)", Max: MaxCount, Why: "memory: each run of a service, in parallel all at once"},
-		{What: "runs of services below a nested step, for one run of its service (its Count × the Counts nested below it, each chain)", Max: MaxNestedRuns, Why: "time: each run of a service is simulated"},
+		{What: "runs of services below one run of a service (its nested steps: each Count × the runs below it, summed over the steps)", Max: MaxNestedRuns, Why: "time: each run of a service is simulated"},
 		{What: "Observations (and --observations)", Max: MaxObservations, Why: "time"},
 		{What: "Replications", Max: MaxReplications, Why: "memory: each run's results are kept until the workbook is written"},
 		{What: "runs of a study: scenarios × loads × replications, as it will run (after --loads, --scenarios)", Max: MaxRuns, Why: "memory, as Replications"},

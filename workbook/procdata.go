@@ -464,14 +464,16 @@ func (r *reader) checkNesting() {
 	}
 }
 
-// checkNestedWork reports a nested step whose constant Counts, multiplied
-// down the services nested below it, run more than MaxNestedRuns services
-// for one request: each within MaxCount, the product of Counts 10,000
-// three deep is 10^12 runs a request, a run that would take days. It is
-// reported where the product first passes the limit, from the inside out,
-// naming the chain. A Count that is an expression (an attribute, say) is
-// counted as 1 here; past MaxCount it fails its request when run. Services
-// that run themselves are reported by checkNesting, and left out here.
+// checkNestedWork reports a service whose nested steps, with their
+// constant Counts multiplied down the services nested below them and
+// summed over sibling steps, run more than MaxNestedRuns services for one
+// run of it: each Count within MaxCount, 10,000 three deep is 10^12 runs,
+// and ten steps nesting the next service seven deep 10^7, runs that would
+// take days. It is reported at the step where the sum first passes the
+// limit, from the inside out, naming the deepest chain. A Count that is
+// an expression (an attribute, say) is counted as 1 here; past MaxCount it
+// fails its request when run. Services that run themselves are reported
+// by checkNesting, and left out here.
 func (r *reader) checkNestedWork() {
 	n := len(r.model.Services)
 	out := make([][]nestRef, n)
@@ -488,14 +490,15 @@ func (r *reader) checkNestedWork() {
 		}
 		return 1
 	}
-	// runs[s] is the most runs of services below s for one run of s, and
-	// chain[s] the services of that chain.
+	// runs[s] is how many runs of services one run of s makes below it,
+	// and chain[s] its costliest chain of services.
 	runs := make([]float64, n)
 	chain := make([][]string, n)
 	state := make([]int8, n) // 0 new, 1 on the path, 2 done
 	var visit func(s int)
 	visit = func(s int) {
 		state[s] = 1
+		costliest := 0.0
 		for _, e := range out[s] {
 			if state[e.to] == 1 {
 				continue // a loop: checkNesting's
@@ -504,14 +507,16 @@ func (r *reader) checkNestedWork() {
 				visit(e.to)
 			}
 			below := runs[e.to]
-			total := count(e) * (1 + below)
-			if total > MaxNestedRuns && below <= MaxNestedRuns {
+			these := count(e) * (1 + below)
+			before := runs[s]
+			runs[s] += these
+			if runs[s] > MaxNestedRuns && before <= MaxNestedRuns && below <= MaxNestedRuns {
 				path := append([]string{r.model.Services[e.from].Name, r.model.Services[e.to].Name}, chain[e.to]...)
-				r.errorf(e.t.file, e.t.sheet, e.ref, "the Counts of this step and of the services nested below it (%s) run about %s services for each run of %q, more than the limit of %s (a request would take hours); expected smaller Counts, or fewer levels of nesting",
-					strings.Join(path, " → "), numtext.Group(int64(math.Min(total, 1e18))), r.model.Services[e.from].Name, numtext.Group(MaxNestedRuns))
+				r.errorf(e.t.file, e.t.sheet, e.ref, "this step's Count and the nested steps of %q run about %s services below each run of %q (down %s), more than the limit of %s (a request would take hours); expected smaller Counts, or fewer nested steps or levels",
+					r.model.Services[e.from].Name, numtext.Group(int64(math.Min(runs[s], 1e18))), r.model.Services[e.from].Name, strings.Join(path, " → "), numtext.Group(MaxNestedRuns))
 			}
-			if total > runs[s] {
-				runs[s] = total
+			if these > costliest {
+				costliest = these
 				chain[s] = append([]string{r.model.Services[e.to].Name}, chain[e.to]...)
 			}
 		}

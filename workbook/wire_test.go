@@ -2,6 +2,7 @@ package workbook
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -292,7 +293,7 @@ func TestNestedCountsMultiply(t *testing.T) {
 		outer any
 		want  string
 	}{
-		{1000, `ProcData.xlsx!ASumSvc!E2: the Counts of this step and of the services nested below it (ASumSvc → GetASum → Inner) run about 2,001,000 services for each run of "ASumSvc", more than the limit of 1,000,000`},
+		{1000, `ProcData.xlsx!ASumSvc!E2: this step's Count and the nested steps of "ASumSvc" run about 2,001,000 services below each run of "ASumSvc" (down ASumSvc → GetASum → Inner), more than the limit of 1,000,000`},
 		{400, ""},
 		{"Cards", ""}, // an expression: bounded when run
 	} {
@@ -306,5 +307,28 @@ func TestNestedCountsMultiply(t *testing.T) {
 		if tc.want == "" && strings.Contains(got, "Counts of this step") || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("outer Count %v: problems\n%s\nwant %q", tc.outer, got, tc.want)
 		}
+	}
+}
+
+// Sibling nested steps add up: ten steps nesting the next service, seven
+// deep, are 10^7 runs of services for one request, with no Count at all.
+func TestNestedStepsAddUp(t *testing.T) {
+	m := wbtest.Valid()
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "F2", nil)
+	m.Set(t, "ProcData.xlsx", "ASumSvc", "E2", "L1")
+	for level := 1; level <= 7; level++ {
+		rows := [][]any{{"Step", "ProcTime", "Service"}}
+		for i := range 10 {
+			if level < 7 {
+				rows = append(rows, []any{fmt.Sprintf("S%d", i), nil, fmt.Sprintf("L%d", level+1)})
+			} else {
+				rows = append(rows, []any{fmt.Sprintf("S%d", i), 1})
+			}
+		}
+		m.Add("ProcData.xlsx", fmt.Sprintf("L%d", level), rows...)
+	}
+	got := problemsOf(t, m)
+	if !strings.Contains(got, `ProcData.xlsx!L1!C11: this step's Count and the nested steps of "L1" run about 1,111,110 services below each run of "L1"`) {
+		t.Errorf("problems:\n%s\nwant the ten-wide, seven-deep nesting refused", got)
 	}
 }
