@@ -31,13 +31,18 @@ const probeSize = 256 << 10
 // locks.
 func prepareOutputs(paths ...string) (release func(), err error) {
 	var unlocks []func()
+	var once sync.Once
 	release = func() {
-		pending.Lock()
-		pending.unlock = nil
-		pending.Unlock()
-		for _, u := range unlocks {
-			u()
-		}
+		// Once: a forced stop and the command's own return may both
+		// release, and a lock released twice could remove another run's.
+		once.Do(func() {
+			pending.Lock()
+			pending.unlock = nil
+			pending.Unlock()
+			for _, u := range unlocks {
+				u()
+			}
+		})
 	}
 	defer func() {
 		if err == nil {
@@ -90,8 +95,13 @@ var pending struct {
 // leaves no half-written file, rather than die where it stands. A command
 // that has not stopped interruptGrace after the signal, or that gets a
 // second one, is stopped then: the temporary files of the outputs it was
-// writing are removed, and it exits 1. The returned function ends the
-// watch; call it when the command returns.
+// writing are removed, the locks on them released, and it exits 1. The
+// returned function ends the watch; call it when the command returns. The
+// signals stay caught after it, and are dropped, until the process ends:
+// one that came just before the exit would otherwise kill the process
+// with 130 rather than let it exit 1. (writeGrace, the wait for a save
+// under way, is below interruptGrace, so that an interrupted write still
+// ends by itself.)
 func interruptible(parent context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(parent)
 	sig := make(chan os.Signal, 2)
@@ -167,8 +177,9 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 		// is made after the removal. One that does not end within
 		// writeGrace is left to the second signal's stop, which finds its
 		// paths still pending (and to the next run's clearing).
+		var werr error
 		select {
-		case <-done:
+		case werr = <-done:
 		case <-time.After(writeGrace):
 		}
 		for _, p := range paths {
@@ -178,7 +189,9 @@ func writeOutputs(ctx context.Context, write func() error, paths ...string) erro
 		if len(paths) > 1 {
 			holds = "each hold"
 		}
-		return fmt.Errorf("interrupted while writing the results: %s %s the earlier file or the new one, whole", strings.Join(paths, " and "), holds)
+		// What the save under way met (a workbook open in Excel, saved
+		// under another name; a full disk) is said too.
+		return errors.Join(fmt.Errorf("interrupted while writing the results: %s %s the earlier file or the new one, whole", strings.Join(paths, " and "), holds), werr)
 	}
 }
 
@@ -317,10 +330,7 @@ func checkOwnResults(out string) error {
 	if err != nil {
 		return invalidInput(fmt.Errorf("%s exists and cannot be read as a workbook (%w), and the results would replace it; websim replaces only a results workbook of its own\nTry: write the results elsewhere (--out NEW.xlsx), or move the file away", out, err))
 	}
-	theirs := make([]string, len(sheets))
-	for i, s := range sheets {
-		theirs[i] = strconv.Quote(s)
-	}
+	theirs := quoteAll(sheets)
 	if len(theirs) > 0 {
 		return invalidInput(fmt.Errorf("%s holds sheets websim did not write (%s), which the results would replace; websim replaces only a results workbook of its own\nTry: move those sheets to a workbook of yours, or write the results elsewhere (--out NEW.xlsx)", out, strings.Join(theirs, ", ")))
 	}
@@ -334,17 +344,19 @@ func checkOwnResults(out string) error {
 // none is given (a results workbook replaced whole). renaming says that a
 // renamed sheet would be kept (a write-back, which keeps every sheet not
 // websim's), where a results workbook replaced whole must be moved away.
-// Invalid input (exit 2): nothing ran.
+// A workbook whose sheets cannot be read so is refused too: whether they
+// changed cannot be told. Invalid input (exit 2): nothing ran.
 func checkEditedResults(path string, renaming bool, bases ...string) error {
 	changed, err := xlsx.ChangedResults(path, bases...)
-	if err != nil || len(changed) == 0 {
-		// A workbook that cannot be read so is spoken of when it is opened.
+	if err != nil {
+		// Whether the user changed them cannot be told: the sheets are
+		// not replaced on a guess.
+		return invalidInput(&editedError{fmt.Sprintf("%s: cannot tell whether its result sheets were changed since websim wrote them (%v), and the new results would replace them\nTry: keep that workbook under another name (move it away), or write the results elsewhere (--out NEW.xlsx)", path, err)})
+	}
+	if len(changed) == 0 {
 		return nil
 	}
-	quoted := make([]string, len(changed))
-	for i, s := range changed {
-		quoted[i] = strconv.Quote(s)
-	}
+	quoted := quoteAll(changed)
 	sheets, them := "the sheet "+quoted[0]+" was", "it"
 	if len(quoted) > 1 {
 		sheets, them = "the sheets "+strings.Join(quoted, ", ")+" were", "them"
@@ -352,8 +364,20 @@ func checkEditedResults(path string, renaming bool, bases ...string) error {
 	try := "keep that workbook under another name (move it away), or write the results elsewhere (--out NEW.xlsx)"
 	if renaming {
 		try = "rename the sheet to keep your changes (websim leaves a sheet it did not name alone), or delete it; then run again"
+		if len(quoted) > 1 {
+			try = "rename the sheets to keep your changes (websim leaves a sheet it did not name alone), or delete them; then run again"
+		}
 	}
 	return invalidInput(&editedError{fmt.Sprintf("%s: %s changed since websim wrote %s (cells hold other values), and the new results would replace %s, losing the changes\nTry: %s", path, sheets, them, them, try)})
+}
+
+// quoteAll quotes each name as a message lists it ("Summary").
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, s := range names {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // editedError is checkEditedResults' refusal: its cause is

@@ -206,16 +206,10 @@ func (b *BatchMeans) CI(level float64) Interval {
 	return iv
 }
 
-// meanInterval is the Student-t interval of the mean of xs, successive
-// batch means, widened for their lag-1 autocorrelation (see CI).
-func meanInterval(xs []float64, level float64) Interval {
-	iv, _ := meanIntervalSE(xs, level, false)
-	return iv
-}
-
-// meanIntervalSE is meanInterval, widened for the skewness of xs too when
-// skew is set (skewAdjusted), with the standard error of the mean it rests
-// on (NaN below 2 values).
+// meanIntervalSE is the Student-t interval of the mean of xs, successive
+// batch means, widened for their lag-1 autocorrelation (see CI) and, when
+// skew is set, for their skewness (skewAdjusted), with the standard error
+// of the mean it rests on (NaN below 2 values).
 func meanIntervalSE(xs []float64, level float64, skew bool) (Interval, float64) {
 	var t Tally
 	for _, x := range xs {

@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/xuri/excelize/v2"
 )
 
 // CellsMarker is the sheet-scoped defined name that holds a digest of the
@@ -43,14 +41,11 @@ var ErrResultsEdited = errors.New("result sheets were changed after websim wrote
 
 // markCells gives sheet a pending CellsMarker, which Write fills.
 func (b *Book) markCells(sheet string) error {
-	for _, dn := range b.DefinedNames() {
-		if dn.Name == CellsMarker && dn.Scope == sheet {
-			if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: CellsMarker, Scope: sheet})); err != nil {
-				return err
-			}
-		}
+	if b.marked == nil {
+		b.marked = map[string]bool{}
 	}
-	return b.Define(DefinedName{Name: CellsMarker, RefersTo: textConstant(pendingDigest),
+	b.marked[sheet] = true
+	return b.redefine(DefinedName{Name: CellsMarker, RefersTo: textConstant(pendingDigest),
 		Comment: "what websim wrote here, to see whether you changed it before replacing the sheet", Scope: sheet})
 }
 
@@ -59,10 +54,15 @@ func (b *Book) markCells(sheet string) error {
 var definedNameElement = regexp.MustCompile(`<definedName\b([^>]*)>([^<]*)</definedName>`)
 
 // digestEdits adds to edits the workbook part of zr with each pending
-// CellsMarker (markCells) holding the digest of its sheet's cells as the
-// package has them. A sheet whose cells cannot be read keeps the pending
-// value, which ChangedResults does not compare.
-func digestEdits(zr *zip.Reader, edits map[string]partEdit) error {
+// CellsMarker that this book marked (markCells; not one left pending in
+// the file read, which would take the user's cells for websim's) holding
+// the digest of its sheet's cells as the package has them. A sheet whose
+// cells cannot be read keeps the pending value, which ChangedResults does
+// not compare.
+func (b *Book) digestEdits(zr *zip.Reader, edits map[string]partEdit) error {
+	if len(b.marked) == 0 {
+		return nil
+	}
 	files := partsByName(zr.File)
 	sheets, sst := workbookParts(files)
 	book := files["xl/workbook.xml"]
@@ -85,7 +85,7 @@ func digestEdits(zr *zip.Reader, edits map[string]partEdit) error {
 			return el
 		}
 		i, err := strconv.Atoi(attr(attrs, "localSheetId"))
-		if err != nil || i < 0 || i >= len(sheets) {
+		if err != nil || i < 0 || i >= len(sheets) || !b.marked[sheets[i].name] {
 			return el
 		}
 		part := files[sheets[i].part]
@@ -351,8 +351,9 @@ func elementName(tag []byte) (name []byte, closing bool) {
 	return name, closing
 }
 
-// attrBytes is attr without a copy: the value of attribute name in a
-// start tag's text, nil when it has none.
+// attrBytes is attr without a copy, and as XML allows it written: the
+// value of attribute name in a start tag's text (in double or single
+// quotes, with spaces about the "=" or none), nil when it has none.
 func attrBytes(tag []byte, name string) []byte {
 	for at := 0; ; {
 		i := bytes.Index(tag[at:], []byte(name))
@@ -361,12 +362,19 @@ func attrBytes(tag []byte, name string) []byte {
 		}
 		i += at
 		at = i + len(name)
-		if i == 0 || !isSpace(tag[i-1]) || !bytes.HasPrefix(tag[at:], []byte(`="`)) {
+		if i == 0 || !isSpace(tag[i-1]) {
 			continue
 		}
-		v := tag[at+2:]
-		if j := bytes.IndexByte(v, '"'); j >= 0 {
-			return v[:j]
+		rest := bytes.TrimLeft(tag[at:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != '=' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != '"' && rest[0] != '\'' {
+			continue
+		}
+		if j := bytes.IndexByte(rest[1:], rest[0]); j >= 0 {
+			return rest[1 : 1+j]
 		}
 		return nil
 	}
@@ -429,7 +437,7 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 	for {
 		open := bytes.IndexByte(rest[at:], '<')
 		if open < 0 {
-			return len(rest), nil // cut short: the check on opening says so
+			return len(rest), nil // cut short: checkSheets says so of a workbook read
 		}
 		text := rest[at : at+open]
 		switch {
@@ -441,6 +449,25 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 			d.inline = append(d.inline, text...)
 		}
 		open += at
+		if cdata := []byte("<![CDATA["); bytes.HasPrefix(rest[open:], cdata) {
+			// Text taken as it is: kept escaped, as the rest is until fold
+			// unescapes it.
+			end := bytes.Index(rest[open+len(cdata):], []byte("]]>"))
+			if end < 0 {
+				return len(rest), nil
+			}
+			raw := []byte(escapeText(string(rest[open+len(cdata) : open+len(cdata)+end])))
+			switch {
+			case inValue:
+				d.value = append(d.value, raw...)
+			case inFormula:
+				d.formula = append(d.formula, raw...)
+			case inText && rph == 0:
+				d.inline = append(d.inline, raw...)
+			}
+			at = open + len(cdata) + end + len("]]>")
+			continue
+		}
 		gt := bytes.IndexByte(rest[open:], '>')
 		if gt < 0 {
 			return len(rest), nil
@@ -625,7 +652,7 @@ func (d *cellHasher) appendDecimal(neg bool, mant uint64, exp int) []byte {
 }
 
 // unescape is the text of raw XML content: entities and character
-// references replaced, CDATA sections taken as they are.
+// references replaced (cell keeps a CDATA section's text escaped).
 func unescape(raw []byte) []byte {
 	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, '<') < 0 {
 		return raw

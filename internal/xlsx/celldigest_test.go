@@ -200,3 +200,32 @@ func TestDecimalOf(t *testing.T) {
 		}
 	}
 }
+
+// TestCellsDigestReadsXMLAsWritten checks that a cell's digest does not
+// depend on how its XML is written: a CDATA section, single quotes, spaces
+// about "=".
+func TestCellsDigestReadsXMLAsWritten(t *testing.T) {
+	digest := func(sheetData string) string {
+		t.Helper()
+		sum, err := cellsDigest(strings.NewReader(`<worksheet><sheetData>`+sheetData+`</sheetData></worksheet>`), &sharedTexts{})
+		must(t, err)
+		return sum
+	}
+	plain := digest(`<row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1"><v>0.1</v></c><c r="C1" t="inlineStr"><is><t>a &amp; b</t></is></c></row>`)
+	for _, same := range []string{
+		`<row r='1'><c r='A1' t='b'><v>1</v></c><c r='B1'><v>0.1</v></c><c r='C1' t='inlineStr'><is><t>a &amp; b</t></is></c></row>`,
+		`<row r = "1"><c r = "A1" t = "b"><v>1</v></c><c r="B1"><v><![CDATA[0.1]]></v></c><c r="C1" t="inlineStr"><is><t><![CDATA[a & b]]></t></is></c></row>`,
+	} {
+		if got := digest(same); got != plain {
+			t.Errorf("%s: digest %s, want %s as written plainly", same, got, plain)
+		}
+	}
+	for _, other := range []string{
+		`<row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1"><v><![CDATA[0.2]]></v></c><c r="C1" t="inlineStr"><is><t>a &amp; b</t></is></c></row>`,
+		`<row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1"><v>0.1</v></c><c r="C1" t="inlineStr"><is><t><![CDATA[a &amp; b]]></t></is></c></row>`,
+	} {
+		if got := digest(other); got == plain {
+			t.Errorf("%s: the same digest as a cell of other content", other)
+		}
+	}
+}

@@ -78,6 +78,9 @@ type Book struct {
 	// whose saved value is an empty text (savedEmptyTexts): the formula
 	// gave "" when last computed, and is not computed again.
 	savedEmpty map[string]map[string]bool
+	// marked are the sheets this book marked as websim's (markCells),
+	// whose digests Write fills.
+	marked map[string]bool
 	// places are where the sheets ReplaceOwned deleted stood, for
 	// MarkOwned to put the sheets that replace them.
 	places []place

@@ -34,14 +34,7 @@ const OwnedSheetsProperty = "WebsimResultSheets"
 // them.
 func (b *Book) MarkOwned(sheets ...string) error {
 	for _, name := range sheets {
-		for _, dn := range b.DefinedNames() {
-			if dn.Name == OwnerMarker && dn.Scope == name {
-				if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: OwnerMarker, Scope: name})); err != nil {
-					return fmt.Errorf("marking sheet %q: %w", name, err)
-				}
-			}
-		}
-		if err := b.Define(DefinedName{Name: OwnerMarker, RefersTo: textConstant(name),
+		if err := b.redefine(DefinedName{Name: OwnerMarker, RefersTo: textConstant(name),
 			Comment: "written by websim; replaced by the next run", Scope: name}); err != nil {
 			return fmt.Errorf("marking sheet %q: %w", name, err)
 		}
@@ -57,6 +50,18 @@ func (b *Book) MarkOwned(sheets ...string) error {
 		return err
 	}
 	return b.SetProperty(OwnedSheetsProperty, strings.Join(owned, "|"))
+}
+
+// redefine defines d in place of any defined name of its name and scope.
+func (b *Book) redefine(d DefinedName) error {
+	for _, dn := range b.DefinedNames() {
+		if dn.Name == d.Name && dn.Scope == d.Scope {
+			if err := b.keep(b.f.DeleteDefinedName(&excelize.DefinedName{Name: d.Name, Scope: d.Scope})); err != nil {
+				return err
+			}
+		}
+	}
+	return b.Define(d)
 }
 
 // textConstant is name as a formula's text constant: "Summary", with any

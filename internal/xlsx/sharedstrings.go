@@ -308,8 +308,8 @@ func sharedItems(b []byte) int {
 type sheetPart struct{ name, part string }
 
 // workbookParts reads the sheets of the workbook, in order, with their
-// parts, and the part of its shared strings, from xl/workbook.xml and its
-// relationships.
+// parts ("" for a sheet its relationships do not name), and the part of
+// its shared strings, from xl/workbook.xml and its relationships.
 func workbookParts(parts map[string]*zip.File) (sheets []sheetPart, sst string) {
 	const book = "xl/workbook.xml"
 	sst = "xl/sharedStrings.xml"
@@ -343,9 +343,9 @@ func workbookParts(parts map[string]*zip.File) (sheets []sheetPart, sst string) 
 		}
 	}
 	for _, s := range wb.Sheets {
-		if p, ok := target[s.ID]; ok {
-			sheets = append(sheets, sheetPart{s.Name, p})
-		}
+		// Every sheet, in order (its index is a defined name's
+		// localSheetId); one whose relationship is missing has no part.
+		sheets = append(sheets, sheetPart{s.Name, target[s.ID]})
 	}
 	return sheets, sst
 }

@@ -1305,7 +1305,7 @@ func (b *Book) Write(w io.Writer) error {
 	if err := sortDefaultsEdit(zr, edits); err != nil {
 		return err
 	}
-	if err := digestEdits(zr, edits); err != nil {
+	if err := b.digestEdits(zr, edits); err != nil {
 		return err
 	}
 	return writePackage(w, zr, edits, true)
