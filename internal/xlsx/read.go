@@ -521,6 +521,12 @@ func (b *Book) ReadTable(sheet string, spec Spec) (*Sheet, Problems) {
 		}
 	}
 	b.refuseDates(pr, sheet, t.Rows, used)
+	// So is a hidden sheet (Excel's "very hidden" ones its menu cannot
+	// even unhide): an Experiments sheet out of sight still runs its
+	// scenarios.
+	if visible, err := b.f.GetSheetVisible(sheet); err == nil && !visible && len(t.Rows) > 0 {
+		pr.add(true, nil, "", "the sheet is hidden in Excel, and read as every other sheet; unhide it to see what runs (Excel: right-click a sheet tab > Unhide; a sheet hidden as \"very hidden\" needs the VBA editor, or LibreOffice: Sheet > Show Sheet), or delete it")
+	}
 	// A hidden row is out of the user's sight but not out of the model:
 	// one warning for the sheet (a filter can hide hundreds).
 	var hidden []string

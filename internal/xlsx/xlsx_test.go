@@ -580,3 +580,34 @@ func TestNumberFormats(t *testing.T) {
 		t.Errorf("Signed's negative section %q has no minus sign", secs)
 	}
 }
+
+// A hidden sheet, "very hidden" too, is read as any other, with a warning.
+func TestReadTableWarnsOfHiddenSheets(t *testing.T) {
+	for _, state := range []string{"", "hidden", "veryHidden"} {
+		path := filepath.Join(t.TempDir(), "hidden.xlsx")
+		b := New()
+		b.SetRow("Sheet1", 1, "Name")
+		must(t, b.NewSheet("Experiments"))
+		b.SetRow("Experiments", 1, "Scenario", "AppServers")
+		b.SetRow("Experiments", 2, "Big", 10)
+		must(t, b.Save(path))
+		b.Close()
+		if state != "" {
+			editZip(t, path, path+".x", "xl/workbook.xml", func(s string) string {
+				return strings.Replace(s, `<sheet name="Experiments"`, `<sheet name="Experiments" state="`+state+`"`, 1)
+			})
+			path += ".x"
+		}
+		b, err := Open(path)
+		must(t, err)
+		tab, ps := b.ReadTable("Experiments", Spec{Columns: []string{"Scenario", "AppServers"}})
+		b.Close()
+		if tab == nil || len(tab.Rows) != 1 {
+			t.Fatalf("%q: table %+v, want its row", state, tab)
+		}
+		warned := len(ps) == 1 && ps[0].Warning && strings.Contains(ps[0].Msg, "the sheet is hidden in Excel")
+		if warned != (state != "") {
+			t.Errorf("sheet state %q: problems %v", state, ps)
+		}
+	}
+}
