@@ -437,7 +437,7 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 	for {
 		open := bytes.IndexByte(rest[at:], '<')
 		if open < 0 {
-			return len(rest), nil // cut short: checkSheets says so of a workbook read
+			return len(rest), d.cutShort()
 		}
 		text := rest[at : at+open]
 		switch {
@@ -454,7 +454,7 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 			// unescapes it.
 			end := bytes.Index(rest[open+len(cdata):], []byte("]]>"))
 			if end < 0 {
-				return len(rest), nil
+				return len(rest), d.cutShort()
 			}
 			raw := []byte(escapeText(string(rest[open+len(cdata) : open+len(cdata)+end])))
 			switch {
@@ -470,7 +470,7 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 		}
 		gt := bytes.IndexByte(rest[open:], '>')
 		if gt < 0 {
-			return len(rest), nil
+			return len(rest), d.cutShort()
 		}
 		gt += open
 		t := rest[open+1 : gt]
@@ -499,6 +499,12 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 			}
 		}
 	}
+}
+
+// cutShort is the error of a cell whose XML ends before its end tag: what
+// it holds cannot be told, so neither can whether it changed.
+func (d *cellHasher) cutShort() error {
+	return fmt.Errorf("cell %s is cut short", CellName(d.col-1, d.row))
 }
 
 // plainCells are the shapes of a cell's content that cell reads at once

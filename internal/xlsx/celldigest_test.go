@@ -220,6 +220,9 @@ func TestCellsDigestReadsXMLAsWritten(t *testing.T) {
 			t.Errorf("%s: digest %s, want %s as written plainly", same, got, plain)
 		}
 	}
+	if _, err := cellsDigest(strings.NewReader(`<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>0.`), &sharedTexts{}); err == nil {
+		t.Error("a sheet cut short inside a cell: no error")
+	}
 	for _, other := range []string{
 		`<row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1"><v><![CDATA[0.2]]></v></c><c r="C1" t="inlineStr"><is><t>a &amp; b</t></is></c></row>`,
 		`<row r="1"><c r="A1" t="b"><v>1</v></c><c r="B1"><v>0.1</v></c><c r="C1" t="inlineStr"><is><t><![CDATA[a &amp; b]]></t></is></c></row>`,
