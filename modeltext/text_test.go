@@ -190,3 +190,17 @@ func TestTrailingDocumentMarker(t *testing.T) {
 		}
 	}
 }
+
+// A header that YAML reads as a number (1e3, which the workbook holds as
+// 1000) is named by the same text as a row's key.
+func TestNumberHeaderNamedAsWritten(t *testing.T) {
+	text := "SvcData.xlsx:\n  Arrivals:\n    - [Entity, 1e3, 2.50]\n    - {Entity: Job, 1e3: Exp(1), 2.50: Exp(2)}\n"
+	m, err := modeltext.Parse("m.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := m.Books[0].Sheets[0].Rows[0]
+	if len(row) != 3 || row[1].Value != "Exp(1)" || row[2].Value != "Exp(2)" {
+		t.Errorf("row %+v, want Exp(1) and Exp(2) in columns B and C", row)
+	}
+}

@@ -384,6 +384,14 @@ func (p *parser) sheet(name string, v *yaml.Node) *Sheet {
 				continue
 			}
 			col, ok := index[k.Value]
+			if tag := k.ShortTag(); !ok && (tag == "!!int" || tag == "!!float") {
+				// A key that YAML reads as a number (1e3) names the header
+				// that the same text in the header row became (1000).
+				var f float64
+				if k.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+					col, ok = index[Cell{Kind: Number, Value: FormatNumber(f)}.key()]
+				}
+			}
 			if !ok && isColumnRef(k.Value) {
 				if n, err := columnNumber(k.Value[1 : len(k.Value)-1]); err == nil && (n >= len(keys) || keys[n] == k.Value) {
 					col, ok = n, true
