@@ -139,3 +139,34 @@ func TestResolution(t *testing.T) {
 		}
 	}
 }
+
+// Data of a handful of distinct values get no p-value: the bootstrap,
+// rounding its draws as the data were, called Uniform(1,2) a fit of 1s
+// and 2s with p = 1, and LogNormal a fit of 5 and 5.000001 (every refit
+// failed, each counted as far). A refit that fails for most draws gives
+// no p-value either.
+func TestNoPValueForAHandfulOfValues(t *testing.T) {
+	for name, values := range map[string][]float64{
+		"ones and twos":   append(slices.Repeat([]float64{1}, 50), slices.Repeat([]float64{2}, 50)...),
+		"almost constant": append(slices.Repeat([]float64{5}, 99), 5.000001),
+		"nine of a kind":  slices.Repeat([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9}, 10),
+	} {
+		res, err := Distributions(slices.Clone(values), Options{Seed: 1, Replicates: 99})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Fits {
+			if !math.IsNaN(f.PValue) {
+				t.Errorf("%s: %s has p-value %v, want none", name, f.Cell, f.PValue)
+			}
+		}
+	}
+	// Ten distinct values are tested.
+	res, err := Distributions(slices.Repeat([]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 10), Options{Seed: 1, Replicates: 99})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsNaN(res.Fits[0].PValue) {
+		t.Errorf("ten distinct values: %s has no p-value", res.Fits[0].Cell)
+	}
+}

@@ -70,6 +70,7 @@ type Result struct {
 	Fits         []Fitted // best (lowest AIC) first
 	Skipped      []Skipped
 	Replicates   int       // bootstrap refits behind each p-value
+	Distinct     int       // distinct values; below MinDistinctForTest, no p-values
 	Seed         uint64    // the seed used
 	Tested       int       // values the p-values are computed on: Observations, or a subsample
 	Values       []float64 // every value, sorted
@@ -148,6 +149,8 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 
 	all := newSample(values, sub)
 	res.Mean, res.SD = all.mean, math.Sqrt(all.m2/float64(n-1))
+	res.Distinct = distinct(values)
+	testable := res.Distinct >= MinDistinctForTest
 	var testSample *sample
 	if test != nil {
 		testSample = newSample(test, nil)
@@ -177,7 +180,7 @@ func Distributions(values []float64, opts Options) (*Result, error) {
 			}
 			f := &Fitted{Family: fam.name, Params: m.params(), Cell: faithfulCell(m, digits), LogLik: ll,
 				AIC: 2*float64(fam.k) - 2*ll, KS: ksDistance(values, m), PValue: math.NaN(), model: m}
-			if res.Replicates > 0 {
+			if res.Replicates > 0 && testable {
 				s := all
 				if testSample != nil {
 					s = testSample
@@ -273,11 +276,28 @@ func overflows(m model) string {
 	return ""
 }
 
+// MinDistinctForTest is the fewest distinct values for which fits get a
+// p-value: data of a handful of values (1 and 2, say, or 5 and 5.000001)
+// are no sample of a continuous shape, and the bootstrap, whose draws are
+// rounded as the data were, reads them as fitting anything (p = 1).
+const MinDistinctForTest = 10
+
+// distinct counts the distinct values of sorted xs.
+func distinct(xs []float64) int {
+	n := 0
+	for i, x := range xs {
+		if i == 0 || x != xs[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
 // bootstrapP is the parametric bootstrap p-value of the KS distance of
 // sorted xs to m, the fit of fam to xs: draws come from the model's own
 // sampler of m (engine/dist), each is refitted, and the share of refitted
 // distances at least the observed one is p. A refit that fails counts as
-// at least as far (conservative).
+// at least as far (conservative); when more than a tenth fail, p is NaN.
 //
 // Times logged at a clock's resolution (whole milliseconds) are steps, and
 // their distance to any continuous fit is larger than that of exact times:
@@ -293,7 +313,7 @@ func bootstrapP(fam family, xs []float64, m model, replicates int, seed, stream 
 	r := rand.New(rand.NewPCG(seed, stream))
 	buf := make([]float64, len(xs))
 	step := resolution(xs)
-	atLeast := 0
+	atLeast, failed := 0, 0
 	for range replicates {
 		for i := range buf {
 			buf[i] = sampler.Sample(r)
@@ -303,9 +323,18 @@ func bootstrapP(fam family, xs []float64, m model, replicates int, seed, stream 
 		}
 		slices.Sort(buf)
 		bm, _, err := fam.fit(newSample(buf, nil))
+		if err != nil {
+			failed++
+		}
 		if err != nil || ksDistance(buf, bm) >= d0 {
 			atLeast++
 		}
+	}
+	if failed*10 > replicates {
+		// Most draws could not be refitted (a fit so narrow that its
+		// rounded draws barely vary): counted as far, they would make p
+		// near 1 whatever the fit; there is no p-value.
+		return math.NaN()
 	}
 	return float64(1+atLeast) / float64(1+replicates)
 }

@@ -19,6 +19,9 @@ func pValueNote(r *Result) string {
 	if r.Fits[0].Family == "Const" {
 		return "1: every value is the same"
 	}
+	if r.Distinct < MinDistinctForTest {
+		return fmt.Sprintf("not computed: the data hold only %d distinct values, too few for a test of a continuous shape (at least %d); the ranking by AIC stands, and a cell of their own mean (or Const) may serve better", r.Distinct, MinDistinctForTest)
+	}
 	s := fmt.Sprintf("parametric bootstrap of the KS distance: %d samples drawn from each fit and refitted, seed %d", r.Replicates, r.Seed)
 	if r.Tested < r.Observations {
 		s += fmt.Sprintf(", on a random subsample of %d of the %d values", r.Tested, r.Observations)
