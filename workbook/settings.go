@@ -2,6 +2,7 @@ package workbook
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -210,11 +211,19 @@ func (r *reader) numberSetting(s *state, c settingCell) (float64, bool) {
 			r.errorCause(err, c.file, c.sheet, c.ref, "%s", exprMessage(c.text, err))
 			return 0, false
 		}
+		if rangeOrDate.MatchString(c.text) {
+			r.warnf(c.file, c.sheet, c.ref, "%s is read as the expression %s, %s; if it is a range or a date, type the number %s needs", c.text, strings.TrimSpace(c.text), formatNumber(v), c.name)
+		}
 		return v, true
 	}
 	r.errorf(c.file, c.sheet, c.ref, "%s; expected a number for %s", numberHint(c.text), c.name)
 	return 0, false
 }
+
+// rangeOrDate matches a text of whole numbers joined by "-" (10-20,
+// 2024-01-05): an expression to websim, but more likely a range or a date
+// typed into a cell formatted as text.
+var rangeOrDate = regexp.MustCompile(`^\s*[0-9]+(\s*-\s*[0-9]+){1,2}\s*$`)
 
 // wholeSetting reads a whole number of at least min.
 func (r *reader) wholeSetting(s *state, c settingCell, min float64) (float64, bool) {

@@ -332,3 +332,30 @@ func TestNestedStepsAddUp(t *testing.T) {
 		t.Errorf("problems:\n%s\nwant the ten-wide, seven-deep nesting refused", got)
 	}
 }
+
+// A text of numbers joined by "-" in a setting's cell (10-20, a date in a
+// cell formatted as text) runs as an expression, with a warning.
+func TestRangeOrDateTextWarns(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		warn bool
+	}{
+		{"2024-01-05", true},
+		{"10-20", true},
+		{"0.5", false},
+		{"RATParameter - 49.5", false},
+	} {
+		m := wbtest.Valid()
+		m.Set(t, "SvcData.xlsx", "Settings", "B10", tc.text)
+		dir := t.TempDir()
+		m.Write(t, dir)
+		plan, err := Read(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.text, err)
+		}
+		warned := strings.Contains(strings.Join(plan.Warnings, "\n"), "is read as the expression")
+		if warned != tc.warn {
+			t.Errorf("SwitchUtil %q: warned %v, want %v: %q", tc.text, warned, tc.warn, plan.Warnings)
+		}
+	}
+}
