@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/websim/websim/engine"
-	"github.com/websim/websim/engine/dist"
 )
 
 // WarmUp auto must not bias the mean: MSER picks its truncation point on
@@ -20,16 +19,7 @@ func TestAutoWarmUpDoesNotBiasTheMean(t *testing.T) {
 	if testing.Short() {
 		t.Skip("600 runs of 50,000 observations")
 	}
-	m := &engine.Model{
-		Name: "mm1", TimeUnit: "s", Loads: []string{"rho0.9"},
-		App: engine.AppConfig{Servers: 1, Capacity: 1},
-		Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
-			{Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse("Exp(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
-		}}},
-		Entities: []engine.Entity{{Name: "Job",
-			InterArrival: []engine.Dist{dist.MustParse("Exp(1.1111111111111112)")},
-			Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
-	}
+	m := mmcModel(0.9, 1)
 	const seeds = 200
 	var sum, sumSq, autoSum float64
 	for seed := range uint64(seeds) {

@@ -14,12 +14,12 @@ import (
 	"github.com/websim/websim/engine/stats"
 )
 
-// mmcSizePlan is an M/M/c queue on the application server (one server of
-// c units, no RAT): arrivals at rate lambda, service Exp(1), with targets.
-func mmcSizePlan(lambda float64, reps int, obs int64, targets ...Target) *Plan {
-	m := &engine.Model{
+// mmcModel is an M/M/c queue on the application server (one server of c
+// units, no RAT): arrivals at rate lambda, service Exp(1), one load.
+func mmcModel(lambda float64, c int) *engine.Model {
+	return &engine.Model{
 		Name: "mmc", TimeUnit: "s", Loads: []string{"L"},
-		App: engine.AppConfig{Servers: 1, Capacity: 2},
+		App: engine.AppConfig{Servers: 1, Capacity: c},
 		Services: []engine.Service{{Name: "Work", Steps: []engine.Step{
 			{Name: "Process", Kind: engine.Local, ProcTime: dist.MustParse("Exp(1)"), OnSuccess: engine.Done, OnFailure: engine.Fail},
 		}}},
@@ -27,6 +27,11 @@ func mmcSizePlan(lambda float64, reps int, obs int64, targets ...Target) *Plan {
 			InterArrival: []engine.Dist{dist.MustParse(fmt.Sprintf("Exp(%g)", 1/lambda))},
 			Stages:       []engine.Stage{{Service: 0, OnSuccess: engine.End, OnFailure: engine.Exit}}}},
 	}
+}
+
+// mmcSizePlan is mmcModel of 2 units to start from, with targets.
+func mmcSizePlan(lambda float64, reps int, obs int64, targets ...Target) *Plan {
+	m := mmcModel(lambda, 2)
 	rs := RunSettings{Seed: 11, WarmUp: 50, Observations: obs, Replications: reps, Loads: []int{0}}
 	return &Plan{Model: "mmc", TimeUnit: "s", Scenarios: []Scenario{{Name: "Base", Model: m, Run: rs}}, Targets: targets}
 }
