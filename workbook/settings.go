@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/websim/websim/engine"
 	"github.com/websim/websim/internal/suggest"
@@ -211,7 +212,7 @@ func (r *reader) numberSetting(s *state, c settingCell) (float64, bool) {
 			r.errorCause(err, c.file, c.sheet, c.ref, "%s", exprMessage(c.text, err))
 			return 0, false
 		}
-		if rangeOrDate.MatchString(c.text) {
+		if rangeOrDate().MatchString(c.text) {
 			r.warnf(c.file, c.sheet, c.ref, "%s is read as the expression %s, %s; if it is a range or a date, type the number %s needs", c.text, strings.TrimSpace(c.text), formatNumber(v), c.name)
 		}
 		return v, true
@@ -223,7 +224,9 @@ func (r *reader) numberSetting(s *state, c settingCell) (float64, bool) {
 // rangeOrDate matches a text of whole numbers joined by "-" (10-20,
 // 2024-01-05): an expression to websim, but more likely a range or a date
 // typed into a cell formatted as text.
-var rangeOrDate = regexp.MustCompile(`^\s*[0-9]+(\s*-\s*[0-9]+){1,2}\s*$`)
+var rangeOrDate = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*[0-9]+(\s*-\s*[0-9]+){1,2}\s*$`)
+})
 
 // wholeSetting reads a whole number of at least min.
 func (r *reader) wholeSetting(s *state, c settingCell, min float64) (float64, bool) {

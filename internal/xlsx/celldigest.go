@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // CellsMarker is the sheet-scoped defined name that holds a digest of the
@@ -51,7 +52,9 @@ func (b *Book) markCells(sheet string) error {
 
 // definedNameElement matches a defined name of the workbook part as the
 // library writes it: its attributes, then its value (escaped).
-var definedNameElement = regexp.MustCompile(`<definedName\b([^>]*)>([^<]*)</definedName>`)
+var definedNameElement = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<definedName\b([^>]*)>([^<]*)</definedName>`)
+})
 
 // digestEdits adds to edits the workbook part of zr with each pending
 // CellsMarker that this book marked (markCells; not one left pending in
@@ -78,8 +81,8 @@ func (b *Book) digestEdits(zr *zip.Reader, edits map[string]partEdit) error {
 		return nil
 	}
 	texts := &sharedTexts{f: files[sst]}
-	out := definedNameElement.ReplaceAllFunc(content, func(el []byte) []byte {
-		m := definedNameElement.FindSubmatch(el)
+	out := definedNameElement().ReplaceAllFunc(content, func(el []byte) []byte {
+		m := definedNameElement().FindSubmatch(el)
 		attrs := m[1]
 		if attr(attrs, "name") != CellsMarker || xmlText(m[2]) != textConstant(pendingDigest) {
 			return el
@@ -668,13 +671,13 @@ func unescape(raw []byte) []byte {
 
 // escapedChar matches the _xHHHH_ escape of a character that XML cannot
 // hold, which Excel writes for a control character in a text.
-var escapedChar = regexp.MustCompile(`_x[0-9A-Fa-f]{4}_`)
+var escapedChar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`_x[0-9A-Fa-f]{4}_`) })
 
 // normalText is a cell's text as programs that save it again keep it:
 // ends of lines as "\n", and a character written as _xHHHH_ as itself.
 func normalText(s []byte) []byte {
 	if bytes.Contains(s, []byte("_x")) {
-		s = escapedChar.ReplaceAllFunc(s, func(e []byte) []byte {
+		s = escapedChar().ReplaceAllFunc(s, func(e []byte) []byte {
 			n, _ := strconv.ParseUint(string(e[2:6]), 16, 32)
 			return []byte(string(rune(n)))
 		})

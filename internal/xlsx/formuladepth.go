@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // MaxFormulaDepth bounds a chain of formulas that websim computes itself
@@ -207,18 +208,21 @@ func isNameByte(c byte) bool {
 // volatileCall finds a call of a function that Excel computes afresh at
 // every recalculation, or whose references are made as it runs (with the
 // _xlfn. prefix a file gives newer functions, or without).
-var volatileCall = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:_xlfn\.)?(RAND|RANDBETWEEN|RANDARRAY|NOW|TODAY|INDIRECT|OFFSET|CELL|INFO)\s*\(`)
+var volatileCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:_xlfn\.)?(RAND|RANDBETWEEN|RANDARRAY|NOW|TODAY|INDIRECT|OFFSET|CELL|INFO)\s*\(`)
+})
 
 // rangeRef finds a range of cells (B3:B4, $B$3:$B$4, Sheet1!B3:B4), a
 // whole column (B:B) or a whole row (3:3).
-var rangeRef = regexp.MustCompile(`(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?(?:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]{1,7}:\$?[0-9]{1,7})`)
+var rangeRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?(?:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}:\$?[A-Za-z]{1,3}\$?[0-9]{1,7}|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}|\$?[0-9]{1,7}:\$?[0-9]{1,7})`)
+})
 
 // rangeFunctions take a range as a whole (a sum, a lookup, a count): a
 // range passed to any other function (ABS(B3:B4), inside a SUM) makes an
 // array formula, which Excel computes cell by cell.
-var rangeFunctions = map[string]bool{}
-
-func init() {
+var rangeFunctions = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, f := range strings.Fields(`SUM SUMPRODUCT SUMSQ SUMIF SUMIFS SUMX2MY2 SUMX2PY2 SUMXMY2 SUBTOTAL AGGREGATE
 		AVERAGE AVERAGEA AVERAGEIF AVERAGEIFS COUNT COUNTA COUNTBLANK COUNTIF COUNTIFS
 		MIN MINA MINIFS MAX MAXA MAXIFS PRODUCT MEDIAN MODE MODE.SNGL MODE.MULT
@@ -231,9 +235,10 @@ func init() {
 		INDEX MATCH XMATCH VLOOKUP HLOOKUP LOOKUP XLOOKUP ROWS COLUMNS ROW COLUMN AREAS ISREF
 		AND OR XOR CONCAT TEXTJOIN COUNTUNIQUE FILTER SORT SORTBY UNIQUE TAKE DROP
 		DSUM DAVERAGE DCOUNT DCOUNTA DGET DMAX DMIN DPRODUCT DSTDEV DSTDEVP DVAR DVARP`) {
-		rangeFunctions[f] = true
+		m[f] = true
 	}
-}
+	return m
+})
 
 // notComputableAsExcel says why websim, computing a formula that has no
 // saved value, would not get what Excel gets ("" when it would): a
@@ -246,7 +251,7 @@ func init() {
 // (SUM(MyRange*2)) is not seen.
 func notComputableAsExcel(formula string) string {
 	text := formulaString.ReplaceAllStringFunc(formula, func(s string) string { return strings.Repeat(" ", len(s)) })
-	if m := volatileCall.FindStringSubmatch(text); m != nil {
+	if m := volatileCall().FindStringSubmatch(text); m != nil {
 		name := strings.ToUpper(m[1])
 		if name == "INDIRECT" || name == "OFFSET" {
 			return fmt.Sprintf("uses %s, whose reference is made as it is computed: websim cannot check what it reads, nor compute it as Excel does", name)
@@ -254,7 +259,7 @@ func notComputableAsExcel(formula string) string {
 		return fmt.Sprintf("uses %s, which Excel computes afresh at every recalculation: websim would read another value each time, and two runs of the same seed would differ", name)
 	}
 	const operators = "+-*/^&=<>"
-	for _, at := range rangeRef.FindAllStringIndex(text, -1) {
+	for _, at := range rangeRef().FindAllStringIndex(text, -1) {
 		start, end := at[0], at[1]
 		if start > 0 && isNameByte(text[start-1]) || end < len(text) && (isNameByte(text[end]) || text[end] == '(') {
 			continue // part of a name or a call
@@ -279,7 +284,7 @@ func notComputableAsExcel(formula string) string {
 			after != "" && strings.ContainsRune(operators+"%", rune(after[0])) {
 			return fmt.Sprintf("does arithmetic on the range %s (an array formula), which websim cannot compute as Excel does, cell by cell", rng)
 		}
-		if fn := calledWith(text, start); fn != "" && !rangeFunctions[fn] {
+		if fn := calledWith(text, start); fn != "" && !rangeFunctions()[fn] {
 			return fmt.Sprintf("passes the range %s to %s, which takes one value (an array formula, computed by Excel cell by cell), which websim cannot compute as Excel does", rng, fn)
 		}
 	}
