@@ -53,7 +53,10 @@ Charts, Timeline and Run (websim size adds Sizing), and Validation when
 SvcData.xlsx has a Measured sheet (its figures beside the simulated ones;
 they are printed too). Every row of the Targets sheet is judged in each run
 (Summary, the table, --json). The input workbooks are never changed unless
---write-back is given.
+--write-back is given. A results workbook is replaced only when websim wrote
+every sheet of it and you changed none of their cells; otherwise the run stops
+before simulating (exit 2) and names the sheets. With --write-back, a result
+sheet you changed is not replaced either: rename it to keep it.
 
 With --shard K/N --partial FILE it runs only the K-th (from 0) of N shares of
 the study's runs and writes them to FILE; "websim merge" of the N files gives
