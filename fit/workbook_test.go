@@ -27,14 +27,7 @@ func TestWriteWorkbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	path := filepath.Join(dir, "Fit.xlsx")
-	if err := WriteWorkbook(path, d, res); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := readSheet(path, FitSheet)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, rows := writeFitSheet(t, dir, d, res)
 	if got := strings.Join(rows[fitHeaderRow-1], "|"); got != "Rank|Distribution|Mean|SD|Δmean|AIC|ΔAIC|KS distance|p-value" {
 		t.Errorf("header row %q", got)
 	}
@@ -125,14 +118,7 @@ func TestNotRankedReasonWraps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "Fit.xlsx")
-	if err := WriteWorkbook(path, d, res); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := readSheet(path, FitSheet)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, rows := writeFitSheet(t, t.TempDir(), d, res)
 	b, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -210,14 +196,7 @@ func TestFitSheetSaysTheMeanIsOff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), "Fit.xlsx")
-		if err := WriteWorkbook(path, d, res); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := readSheet(path, FitSheet)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, rows := writeFitSheet(t, t.TempDir(), d, res)
 		near := func(text string, want float64) bool {
 			v, err := strconv.ParseFloat(text, 64)
 			return err == nil && math.Abs(v-want) <= 1e-9*math.Abs(want)
@@ -243,4 +222,19 @@ func TestFitSheetSaysTheMeanIsOff(t *testing.T) {
 			t.Errorf("%s: Mean off row %v, Keeps the mean row %q; want them %v", tc.name, warned, keeps, tc.off)
 		}
 	}
+}
+
+// writeFitSheet writes the Fit workbook of d and res in dir and returns
+// its path and the Fit sheet's rows.
+func writeFitSheet(t *testing.T, dir string, d *Data, res *Result) (string, [][]string) {
+	t.Helper()
+	path := filepath.Join(dir, "Fit.xlsx")
+	if err := WriteWorkbook(path, d, res); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := readSheet(path, FitSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, rows
 }

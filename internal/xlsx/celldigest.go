@@ -442,15 +442,18 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 		if open < 0 {
 			return len(rest), d.cutShort()
 		}
-		text := rest[at : at+open]
-		switch {
-		case inValue:
-			d.value = append(d.value, text...)
-		case inFormula:
-			d.formula = append(d.formula, text...)
-		case inText && rph == 0:
-			d.inline = append(d.inline, text...)
+		// collect keeps text (still escaped) for what the cell is inside.
+		collect := func(text []byte) {
+			switch {
+			case inValue:
+				d.value = append(d.value, text...)
+			case inFormula:
+				d.formula = append(d.formula, text...)
+			case inText && rph == 0:
+				d.inline = append(d.inline, text...)
+			}
 		}
+		collect(rest[at : at+open])
 		open += at
 		if cdata := []byte("<![CDATA["); bytes.HasPrefix(rest[open:], cdata) {
 			// Text taken as it is: kept escaped, as the rest is until fold
@@ -459,15 +462,7 @@ func (d *cellHasher) cell(tag, rest []byte) (int, error) {
 			if end < 0 {
 				return len(rest), d.cutShort()
 			}
-			raw := []byte(escapeText(string(rest[open+len(cdata) : open+len(cdata)+end])))
-			switch {
-			case inValue:
-				d.value = append(d.value, raw...)
-			case inFormula:
-				d.formula = append(d.formula, raw...)
-			case inText && rph == 0:
-				d.inline = append(d.inline, raw...)
-			}
+			collect([]byte(escapeText(string(rest[open+len(cdata) : open+len(cdata)+end]))))
 			at = open + len(cdata) + end + len("]]>")
 			continue
 		}
