@@ -441,19 +441,8 @@ func cellValue(rest []byte) (string, bool) {
 }
 
 // attr returns the value of attribute name in a start tag's text, "" when
-// it has none.
-func attr(tag []byte, name string) string {
-	key := []byte(" " + name + `="`)
-	i := bytes.Index(tag, key)
-	if i < 0 {
-		return ""
-	}
-	v := tag[i+len(key):]
-	if j := bytes.IndexByte(v, '"'); j >= 0 {
-		return string(v[:j])
-	}
-	return ""
-}
+// it has none (attrBytes' reading: either quote, spaces about "=").
+func attr(tag []byte, name string) string { return string(attrBytes(tag, name)) }
 
 // cutShort reports whether the XML of a sheet stops before the end tag of
 // its root element: what is left after the root may only be white space,
