@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -10,24 +11,25 @@ import (
 // (a pop, then zero to two schedules), then drains it and checks every pop against a
 // sorted reference: by time, then priority, then first in, first out.
 // Times are drawn from a few values so that ties are common. A third of
-// the events are arrivals of one of four entities, kept in slots off the
-// heap (or on it, when the entity's slot is taken), through
-// scheduleArrival.
+// the events are arrivals of one of four entities, through
+// scheduleArrival. The tree grows past its first leaves in every case
+// but the near-empty one, and from the start in the deep one.
 func TestCalendarOrder(t *testing.T) {
 	tests := []struct {
 		name  string
 		times int // distinct times drawn
 		steps int
+		start int // events scheduled before the first pop
 	}{
-		{"many ties", 3, 20_000},
-		{"few ties", 1_000, 20_000},
-		{"near empty", 2, 200},
+		{"many ties", 3, 20_000, 5},
+		{"few ties", 1_000, 20_000, 5},
+		{"near empty", 2, 200, 5},
+		{"deep", 1_000, 20_000, 1_000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(tc.times)))
 			var c calendar
-			c.useSlots(4)
 			var ref []event // pending, in no order
 			seq := uint64(0)
 			add := func(now float64) {
@@ -47,7 +49,7 @@ func TestCalendarOrder(t *testing.T) {
 				}
 				ref = append(ref, event{at: math.Float64bits(at), key: uint64(prio)<<60 | seq<<4 | uint64(kind), ref: who, gen: gen})
 			}
-			for range 5 {
+			for range tc.start {
 				add(0)
 			}
 			now := 0.0
@@ -84,6 +86,9 @@ func TestCalendarOrder(t *testing.T) {
 			if seq < uint64(tc.steps) {
 				t.Fatalf("only %d events scheduled in %d steps", seq, tc.steps)
 			}
+			if tc.name != "near empty" && c.leaves() <= firstLeaves {
+				t.Fatalf("the tree kept its first %d leaves: not a test of its growth", c.leaves())
+			}
 		})
 	}
 }
@@ -103,5 +108,24 @@ func refLess(a, b event) bool {
 func TestEmptySlotIsInf(t *testing.T) {
 	if got := math.Float64frombits(emptySlot); !math.IsInf(got, 1) {
 		t.Fatalf("emptySlot is %g, want +Inf", got)
+	}
+}
+
+// BenchmarkCalendarHold times the calendar in the hold model: with n
+// events pending, each operation pops the earliest and schedules one at a
+// random time after it (ns/op, the draw included).
+func BenchmarkCalendarHold(b *testing.B) {
+	for _, n := range []int{20, 100, 200} {
+		b.Run(fmt.Sprintf("pending=%d", n), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			var c calendar
+			for i := range n {
+				c.schedule(r.ExpFloat64(), evResume, int32(i), 0)
+			}
+			for b.Loop() {
+				e := c.pop()
+				c.schedule(e.time()+r.ExpFloat64()*float64(n), evResume, e.ref, 0)
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"math"
 	"math/rand/v2"
 
 	"github.com/websim/websim/engine/stats"
@@ -21,11 +20,11 @@ import (
 // answer on the calendar.
 type extServer struct {
 	capacity int32
-	// free is a min-heap of the times when each unit used so far is free
-	// of the work given to it; units never used (Capacity less its length)
-	// are free since the start. A unit is used for the first time only
-	// when every used one is busy, so its length is the peak of busy units.
-	free []float64
+	// free holds the times when each unit used so far is free of the work
+	// given to it; units never used (Capacity less its length) are free
+	// since the start. A unit is used for the first time only when every
+	// used one is busy, so its length is the peak of busy units.
+	free freeTimes
 	// starts holds the start times of jobs that found every unit busy, in
 	// arrival order, which FCFS makes start order; those at or before now
 	// have started and are dropped lazily.
@@ -125,10 +124,10 @@ func (s *sim) arrive(j int32) {
 
 // startAt is when a job arriving at t starts.
 func (sv *extServer) startAt(t float64) float64 {
-	if len(sv.free) < int(sv.capacity) {
+	if sv.free.len() < sv.capacity {
 		return t // a used unit free by t, or one never used
 	}
-	return later(t, sv.free[0])
+	return later(t, sv.free.first())
 }
 
 // place gives a job arriving at t, with service time d, to the unit free
@@ -142,16 +141,14 @@ func (sv *extServer) place(s *sim, i int32, t, d float64, measured bool) float64
 		sv.arrived++
 	}
 	var start float64
-	switch used := int32(len(sv.free)); {
-	case used < sv.capacity && (used == 0 || sv.free[0] > t):
+	switch used := sv.free.len(); {
+	case used < sv.capacity && (used == 0 || sv.free.first() > t):
 		// Every used unit is busy: take one never used.
 		start = t
-		sv.free = append(sv.free, t+d)
-		siftUp(sv.free)
+		sv.free.add(t + d)
 	default:
-		start = later(t, sv.free[0])
-		sv.free[0] = start + d
-		siftDown(sv.free)
+		start = later(t, sv.free.first())
+		sv.free.replaceFirst(start + d)
 		if start > t {
 			if measured {
 				sv.waited++
@@ -197,73 +194,16 @@ func later(a, b float64) float64 {
 	return a
 }
 
-// siftUp restores the heap h after a value was appended.
-func siftUp(h []float64) {
-	i := len(h) - 1
-	x := h[i]
-	for i > 0 {
-		p := (i - 1) / 2
-		if !(x < h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = x
-}
-
-// siftDown restores the heap h after its root grew.
-//
-// The times are compared as the integers of their bits, which order
-// non-negative floats as their values do (every time here is finite and
-// at least 0): the compiler then picks the smaller child with a
-// conditional move, not a branch that a random service time mispredicts
-// at every level.
-func siftDown(hf []float64) {
-	n := len(hf)
-	i := 0
-	x := math.Float64bits(hf[0])
-	for {
-		l := 2*i + 1
-		if l+1 >= n {
-			if l < n && math.Float64bits(hf[l]) < x {
-				hf[i] = hf[l]
-				i = l
-			}
-			break
-		}
-		a, b := math.Float64bits(hf[l]), math.Float64bits(hf[l+1])
-		m := l
-		if b < a {
-			m = l + 1
-		}
-		if min(a, b) >= x {
-			break
-		}
-		hf[i] = hf[m]
-		i = m
-	}
-	hf[i] = math.Float64frombits(x)
-}
-
 // busyAt returns the units busy at t, given that every job so far arrived
 // by t: the used units not free by then.
 func (sv *extServer) busyAt(t float64) int32 {
-	free := int32(0)
-	sv.countFree(0, t, int32(len(sv.free)), &free)
-	return int32(len(sv.free)) - free
-}
-
-// countFree counts the units free by t in the subheap at k, up to enough
-// (busy units are never below free ones, so it visits the free units and
-// their children only).
-func (sv *extServer) countFree(k int, t float64, enough int32, free *int32) {
-	if k >= len(sv.free) || *free >= enough || sv.free[k] > t {
-		return
+	busy := int32(0)
+	for i := range sv.free.len() {
+		if sv.free.at(i) > t {
+			busy++
+		}
 	}
-	*free++
-	sv.countFree(2*k+1, t, enough, free)
-	sv.countFree(2*k+2, t, enough, free)
+	return busy
 }
 
 // queuedAt returns the jobs waiting at t (every job so far arrived by t).
@@ -421,8 +361,8 @@ func (sv *extServer) figures(end, from float64) (busy, queue float64, unfinished
 		from, busyArea, queueArea = 0, sv.busyAll, sv.queueAll
 	}
 	edge := max(end, from)
-	for _, f := range sv.free {
-		if f > end {
+	for i := range sv.free.len() {
+		if f := sv.free.at(i); f > end {
 			busyArea -= f - edge
 			unfinished++
 		}

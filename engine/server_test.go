@@ -6,11 +6,12 @@ import (
 	"testing"
 )
 
-// TestUnitHeap gives an external server a long run of jobs (place, its
-// unit heap) and checks it against a plain sorted list of the same free
-// times: each job starts when the earliest unit is free, the root is
-// always the earliest, and busyAt counts the units not free by t.
-func TestUnitHeap(t *testing.T) {
+// TestUnitFreeTimes gives an external server a long run of jobs (place,
+// its tree of free times) and checks it against a plain sorted list of the
+// same free times: each job starts when the earliest unit is free, the
+// root is always the earliest, the units' times are the list's, and
+// busyAt counts the units not free by t.
+func TestUnitFreeTimes(t *testing.T) {
 	for _, capacity := range []int32{1, 2, 3, 4, 5, 7, 12, 17, 90} {
 		r := rand.New(rand.NewPCG(uint64(capacity), 7))
 		sv := &extServer{capacity: capacity}
@@ -39,8 +40,17 @@ func TestUnitHeap(t *testing.T) {
 			if got := sv.place(s, 0, now, d, true); got != start {
 				t.Fatalf("capacity %d: place started a job at %g, want %g", capacity, got, start)
 			}
-			if got, min := sv.free[0], slices.Min(want); got != min {
+			if got, min := sv.free.first(), slices.Min(want); got != min {
 				t.Fatalf("capacity %d: root %g, earliest free time %g", capacity, got, min)
+			}
+			var units []float64
+			for i := range sv.free.len() {
+				units = append(units, sv.free.at(i))
+			}
+			slices.Sort(units)
+			slices.Sort(want)
+			if !slices.Equal(units, want) {
+				t.Fatalf("capacity %d: units free at %v, want %v", capacity, units, want)
 			}
 			probe := now + r.Float64()
 			busy := int32(0)

@@ -341,7 +341,6 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		}
 		s.lastPicked = -1
 	}
-	s.cal.useSlots(len(m.Entities))
 	for e := range m.Entities {
 		if d := m.Entities[e].InterArrival[cfg.Load]; d != nil {
 			s.scheduleArrival(d.Sample(s.rArrival[e]), int32(e))
@@ -895,7 +894,7 @@ func (s *sim) result() *Result {
 			MeanQueue:   queue,
 			Jobs:        jobs, Timeouts: sv.timeouts,
 			OrphanJobs: sv.orphanJobs, OrphanWork: sv.orphanWork,
-			PeakBusy: len(sv.free), Arrived: sv.arrived, Waited: sv.waited,
+			PeakBusy: int(sv.free.len()), Arrived: sv.arrived, Waited: sv.waited,
 		}
 	}
 	r.Averaged = 1
