@@ -68,6 +68,13 @@ const firstLeaves = 16
 // in one replay, where a removal and an insertion would take two. Keys
 // are unique, so the order of events is the order of (time, key) whatever
 // the leaf each one has: the same as any correct future-event list's.
+//
+// Each entity's next arrival waits in a slot of its own, off the tree
+// (useSlots): an entity always has exactly one arrival pending, which is
+// scheduled as the last one fires, so keeping it aside spares the tree a
+// replay per request (of the three a request of a one-step service
+// costs), and pop compares the tree's root with the earliest slot. Keys
+// are assigned in the same sequence either way, so the order is the same.
 type calendar struct {
 	// nodes[1] is the root and nodes[n+i] is leaf i, for n leaves;
 	// nodes[k]'s children are nodes[2k] and nodes[2k+1]. nodes[0] is not
@@ -80,7 +87,33 @@ type calendar struct {
 	empty   []int32
 	held    int32
 	seq     uint64
-	pending int
+	pending int // events in the tree, the held one not counted
+	// slots[k] is entity k's pending arrival; its time is +Inf while
+	// empty. first indexes the earliest slot, and filled counts those not
+	// empty.
+	slots  []event
+	first  int
+	filled int
+}
+
+// maxSlots bounds the entities whose arrivals wait in slots: finding the
+// earliest slot again after one fires scans them all.
+const maxSlots = 16
+
+// useSlots keeps the arrivals of n entities in slots, when n is at most
+// maxSlots; otherwise they go in the tree with everything else.
+func (c *calendar) useSlots(n int) {
+	if n > maxSlots {
+		return
+	}
+	c.slots = make([]event, n)
+	for k := range c.slots {
+		c.slots[k].at = emptySlot
+	}
+}
+
+func (e *event) before(o *event) bool {
+	return before(e.at, e.key, o.at, o.key)
 }
 
 // treeNode is a node of the calendar's tree: the earliest event under it,
@@ -158,9 +191,20 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 }
 
 // scheduleArrival adds entity ref's next arrival, at time t with priority
-// 0.
+// 0: into its slot, when slots are in use.
 func (c *calendar) scheduleArrival(t float64, ref int32) {
-	c.scheduleP(t, 0, evArrival, ref, 0)
+	if int(ref) >= len(c.slots) || c.slots[ref].at != emptySlot {
+		c.scheduleP(t, 0, evArrival, ref, 0)
+		return
+	}
+	c.seq++
+	t += 0 // -0 to +0, which its bits order as the least time
+	e := event{at: math.Float64bits(t), key: c.seq<<4 | uint64(evArrival), ref: ref}
+	c.slots[ref] = e
+	c.filled++
+	if e.before(&c.slots[c.first]) {
+		c.first = int(ref)
+	}
 }
 
 // scheduleP adds an event with a priority: at equal times, a lower priority
@@ -184,14 +228,30 @@ func (c *calendar) scheduleP(t float64, prio uint8, kind eventKind, ref int32, g
 }
 
 // len is the number of pending events.
-func (c *calendar) len() int { return c.pending }
+func (c *calendar) len() int { return c.pending + c.filled }
 
 // pop removes and returns the earliest event. The calendar must not be
 // empty.
 func (c *calendar) pop() event {
 	if leaf := c.held - 1; leaf >= 0 {
+		c.held = 0
 		c.set(leaf, emptySlot, emptyKey)
 		c.empty = append(c.empty, leaf)
+	}
+	if c.filled > 0 {
+		// An empty tree's root (or none yet) comes after every slot.
+		if sl := &c.slots[c.first]; c.pending == 0 || before(sl.at, sl.key, c.nodes[1].at, c.nodes[1].key) {
+			e := *sl
+			sl.at = emptySlot
+			if c.filled--; c.filled > 0 { // else every slot is empty
+				for k := range c.slots {
+					if c.slots[k].before(&c.slots[c.first]) {
+						c.first = k
+					}
+				}
+			}
+			return e
+		}
 	}
 	root := c.nodes[1]
 	c.held = root.leaf + 1

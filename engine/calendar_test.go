@@ -11,7 +11,8 @@ import (
 // (a pop, then zero to two schedules), then drains it and checks every pop against a
 // sorted reference: by time, then priority, then first in, first out.
 // Times are drawn from a few values so that ties are common. A third of
-// the events are arrivals of one of four entities, through
+// the events are arrivals of one of four entities, kept in slots off the
+// tree (or in it, when the entity's slot is taken), through
 // scheduleArrival. The tree grows past its first leaves in every case
 // but the near-empty one, and from the start in the deep one.
 func TestCalendarOrder(t *testing.T) {

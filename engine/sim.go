@@ -341,6 +341,7 @@ func newSim(m *Model, cfg RunConfig) (*sim, error) {
 		}
 		s.lastPicked = -1
 	}
+	s.cal.useSlots(len(m.Entities))
 	for e := range m.Entities {
 		if d := m.Entities[e].InterArrival[cfg.Load]; d != nil {
 			s.scheduleArrival(d.Sample(s.rArrival[e]), int32(e))
