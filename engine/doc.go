@@ -66,13 +66,15 @@
 //
 // # The event loop
 //
-// The calendar is a binary heap of 24-byte events ordered by time, then
-// priority, then sequence number, so that ties are first in, first out and
-// a run is deterministic. A popped event stays at the root until the next
-// schedule takes its place in one sift down, since most events schedule
-// another; the keys are unique, so the order is that of a plain heap.
+// The calendar is a tournament tree (a winner tree) of events ordered by
+// time, then priority, then sequence number, so that ties are first in,
+// first out and a run is deterministic: each inner node holds the earliest
+// event under it, and an event scheduled or removed replays its leaf's
+// path to the root. A popped event keeps its leaf until the next schedule
+// takes it in one replay, since most events schedule another; the keys
+// are unique, so the order is that of any correct future-event list.
 // Each entity's next arrival (up to 16 entities) waits in a slot beside
-// the heap, compared with its root at each pop. A token (a request's line
+// the tree, compared with its root at each pop. A token (a request's line
 // of work, or one Parallel copy) runs until it must wait; tokens woken at the same instant go through a ready queue
 // rather than the calendar. Requests and tokens (sharing slots), jobs and
 // gates live in slices and are recycled through free lists, so a
@@ -82,7 +84,7 @@
 // External servers keep no queue and put no background work on the
 // calendar: they are FCFS and no job ever leaves their queue, so a job's
 // start is known when it arrives (the earliest time a unit is free of the
-// work already given, kept in a small heap per server). Background jobs are
+// work already given, kept in a small tournament tree per server). Background jobs are
 // drawn lazily up to the moment something asks the server, and only a
 // call's answer is an event. Deadlocks are seen the moment they happen:
 // each server counts the units held by blocked tokens (waiting in a unit

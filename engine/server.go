@@ -66,7 +66,7 @@ type extServer struct {
 	// calls that time out and go on (orphans) can grow without end while
 	// the requests in the system stay few, since the requests fail. It is
 	// told of changes only (the time average is the same). Last, being a
-	// kilobyte: the figures above stay near the heap of free times.
+	// kilobyte: the figures above stay near the tree of free times.
 	growth stats.Growth
 }
 
