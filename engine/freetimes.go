@@ -44,6 +44,26 @@ func (f *freeTimes) at(i int32) float64 {
 	return math.Float64frombits(f.nodes[len(f.nodes)/2+int(i)].at)
 }
 
+// freeBy counts the used units free by t. It visits only the subtrees
+// whose earliest time is at most t, so its cost follows the free units,
+// not the used ones (an expression may ask on every step).
+func (f *freeTimes) freeBy(t float64) int32 {
+	if f.used == 0 {
+		return 0
+	}
+	return f.countFrom(1, math.Float64bits(t))
+}
+
+func (f *freeTimes) countFrom(k int, t uint64) int32 {
+	if f.nodes[k].at > t {
+		return 0
+	}
+	if k >= len(f.nodes)/2 {
+		return 1 // a leaf free by t: a used unit (unused ones hold +Inf)
+	}
+	return f.countFrom(2*k, t) + f.countFrom(2*k+1, t)
+}
+
 // replaceFirst gives the unit free first the free time t.
 func (f *freeTimes) replaceFirst(t float64) {
 	f.set(f.nodes[1].unit, math.Float64bits(t))

@@ -197,13 +197,7 @@ func later(a, b float64) float64 {
 // busyAt returns the units busy at t, given that every job so far arrived
 // by t: the used units not free by then.
 func (sv *extServer) busyAt(t float64) int32 {
-	busy := int32(0)
-	for i := range sv.free.len() {
-		if sv.free.at(i) > t {
-			busy++
-		}
-	}
-	return busy
+	return sv.free.len() - sv.free.freeBy(t)
 }
 
 // queuedAt returns the jobs waiting at t (every job so far arrived by t).
