@@ -97,7 +97,7 @@ func BenchmarkLBSServers(b *testing.B) {
 // server (Exp(1) service times) at a utilization of 0.6 and of 0.97, with
 // 12, 90 and 500 units, beside a trickle of requests that never call it.
 // It reports the CPU time per background job (cpu-ns/job): two random
-// draws and the job's placement on the server's heap of free times (see
+// draws and the job's placement on the server's tree of free times (see
 // extServer.place), whose depth grows with the units.
 func BenchmarkBackgroundLoad(b *testing.B) {
 	for _, units := range []int{12, 90, 500} {

@@ -37,7 +37,7 @@ func (e *event) kind() eventKind { return eventKind(e.key & 0xf) }
 // time is when e fires.
 func (e *event) time() float64 { return math.Float64frombits(e.at) }
 
-// emptySlot is the time bits of an empty leaf: +Inf, never due
+// emptySlot is the time bits of an empty leaf or slot: +Inf, never due
 // (math.Float64bits(math.Inf(1)), which the tests check).
 const emptySlot = 0x7ff0_0000_0000_0000
 
@@ -63,8 +63,8 @@ const firstLeaves = 16
 // already loaded: about half the time of the heap it replaced, though the
 // path always has the tree's full height (BenchmarkCalendarHold).
 //
-// pop leaves the event it returns in its leaf (held) until the next pop or
-// schedule: most events schedule another one, which then takes the leaf
+// pop leaves the event it returns from the tree in its leaf (held) until
+// the next pop or schedule: most events schedule another one, which then takes the leaf
 // in one replay, where a removal and an insertion would take two. Keys
 // are unique, so the order of events is the order of (time, key) whatever
 // the leaf each one has: the same as any correct future-event list's.
@@ -191,7 +191,9 @@ func (c *calendar) schedule(t float64, kind eventKind, ref int32, gen uint32) {
 }
 
 // scheduleArrival adds entity ref's next arrival, at time t with priority
-// 0: into its slot, when slots are in use.
+// 0: into its slot, when slots are in use. t is finite (the clock's guard,
+// delayOK, refuses an arrival at +Inf), so a filled slot never looks
+// empty.
 func (c *calendar) scheduleArrival(t float64, ref int32) {
 	if int(ref) >= len(c.slots) || c.slots[ref].at != emptySlot {
 		c.scheduleP(t, 0, evArrival, ref, 0)

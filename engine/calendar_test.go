@@ -31,6 +31,7 @@ func TestCalendarOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(tc.times)))
 			var c calendar
+			c.useSlots(4)
 			var ref []event // pending, in no order
 			seq := uint64(0)
 			add := func(now float64) {

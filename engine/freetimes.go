@@ -15,7 +15,7 @@ import "math"
 // its leaves, so its size follows the peak of busy units, not Capacity.
 // Times are compared as the integers of their bits, which order
 // non-negative floats as their values do (every time here is finite and
-// at least 0).
+// at least 0; t+0 turns a -0, whose bits come after +Inf's, into +0).
 type freeTimes struct {
 	// nodes[1] is the root and nodes[n+i] is unit i, for n leaves.
 	nodes []freeNode
@@ -44,14 +44,14 @@ func (f *freeTimes) at(i int32) float64 {
 	return math.Float64frombits(f.nodes[len(f.nodes)/2+int(i)].at)
 }
 
-// freeBy counts the used units free by t. It visits only the subtrees
+// freeBy counts the used units free by t, a finite time. It visits only the subtrees
 // whose earliest time is at most t, so its cost follows the free units,
 // not the used ones (an expression may ask on every step).
 func (f *freeTimes) freeBy(t float64) int32 {
 	if f.used == 0 {
 		return 0
 	}
-	return f.countFrom(1, math.Float64bits(t))
+	return f.countFrom(1, math.Float64bits(t+0))
 }
 
 func (f *freeTimes) countFrom(k int, t uint64) int32 {
@@ -66,7 +66,7 @@ func (f *freeTimes) countFrom(k int, t uint64) int32 {
 
 // replaceFirst gives the unit free first the free time t.
 func (f *freeTimes) replaceFirst(t float64) {
-	f.set(f.nodes[1].unit, math.Float64bits(t))
+	f.set(f.nodes[1].unit, math.Float64bits(t+0))
 }
 
 // add uses one more unit, free at t.
@@ -75,7 +75,7 @@ func (f *freeTimes) add(t float64) {
 		f.grow()
 	}
 	f.used++
-	f.set(f.used-1, math.Float64bits(t))
+	f.set(f.used-1, math.Float64bits(t+0))
 }
 
 // grow doubles the leaves (or makes the first), keeping every unit's time.
