@@ -64,10 +64,11 @@ const firstLeaves = 16
 // path always has the tree's full height (BenchmarkCalendarHold).
 //
 // pop leaves the event it returns from the tree in its leaf (held) until
-// the next pop or schedule: most events schedule another one, which then takes the leaf
-// in one replay, where a removal and an insertion would take two. Keys
-// are unique, so the order of events is the order of (time, key) whatever
-// the leaf each one has: the same as any correct future-event list's.
+// the next pop or schedule: most events schedule another one, which then
+// takes the leaf in one replay, where a removal and an insertion would
+// take two. Keys are unique, so the order of events is the order of
+// (time, key) whatever the leaf each one has: the same as any correct
+// future-event list's.
 //
 // Each entity's next arrival waits in a slot of its own, off the tree
 // (useSlots): an entity always has exactly one arrival pending, which is

@@ -44,9 +44,9 @@ func (f *freeTimes) at(i int32) float64 {
 	return math.Float64frombits(f.nodes[len(f.nodes)/2+int(i)].at)
 }
 
-// freeBy counts the used units free by t, a finite time. It visits only the subtrees
-// whose earliest time is at most t, so its cost follows the free units,
-// not the used ones (an expression may ask on every step).
+// freeBy counts the used units free by t, a finite time. It visits only
+// the subtrees whose earliest time is at most t, so its cost follows the
+// free units, not the used ones (an expression may ask on every step).
 func (f *freeTimes) freeBy(t float64) int32 {
 	if f.used == 0 {
 		return 0
