@@ -198,32 +198,24 @@ func TestWriteBackKeepsRenamedAndCopiedResultSheets(t *testing.T) {
 	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.RenameSheet("Run", "Old run"); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.NewSheet("Run"); err != nil {
-		t.Fatal(err)
-	}
-	f.SetCell("Run", "A1", "the user's run log")
-	// Excel's "Move or Copy → Create a copy" copies sheet-scoped names.
-	if err := f.CopySheet("Servers", "Servers before fix"); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Define(xlsx.DefinedName{Name: ResultMarker, RefersTo: "'Servers before fix'!$A$1", Scope: "Servers before fix"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	editBook(t, path, func(f *xlsx.Book) error {
+		if err := f.RenameSheet("Run", "Old run"); err != nil {
+			return err
+		}
+		if err := f.NewSheet("Run"); err != nil {
+			return err
+		}
+		f.SetCell("Run", "A1", "the user's run log")
+		// Excel's "Move or Copy → Create a copy" copies sheet-scoped names.
+		if err := f.CopySheet("Servers", "Servers before fix"); err != nil {
+			return err
+		}
+		return f.Define(xlsx.DefinedName{Name: ResultMarker, RefersTo: "'Servers before fix'!$A$1", Scope: "Servers before fix"})
+	})
 	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
-	f, err = xlsx.Open(path)
+	f, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,20 +332,15 @@ func TestWriteBackOwnershipWithoutProperties(t *testing.T) {
 	userWorkbook(t, path)
 	dropProperty := func() {
 		t.Helper()
-		f, err := xlsx.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := f.SetProperty(ResultSheetsProperty, nil); err != nil {
-			t.Fatal(err)
-		}
-		if props, _ := f.Properties(); props[ResultSheetsProperty] != "" {
-			t.Fatalf("the property is still there: %v", props)
-		}
-		if err := f.Save(path); err != nil {
-			t.Fatal(err)
-		}
+		editBook(t, path, func(f *xlsx.Book) error {
+			if err := f.SetProperty(ResultSheetsProperty, nil); err != nil {
+				return err
+			}
+			if props, _ := f.Properties(); props[ResultSheetsProperty] != "" {
+				t.Fatalf("the property is still there: %v", props)
+			}
+			return nil
+		})
 	}
 	sheets := func() []string {
 		t.Helper()
@@ -446,6 +433,23 @@ func TestWriteBackRefusesAWorkbookChangedDuringTheRun(t *testing.T) {
 	}
 }
 
+// editBook opens the workbook at path, makes edit's changes, as a user
+// would in Excel, and saves it.
+func editBook(t *testing.T, path string, edit func(*xlsx.Book) error) {
+	t.Helper()
+	f, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := edit(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // patchPart replaces old with new, once, in the part name of the workbook
 // at path.
 func patchPart(t *testing.T, path, name, old, new string) {
@@ -503,18 +507,12 @@ func TestWriteBackKeepsSheetOrderAndProtection(t *testing.T) {
 	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
-	f, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.NewSheet("Later"); err != nil {
-		t.Fatal(err)
-	}
-	f.SetCell("Later", "A1", "added after the results")
-	if err := f.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	editBook(t, path, func(f *xlsx.Book) error {
+		if err := f.NewSheet("Later"); err != nil {
+			return err
+		}
+		return f.SetCell("Later", "A1", "added after the results")
+	})
 	// Notes is the second sheet userWorkbook made.
 	const notes, protection = "xl/worksheets/sheet2.xml", `<sheetProtection sheet="1" objects="1" scenarios="1"/>`
 	if !strings.Contains(zipPart(t, path, notes), "<sheetData") {
@@ -571,21 +569,11 @@ func TestWriteBackKeepsTheResultSheetsName(t *testing.T) {
 	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
-	b, err := xlsx.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.RenameSheet("Summary", "Project summary"); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
+	editBook(t, path, func(b *xlsx.Book) error { return b.RenameSheet("Summary", "Project summary") })
 	if err := WriteBack(path, readFrom(t, path, testStudy())); err != nil {
 		t.Fatal(err)
 	}
-	b, err = xlsx.Open(path)
+	b, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,12 +87,18 @@ func TestWriteBackDoneWhenOutPutIsOpenElsewhere(t *testing.T) {
 // at path, and saves it, as a user would in Excel.
 func editResult(t *testing.T, path, sheet, ref, text string) {
 	t.Helper()
+	editBook(t, path, func(b *xlsx.Book) error { return b.SetCell(sheet, ref, text) })
+}
+
+// editBook opens the workbook at path, makes edit's changes and saves it.
+func editBook(t *testing.T, path string, edit func(*xlsx.Book) error) {
+	t.Helper()
 	b, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if err := b.SetCell(sheet, ref, text); err != nil {
+	if err := edit(b); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Save(path); err != nil {
@@ -144,21 +150,11 @@ func TestChangedResultsAreNotReplaced(t *testing.T) {
 	}
 
 	// Renamed, the changed sheet is the user's: the write-back goes on.
-	b, err := xlsx.Open(svcData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.RenameSheet("Servers", "Servers checked"); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Save(svcData); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
+	editBook(t, svcData, func(b *xlsx.Book) error { return b.RenameSheet("Servers", "Servers checked") })
 	if code, errs := run("--write-back", "--out", other); code != 0 {
 		t.Fatalf("the changed sheet renamed: exit %d, %s", code, errs)
 	}
-	b, err = xlsx.Open(svcData)
+	b, err := xlsx.Open(svcData)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,27 +24,12 @@ func TestSheetsNotOwnedAgreesWithOwnedSheets(t *testing.T) {
 	if err := b.MarkOwned("Summary", "Servers", "Kept run"); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-	b, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b = saveAndOpen(t, b, path)
 	// The user renames a result sheet to keep it: it is theirs now.
 	if err := b.RenameSheet("Kept run", "Kept run 2"); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	b.Close()
-
-	b, err = Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b = saveAndOpen(t, b, path)
 	owned, _ := b.OwnedSheets()
 	var want []string
 	for _, s := range b.Sheets() {
@@ -52,7 +37,6 @@ func TestSheetsNotOwnedAgreesWithOwnedSheets(t *testing.T) {
 			want = append(want, s)
 		}
 	}
-	b.Close()
 	got, err := SheetsNotOwned(path)
 	if err != nil {
 		t.Fatal(err)
