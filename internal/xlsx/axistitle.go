@@ -29,12 +29,9 @@ func turnEdits(zr *zip.Reader, edits map[string]partEdit) error {
 		if e.drop {
 			continue
 		}
-		b := e.content
-		if b == nil {
-			var err error
-			if b, err = readPart(f); err != nil {
-				return err
-			}
+		b, err := contentOf(f, e)
+		if err != nil {
+			return err
 		}
 		if out, ok := turnTitles(b); ok {
 			e.content = out

@@ -97,7 +97,10 @@ func (b *Book) digestEdits(zr *zip.Reader, edits map[string]partEdit) error {
 		}
 		var sum string
 		if e := edits[part.Name]; e.content != nil {
-			sum, err = cellsDigest(bytes.NewReader(e.content), texts)
+			var r io.Reader
+			if r, err = e.open(); err == nil {
+				sum, err = cellsDigest(r, e.size(), texts)
+			}
 		} else {
 			sum, err = partDigest(part, texts)
 		}
@@ -256,17 +259,14 @@ func partDigest(f *zip.File, texts *sharedTexts) (string, error) {
 }
 
 // cellsDigest returns the digest of the cells of the worksheet XML read
-// from r: of each cell that holds something, in the order written, its
+// from r (about size bytes), piece by piece: of each cell that holds something, in the order written, its
 // place and what it holds, read as a program reads it (a shared or
 // inline text as its text, a number to Excel's 15 significant digits, a
 // formula as its text, without the value it last gave).
-func cellsDigest(r io.Reader, texts *sharedTexts) (string, error) {
-	b, err := io.ReadAll(io.LimitReader(r, partLimit))
-	if err != nil {
-		return "", err
-	}
+func cellsDigest(r io.Reader, size int64, texts *sharedTexts) (string, error) {
 	d := newCellHasher(texts)
-	if err := d.scan(b); err != nil {
+	piece := int(min(max(size+1, 4<<10), sheetPiece))
+	if err := eachPieceOf(io.LimitReader(r, partLimit), piece, func(piece []byte, _ bool) error { return d.scan(piece) }); err != nil {
 		return "", err
 	}
 	return d.sum(), nil

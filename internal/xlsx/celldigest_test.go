@@ -207,7 +207,8 @@ func TestDecimalOf(t *testing.T) {
 func TestCellsDigestReadsXMLAsWritten(t *testing.T) {
 	digest := func(sheetData string) string {
 		t.Helper()
-		sum, err := cellsDigest(strings.NewReader(`<worksheet><sheetData>`+sheetData+`</sheetData></worksheet>`), &sharedTexts{})
+		xml := `<worksheet><sheetData>` + sheetData + `</sheetData></worksheet>`
+		sum, err := cellsDigest(strings.NewReader(xml), int64(len(xml)), &sharedTexts{})
 		must(t, err)
 		return sum
 	}
@@ -220,7 +221,7 @@ func TestCellsDigestReadsXMLAsWritten(t *testing.T) {
 			t.Errorf("%s: digest %s, want %s as written plainly", same, got, plain)
 		}
 	}
-	if _, err := cellsDigest(strings.NewReader(`<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>0.`), &sharedTexts{}); err == nil {
+	if _, err := cellsDigest(strings.NewReader(`<worksheet><sheetData><row r="1"><c r="A1"><v>1</v></c><c r="B1"><v>0.`), 0, &sharedTexts{}); err == nil {
 		t.Error("a sheet cut short inside a cell: no error")
 	}
 	for _, other := range []string{

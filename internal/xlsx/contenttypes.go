@@ -54,12 +54,9 @@ func sortDefaultsEdit(zr *zip.Reader, edits map[string]partEdit) error {
 			continue
 		}
 		e := edits[f.Name]
-		types := e.content
-		if types == nil {
-			var err error
-			if types, err = readPart(f); err != nil {
-				return err
-			}
+		types, err := contentOf(f, e)
+		if err != nil {
+			return err
 		}
 		if out, ok := sortDefaults(types); ok {
 			e.content = out

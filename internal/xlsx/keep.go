@@ -104,12 +104,9 @@ func (b *Book) keepProtectionEdits(zr *zip.Reader, edits map[string]partEdit) er
 		if f == nil || e.drop || f.UncompressedSize64 > partLimit {
 			continue
 		}
-		content := e.content
-		if content == nil {
-			var err error
-			if content, err = readPart(f); err != nil {
-				return fmt.Errorf("keeping the protection of sheet %q: %w", k.sheet, err)
-			}
+		content, err := contentOf(f, e)
+		if err != nil {
+			return fmt.Errorf("keeping the protection of sheet %q: %w", k.sheet, err)
 		}
 		found := libraryProtection.FindAllIndex(content, 2)
 		if len(found) != 1 {

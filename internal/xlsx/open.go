@@ -70,6 +70,9 @@ type Book struct {
 	// (their cells are the stream's from then on).
 	tables   []*pendingTable
 	streamed []string
+	// spooled are the rows of the tables streamed, by sheet, which Write
+	// puts into their sheets' parts (spliceRows).
+	spooled []spooledSheet
 	// protections are the protection elements of the sheets of the
 	// workbook read, as they were written: the save puts them back
 	// (keepProtectionEdits). DeleteSheet and RenameSheet keep them in step.
@@ -197,7 +200,13 @@ func Find(dir, name string) (string, error) {
 }
 
 // Close releases the workbook's temporary files.
-func (b *Book) Close() error { return b.f.Close() }
+func (b *Book) Close() error {
+	for _, sp := range b.spooled {
+		sp.rows.close()
+	}
+	b.spooled = nil
+	return b.f.Close()
+}
 
 // Sheets lists the sheets in workbook order.
 func (b *Book) Sheets() []string { return b.f.GetSheetList() }

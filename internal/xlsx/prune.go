@@ -234,6 +234,40 @@ type partEdit struct {
 	drop    bool
 	name    string
 	content []byte
+	// rows, when not nil, are a streamed sheet's rows, which go into
+	// content at rowsAt (spliceRows).
+	rows   *rowSpool
+	rowsAt int
+}
+
+// contentOf is what part f holds as edit e leaves it: e's content, or
+// else f's own.
+func contentOf(f *zip.File, e partEdit) ([]byte, error) {
+	if e.content != nil {
+		return e.content, nil
+	}
+	return readPart(f)
+}
+
+// size is the length of the edit's content, with its rows.
+func (e partEdit) size() int64 {
+	n := int64(len(e.content))
+	if e.rows != nil {
+		n += e.rows.size
+	}
+	return n
+}
+
+// open reads the edit's content, with its rows in their place.
+func (e partEdit) open() (io.Reader, error) {
+	if e.rows == nil {
+		return bytes.NewReader(e.content), nil
+	}
+	rows, err := e.rows.reader()
+	if err != nil {
+		return nil, err
+	}
+	return io.MultiReader(bytes.NewReader(e.content[:e.rowsAt]), rows, bytes.NewReader(e.content[e.rowsAt:])), nil
 }
 
 // partOrder orders part names canonically, in one order whatever order
@@ -314,7 +348,14 @@ func writePackage(w io.Writer, zr *zip.Reader, edits map[string]partEdit, canoni
 		if err != nil {
 			return err
 		}
-		if _, err := pw.Write(e.content); err != nil {
+		r, err := e.open()
+		if err != nil {
+			return err
+		}
+		if buf == nil {
+			buf = make([]byte, 32<<10)
+		}
+		if _, err := io.CopyBuffer(pw, r, buf); err != nil {
 			return err
 		}
 	}

@@ -232,9 +232,15 @@ func eachPiece(f *zip.File, fn func(piece []byte, last bool) error) error {
 		return err
 	}
 	defer rc.Close()
-	buf := make([]byte, 0, pieceFor(f))
+	return eachPieceOf(rc, pieceFor(f), fn)
+}
+
+// eachPieceOf is eachPiece of a sheet's XML read from r, in pieces of
+// about size bytes.
+func eachPieceOf(r io.Reader, size int, fn func(piece []byte, last bool) error) error {
+	buf := make([]byte, 0, size)
 	for {
-		n, err := io.ReadFull(rc, buf[len(buf):cap(buf)])
+		n, err := io.ReadFull(r, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if err != nil && !last {

@@ -244,6 +244,61 @@ func TestSaveWithoutATemporaryFolder(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("files left: %v, want T.xlsx alone", entries)
 	}
+	// The table's rows, kept in memory without a temporary file, are there.
+	b = saveAndOpen(t, b, filepath.Join(dir, "T.xlsx"))
+	if grid, _ := b.RawGrid("Sheet1"); len(grid) != 2 || grid[1].At(0).Text != "1" {
+		t.Errorf("Sheet1 = %+v, want the table", grid)
+	}
+}
+
+// A table's rows wait in a temporary file of their own from the first
+// save to Close, and are in every save; a sheet deleted takes its file
+// with it.
+func TestTableRowsFileLastsUntilClose(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := t.TempDir()
+	spools := func() int {
+		entries, _ := os.ReadDir(tmp)
+		n := 0
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), "websim-rows-") {
+				n++
+			}
+		}
+		return n
+	}
+	b := New()
+	b.NewSheet("Gone")
+	rows := [][]any{{"L1", 2.5}, {"L2", 3.0}}
+	b.WriteTable("Sheet1", Table{Columns: []Column{{Header: "Load"}, {Header: "Mean"}}, Rows: rows})
+	b.WriteTable("Gone", Table{Columns: []Column{{Header: "X"}}, Rows: [][]any{{"x"}}})
+	for i, name := range []string{"A.xlsx", "B.xlsx"} {
+		if err := b.Save(filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+		if n := spools(); n != 2-i {
+			t.Errorf("after save %d: %d files of rows, want %d", i+1, n, 2-i)
+		}
+		b.DeleteSheet("Gone")
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := spools(); n != 0 {
+		t.Errorf("after Close: %d files of rows left", n)
+	}
+	for _, name := range []string{"A.xlsx", "B.xlsx"} {
+		r, err := Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		grid, _ := r.RawGrid("Sheet1")
+		r.Close()
+		if len(grid) != 3 || grid[2].At(0).Text != "L2" || grid[2].At(1).Text != "3" {
+			t.Errorf("%s: Sheet1 = %+v, want the table", name, grid)
+		}
+	}
 }
 
 // Edits to a table's sheet behave as on any sheet: its name in any case,

@@ -274,6 +274,7 @@ func (b *Book) DeleteSheet(name string) error {
 	}
 	b.protections = slices.DeleteFunc(b.protections, func(k keptElement) bool { return strings.EqualFold(k.sheet, name) })
 	b.tables = slices.DeleteFunc(b.tables, func(pt *pendingTable) bool { return strings.EqualFold(pt.sheet, name) })
+	b.dropSpool(name)
 	if key, ok := b.widthsKey(name); ok {
 		delete(b.widths, key)
 		delete(b.widthsDue, key)
@@ -297,6 +298,11 @@ func (b *Book) RenameSheet(old, name string) error {
 	}
 	if pt := b.table(old); pt != nil {
 		pt.sheet = name
+	}
+	for i, sp := range b.spooled {
+		if strings.EqualFold(sp.sheet, old) {
+			b.spooled[i].sheet = name
+		}
 	}
 	if key, ok := b.widthsKey(old); ok {
 		cols, due := b.widths[key], b.widthsDue[key]
@@ -1058,6 +1064,18 @@ func (b *Book) streamTable(pt *pendingTable) error {
 	if err != nil {
 		return err
 	}
+	// The rows go to a spool of their own, and the library streams the
+	// sheet without them (its empty sheetData is where Write puts them).
+	rows := newRowSpool(func(col int) int {
+		style, _ := b.f.GetColStyle(pt.sheet, ColumnName(col))
+		return style
+	})
+	spooled := false
+	defer func() {
+		if !spooled {
+			rows.close()
+		}
+	}()
 	var cells []any
 	var styles []Style
 	put := func(row int, height float64) error {
@@ -1065,11 +1083,7 @@ func (b *Book) streamTable(pt *pendingTable) error {
 		if err := b.streamCells(cells, styles); err != nil {
 			return err
 		}
-		var opts []excelize.RowOpts
-		if height > 0 {
-			opts = append(opts, excelize.RowOpts{Height: height})
-		}
-		return sw.SetRow("A"+strconv.Itoa(row), cells, opts...)
+		return rows.writeRow(row, cells, height)
 	}
 	cells, styles = cells[:0], styles[:0]
 	for _, c := range t.Columns {
@@ -1137,7 +1151,13 @@ func (b *Book) streamTable(pt *pendingTable) error {
 			return err
 		}
 	}
-	return sw.Flush()
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	b.dropSpool(pt.sheet)
+	b.spooled = append(b.spooled, spooledSheet{sheet: pt.sheet, rows: rows})
+	spooled = true
+	return nil
 }
 
 // streamCells turns values, as SetCell takes them, into the stream
@@ -1300,6 +1320,9 @@ func (b *Book) Write(w io.Writer) error {
 		}
 	}
 	if err := b.keepProtectionEdits(zr, edits); err != nil {
+		return err
+	}
+	if err := b.spliceRows(zr, edits); err != nil {
 		return err
 	}
 	if err := sortDefaultsEdit(zr, edits); err != nil {
