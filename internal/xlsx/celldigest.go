@@ -266,7 +266,7 @@ func partDigest(f *zip.File, texts *sharedTexts) (string, error) {
 func cellsDigest(r io.Reader, size int64, texts *sharedTexts) (string, error) {
 	d := newCellHasher(texts)
 	piece := int(min(max(size+1, 4<<10), sheetPiece))
-	if err := eachPieceOf(io.LimitReader(r, partLimit), piece, func(piece []byte, _ bool) error { return d.scan(piece) }); err != nil {
+	if err := eachPieceOf(r, piece, func(piece []byte, _ bool) error { return d.scan(piece) }); err != nil {
 		return "", err
 	}
 	return d.sum(), nil

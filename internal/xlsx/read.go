@@ -134,6 +134,10 @@ func (p *problems) add(warning bool, cause error, ref, format string, args ...an
 // truncated sheet can read as empty without an error.
 func (b *Book) ReadGrid(sheet string) (grid []Row, ps Problems, ok bool) {
 	pr := &problems{file: b.Name, sheet: sheet}
+	if err := b.streamedReadError(sheet); err != nil {
+		pr.add(false, ErrNotFound, "", "%v", err)
+		return nil, pr.list, false
+	}
 	rows, err := b.f.Rows(sheet)
 	if err != nil {
 		pr.add(false, ErrDamaged, "", "cannot read the sheet (%v)", err)
@@ -614,6 +618,9 @@ func (b *Book) ScanShownRows(sheet string, fn func(num int, cells []string) bool
 }
 
 func (b *Book) scanRows(sheet string, opts excelize.Options, fn func(num int, cells []string) bool) error {
+	if err := b.streamedReadError(sheet); err != nil {
+		return err
+	}
 	rows, err := b.f.Rows(sheet)
 	if err != nil {
 		return err
@@ -673,21 +680,37 @@ func (b *Book) RawGrid(sheet string) ([]Row, error) {
 // Rows returns every row of a sheet as raw values (formulas as their saved
 // values), without resolving or checking anything: for inspection and
 // tests. Use ReadGrid to read input.
-func (b *Book) Rows(sheet string) ([][]string, error) { return b.f.GetRows(sheet, rawValues) }
+func (b *Book) Rows(sheet string) ([][]string, error) {
+	if err := b.streamedReadError(sheet); err != nil {
+		return nil, err
+	}
+	return b.f.GetRows(sheet, rawValues)
+}
 
 // Value returns a cell's raw value.
 func (b *Book) Value(sheet, ref string) (string, error) {
+	if err := b.streamedReadError(sheet); err != nil {
+		return "", err
+	}
 	return b.f.GetCellValue(sheet, ref, rawValues)
 }
 
 // Formula returns a cell's formula without the leading "=", or "".
-func (b *Book) Formula(sheet, ref string) (string, error) { return b.f.GetCellFormula(sheet, ref) }
+func (b *Book) Formula(sheet, ref string) (string, error) {
+	if err := b.streamedReadError(sheet); err != nil {
+		return "", err
+	}
+	return b.f.GetCellFormula(sheet, ref)
+}
 
 // Formulas returns the formula of every formula cell of a sheet, by A1
 // name, without the leading "=" (Rows and Value give their saved values):
 // what an export of the model as text needs. It looks at every cell of
 // the sheet's used rows and columns.
 func (b *Book) Formulas(sheet string) (map[string]string, error) {
+	if err := b.streamedReadError(sheet); err != nil {
+		return nil, err
+	}
 	rows, err := b.f.GetRows(sheet, rawValues)
 	if err != nil {
 		return nil, err

@@ -33,6 +33,7 @@ type rowSpool struct {
 	mem  bytes.Buffer  // the rows, when file is nil
 	w    *bufio.Writer // buffers writes to file
 	size int64         // bytes written
+	last int           // the last row written
 	// colStyle is the style of the sheet's 0-based column col, which a
 	// cell without a style of its own takes, as the library gives it (nil:
 	// none has one); colStyles keeps the styles asked for.
@@ -62,6 +63,12 @@ func (s *rowSpool) writeRow(row int, cells []any, height float64) error {
 	if row < 1 || row > excelize.TotalRows {
 		return excelize.ErrMaxRows
 	}
+	if row <= s.last {
+		return fmt.Errorf("xlsx: row %d streamed after row %d", row, s.last)
+	}
+	if len(cells) > excelize.MaxColumns {
+		return excelize.ErrColumnNumber
+	}
 	b := append(s.line[:0], `<row r="`...)
 	b = strconv.AppendInt(b, int64(row), 10)
 	b = append(b, '"')
@@ -76,7 +83,7 @@ func (s *rowSpool) writeRow(row int, cells []any, height float64) error {
 			continue
 		}
 		c, ok := v.(*excelize.Cell)
-		if !ok {
+		if !ok || c == nil {
 			return fmt.Errorf("xlsx: a streamed cell of type %T", v)
 		}
 		var err error
@@ -85,7 +92,7 @@ func (s *rowSpool) writeRow(row int, cells []any, height float64) error {
 		}
 	}
 	b = append(b, `</row>`...)
-	s.line = b
+	s.line, s.last = b, row
 	return s.write(b)
 }
 
@@ -103,8 +110,8 @@ func (s *rowSpool) write(b []byte) error {
 // row: what the library's stream writer writes for it (its writeCell,
 // with the value set as its setCellValFunc sets it).
 func (s *rowSpool) appendCell(b []byte, col, row int, c *excelize.Cell) ([]byte, error) {
-	style := c.StyleID
-	if style <= 0 && s.colStyle != nil {
+	style := max(c.StyleID, 0)
+	if style == 0 && s.colStyle != nil {
 		for len(s.colStyles) <= col {
 			s.colStyles = append(s.colStyles, s.colStyle(len(s.colStyles)))
 		}
@@ -411,6 +418,18 @@ func (b *Book) dropSpool(sheet string) {
 	})
 }
 
+// streamedReadError is the error of a read of the cells of a sheet whose
+// table was streamed when the book was written: they are in the file
+// written, not in the book.
+func (b *Book) streamedReadError(sheet string) error {
+	for _, sp := range b.spooled {
+		if strings.EqualFold(sp.sheet, sheet) {
+			return fmt.Errorf("xlsx: the cells of sheet %q were streamed into the file when the book was written; open the file to read them", sheet)
+		}
+	}
+	return nil
+}
+
 // emptySheetData is the sheetData the library writes for a sheet
 // streamed without rows: where a spooled sheet's rows go.
 var emptySheetData = []byte("<sheetData></sheetData>")
@@ -426,7 +445,9 @@ func (b *Book) spliceRows(zr *zip.Reader, edits map[string]partEdit) error {
 	for _, sp := range b.spooled {
 		i := slices.IndexFunc(sheets, func(s sheetPart) bool { return strings.EqualFold(s.name, sp.sheet) })
 		if i < 0 {
-			continue // not in the workbook written (its table's sheet was replaced)
+			// DeleteSheet and RenameSheet keep the spools in step: a
+			// sheet missing here would lose its rows.
+			return fmt.Errorf("xlsx: sheet %q, whose table was streamed, is not in the workbook written", sp.sheet)
 		}
 		name := sheets[i].part
 		e := edits[name]

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,7 +101,7 @@ func TestRowSpoolAsLibrary(t *testing.T) {
 			cell("a_x12", 0), cell("__x0041__", 0), cell("_x0041_x0042_", 0), cell("_X0041_", 0), cell("_x00g1_", 0), cell("x_x0041_y_x005F_z", 0)},
 		{cell(long, 0), cell(emoji, 0), cell(" "+long, 0)},
 		{formula("SUM(A1:A2)", nil), formula("A1&\"x\"", " spaced "), formula("1/3", 0.5), formula("A1>0", true), formula(`"<&>"`, "<&>")},
-		{cell(true, 0), cell(false, 6), nil, nil, cell(nil, 7)},
+		{cell(true, 0), cell(false, 6), nil, nil, cell(nil, 7), cell("negative style", -1), cell(nil, -2)},
 	}
 	heights := []float64{0, 15.5, 0, 30, 0, 409, 12.25, 0}
 	// Random numbers of every magnitude, and texts of the characters that
@@ -152,5 +153,70 @@ func TestRowSpoolRefuses(t *testing.T) {
 	}
 	if err := s.writeRow(2, nil, excelize.MaxRowHeight+1); err == nil {
 		t.Error("a row taller than the most: written, want an error")
+	}
+	if err := s.writeRow(3, []any{(*excelize.Cell)(nil)}, 0); err == nil {
+		t.Error("a nil cell: written, want an error")
+	}
+	wide := make([]any, excelize.MaxColumns+1)
+	wide[excelize.MaxColumns] = &excelize.Cell{Value: 1.0}
+	if err := s.writeRow(4, wide, 0); err == nil {
+		t.Error("a row wider than a sheet: written, want an error")
+	}
+	if err := s.writeRow(5, []any{&excelize.Cell{Value: 1.0}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.writeRow(5, []any{&excelize.Cell{Value: 2.0}}, 0); err == nil {
+		t.Error("row 5 after row 5: written, want an error")
+	}
+}
+
+// rowsXML reads as a sheet of n rows, each one cell holding its number
+// (the last holding last), generated as it is read: a sheet larger than
+// partLimit without holding it.
+type rowsXML struct {
+	n, at int
+	last  string
+	buf   []byte
+}
+
+func (x *rowsXML) Read(p []byte) (int, error) {
+	for len(x.buf) == 0 {
+		switch {
+		case x.at == 0:
+			x.buf = []byte("<worksheet><sheetData>")
+		case x.at <= x.n:
+			v := strconv.Itoa(x.at)
+			if x.at == x.n {
+				v = x.last
+			}
+			x.buf = fmt.Appendf(nil, `<row r="%d"><c r="A%d"><v>%s</v></c></row>`, x.at, x.at, v)
+		case x.at == x.n+1:
+			x.buf = []byte("</sheetData></worksheet>")
+		default:
+			return 0, io.EOF
+		}
+		x.at++
+	}
+	n := copy(p, x.buf)
+	x.buf = x.buf[n:]
+	return n, nil
+}
+
+// The digest of a table's sheet covers all of it, however large: a
+// change in its last row, past partLimit, changes the digest.
+func TestCellsDigestReadsPastPartLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("digests two sheets of 70 MB")
+	}
+	const n = 1_700_000 // about 70 MB of rows
+	digest := func(last string) string {
+		sum, err := cellsDigest(&rowsXML{n: n, last: last}, 70<<20, &sharedTexts{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	if a, b := digest("1"), digest("2"); a == b {
+		t.Errorf("the digests of two sheets that differ in their last row, past %d MB, are the same: %s", partLimit>>20, a)
 	}
 }

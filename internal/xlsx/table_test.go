@@ -282,6 +282,9 @@ func TestTableRowsFileLastsUntilClose(t *testing.T) {
 		}
 		b.DeleteSheet("Gone")
 	}
+	if _, err := b.RawGrid("Sheet1"); err == nil {
+		t.Error("the streamed sheet read from the book after the save, want an error: its cells are in the file")
+	}
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -818,7 +818,10 @@ type Column struct {
 // Table is a sheet's content: a header row (Header style, frozen) and rows.
 type Table struct {
 	Columns []Column
-	// Rows are the values below the header, as SetCell takes them.
+	// Rows are the values below the header, as SetCell takes them, but
+	// for dates, durations and rich text, which the book refuses when
+	// it is written (a table's rows are streamed as they come, without
+	// the styles and settings those take).
 	Rows [][]any
 	// RowFunc, when set, gives row i (from 0) of NumRows in place of Rows,
 	// each time the row is needed: a long table (a row per interval of
@@ -962,8 +965,8 @@ func (pt *pendingTable) applyEdits(row int, cells *[]any, styles *[]Style, heigh
 // little memory. Until then the sheet takes everything else (charts,
 // column widths, page breaks, print settings), and what SetCell, SetStyle
 // and RowHeight put in its cells is laid over the table as it streams (in
-// it, or in rows below it); its cells cannot be read back from the book
-// before it is written.
+// it, or in rows below it); its cells cannot be read back from the book,
+// before it is written or after (they are in the file written: open it).
 func (b *Book) WriteTable(sheet string, t Table) error {
 	if b.err != nil {
 		return b.err

@@ -194,6 +194,7 @@ func TestWriteTableAndOwnedSheets(t *testing.T) {
 	if err := b.Save(path); err != nil {
 		t.Fatal(err)
 	}
+	b.Close()
 	b, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -314,6 +315,7 @@ func TestWrappedLines(t *testing.T) {
 // Excel allows, not a workbook that cannot be written.
 func TestWrappedRowNoTallerThanExcelAllows(t *testing.T) {
 	b := New()
+	defer b.Close()
 	b.RenameSheet("Sheet1", "Run")
 	b.WriteTable("Run", Table{Columns: []Column{{Header: "Name"}, {Header: "Value", Format: Wrapped}},
 		Rows: [][]any{{"warning", strings.Repeat("a run at a load, ", 2_000)}}})
