@@ -66,12 +66,11 @@ type Book struct {
 	// cellBuf holds the cells of the row being streamed (streamCells).
 	cellBuf []excelize.Cell
 	// tables are WriteTable's tables, streamed into their sheets when the
-	// book is written; streamed names the sheets they were streamed into
-	// (their cells are the stream's from then on).
-	tables   []*pendingTable
-	streamed []string
+	// book is written.
+	tables []*pendingTable
 	// spooled are the rows of the tables streamed, by sheet, which Write
-	// puts into their sheets' parts (spliceRows).
+	// puts into their sheets' parts (spliceRows): those sheets' cells are
+	// the stream's from then on.
 	spooled []spooledSheet
 	// protections are the protection elements of the sheets of the
 	// workbook read, as they were written: the save puts them back

@@ -194,7 +194,7 @@ func (s *rowSpool) appendCell(b []byte, col, row int, c *excelize.Cell) ([]byte,
 
 // appendEscaped appends s escaped as XML text, as encoding/xml escapes it.
 func appendEscaped(b []byte, s string) []byte {
-	if !strings.ContainsAny(s, "\"'&<>\t\n\r") && isPlainASCII(s) {
+	if !strings.ContainsAny(s, `"'&<>`) && isPlainASCII(s) {
 		return append(b, s...)
 	}
 	var buf bytes.Buffer
@@ -202,8 +202,8 @@ func appendEscaped(b []byte, s string) []byte {
 	return append(b, buf.Bytes()...)
 }
 
-// isPlainASCII says whether s is printable ASCII only (which XML escaping
-// leaves as it is, but for the characters appendEscaped looks for).
+// isPlainASCII says whether s is printable ASCII only (no control
+// character, which XML escaping writes as a reference or replaces).
 func isPlainASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] >= 0x7f {
@@ -422,12 +422,15 @@ func (b *Book) dropSpool(sheet string) {
 // table was streamed when the book was written: they are in the file
 // written, not in the book.
 func (b *Book) streamedReadError(sheet string) error {
-	for _, sp := range b.spooled {
-		if strings.EqualFold(sp.sheet, sheet) {
-			return fmt.Errorf("xlsx: the cells of sheet %q were streamed into the file when the book was written; open the file to read them", sheet)
-		}
+	if b.isSpooled(sheet) {
+		return fmt.Errorf("xlsx: the cells of sheet %q were streamed into the file when the book was written; open the file to read them", sheet)
 	}
 	return nil
+}
+
+// isSpooled says whether sheet's table was streamed (its rows spooled).
+func (b *Book) isSpooled(sheet string) bool {
+	return slices.ContainsFunc(b.spooled, func(sp spooledSheet) bool { return strings.EqualFold(sp.sheet, sheet) })
 }
 
 // emptySheetData is the sheetData the library writes for a sheet

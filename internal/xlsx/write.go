@@ -1032,10 +1032,8 @@ func (b *Book) table(sheet string) *pendingTable {
 // streamedError is the error of a change to the cells of a sheet whose
 // table was streamed when the book was written: the stream is the sheet.
 func (b *Book) streamedError(sheet string) error {
-	for _, name := range b.streamed {
-		if strings.EqualFold(name, sheet) {
-			return b.keep(fmt.Errorf("xlsx: the cells of sheet %q were streamed when the book was written; they cannot be changed", sheet))
-		}
+	if b.isSpooled(sheet) {
+		return b.keep(fmt.Errorf("xlsx: the cells of sheet %q were streamed when the book was written; they cannot be changed", sheet))
 	}
 	return nil
 }
@@ -1045,7 +1043,6 @@ func (b *Book) writeTables() error {
 	for len(b.tables) > 0 {
 		pt := b.tables[0]
 		b.tables = b.tables[1:]
-		b.streamed = append(b.streamed, pt.sheet)
 		if err := b.streamTable(pt); err != nil {
 			return b.keep(fmt.Errorf("sheet %s: %w", pt.sheet, err))
 		}
